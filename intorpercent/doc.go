@@ -1,0 +1,23 @@
+// Package intorpercent implements values that are either an absolute count
+// or a percentage of a total, as Kubernetes' IntOrString is used for a
+// Deployment's maxSurge and maxUnavailable and a StatefulSet's partition.
+//
+// A [Value] is a small comparable struct: [Int] and [Percent] build one,
+// [Parse] reads "3" or "25%", and its JSON form is a bare number or a "N%"
+// string, as the API server writes IntOrString, so a strategy decoded from
+// a manifest lands straight in a Value. Malformed text (a fraction, a sign,
+// spaces, a quoted plain number, a number beyond int32) is rejected when it
+// is parsed, not later when it is scaled.
+//
+// [Value.Scaled] resolves a value against a replica count with an explicit
+// [Rounding], using exact integer arithmetic: it matches upstream's
+// float64 formula on every input whose result fits in an int32, and
+// reports overflow instead of wrapping.
+//
+// [ValidateRollingUpdate] and its helpers apply the API server's rules for
+// a rolling-update strategy and return [FieldError] values worded as the
+// API server words them.
+//
+// The package imports only the standard library, keeps no state and is
+// safe for concurrent use.
+package intorpercent
