@@ -1,0 +1,226 @@
+package intorpercent_test
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/rolloutmath/rolloutmath/intorpercent"
+)
+
+func ExampleInt() {
+	v := intorpercent.Int(3)
+	fmt.Println(v, v.IsPercent())
+	// Output: 3 false
+}
+
+func ExamplePercent() {
+	v := intorpercent.Percent(25)
+	fmt.Println(v, v.IsPercent())
+	// Output: 25% true
+}
+
+func ExampleParse() {
+	for _, s := range []string{"3", "25%", "05%"} {
+		v, err := intorpercent.Parse(s)
+		fmt.Println(v, err)
+	}
+	// Output:
+	// 3 <nil>
+	// 25% <nil>
+	// 5% <nil>
+}
+
+func ExampleParse_errors() {
+	for _, s := range []string{"2.5%", "+5%", " 25%", "99999999999"} {
+		_, err := intorpercent.Parse(s)
+		fmt.Println(err, errors.Is(err, intorpercent.ErrRange))
+	}
+	// Output:
+	// intorpercent: parsing "2.5%": fractional percentages are not allowed false
+	// intorpercent: parsing "+5%": a sign is not allowed false
+	// intorpercent: parsing " 25%": spaces are not allowed false
+	// intorpercent: parsing "99999999999": value out of range (at most 2147483647) true
+}
+
+func ExampleParseError_Error() {
+	_, err := intorpercent.Parse("25%%")
+	var pe *intorpercent.ParseError
+	if errors.As(err, &pe) {
+		fmt.Printf("input %q: %s\n", pe.Input, pe.Reason)
+		fmt.Println(pe.Error())
+	}
+	// Output:
+	// input "25%%": only one trailing '%' is allowed
+	// intorpercent: parsing "25%%": only one trailing '%' is allowed
+}
+
+func ExampleParseError_Unwrap() {
+	_, err := intorpercent.Parse("abc")
+	fmt.Println(errors.Is(err, intorpercent.ErrSyntax))
+	// Output: true
+}
+
+func ExampleValue_String() {
+	fmt.Println(intorpercent.Int(10).String(), intorpercent.Percent(25).String())
+	// Output: 10 25%
+}
+
+func ExampleValue_IsPercent() {
+	fmt.Println(intorpercent.Int(25).IsPercent(), intorpercent.Percent(25).IsPercent())
+	// Output: false true
+}
+
+func ExampleValue_Number() {
+	fmt.Println(intorpercent.Int(3).Number(), intorpercent.Percent(25).Number())
+	// Output: 3 25
+}
+
+// maxSurge rounds up and maxUnavailable rounds down, so 25% of 10
+// replicas allows 3 extra pods and 2 unavailable ones.
+func ExampleValue_Scaled() {
+	v := intorpercent.Percent(25)
+	surge, _ := v.Scaled(10, intorpercent.Up)
+	unavailable, _ := v.Scaled(10, intorpercent.Down)
+	fmt.Println(surge, unavailable)
+
+	// 25% of 1 replica: surge 1, unavailable 0.
+	surge, _ = v.Scaled(1, intorpercent.Up)
+	unavailable, _ = v.Scaled(1, intorpercent.Down)
+	fmt.Println(surge, unavailable)
+
+	// Scaling to 0 replicas gives 0; a count ignores the total.
+	zero, _ := v.Scaled(0, intorpercent.Up)
+	three, _ := intorpercent.Int(3).Scaled(0, intorpercent.Up)
+	fmt.Println(zero, three)
+	// Output:
+	// 3 2
+	// 1 0
+	// 0 3
+}
+
+func ExampleValue_Scaled_overflow() {
+	n, err := intorpercent.Percent(200).Scaled(2_000_000_000, intorpercent.Up)
+	fmt.Println(n, errors.Is(err, intorpercent.ErrOverflow))
+	fmt.Println(err)
+	// Output:
+	// 2147483647 true
+	// intorpercent: scaling "200%" of 2000000000: scaled value overflows int32
+}
+
+func ExampleScaleError_Error() {
+	_, err := intorpercent.Percent(25).Scaled(-4, intorpercent.Down)
+	var se *intorpercent.ScaleError
+	fmt.Println(errors.As(err, &se), se.Total)
+	fmt.Println(err)
+	// Output:
+	// true -4
+	// intorpercent: scaling "25%" of -4: total must not be negative
+}
+
+func ExampleScaleError_Unwrap() {
+	_, err := intorpercent.Percent(25).Scaled(-4, intorpercent.Down)
+	fmt.Println(errors.Is(err, intorpercent.ErrNegativeTotal))
+	// Output: true
+}
+
+func ExampleRounding_String() {
+	fmt.Println(intorpercent.Up, intorpercent.Down)
+	// Output: Up Down
+}
+
+func ExampleValue_MarshalJSON() {
+	b, _ := json.Marshal(map[string]intorpercent.Value{
+		"maxSurge":       intorpercent.Int(1),
+		"maxUnavailable": intorpercent.Percent(25),
+	})
+	fmt.Println(string(b))
+	// Output: {"maxSurge":1,"maxUnavailable":"25%"}
+}
+
+func ExampleValue_UnmarshalJSON() {
+	var strategy struct {
+		MaxSurge       intorpercent.Value `json:"maxSurge"`
+		MaxUnavailable intorpercent.Value `json:"maxUnavailable"`
+	}
+	err := json.Unmarshal([]byte(`{"maxSurge": 1, "maxUnavailable": "25%"}`), &strategy)
+	fmt.Println(strategy.MaxSurge, strategy.MaxUnavailable, err)
+
+	err = json.Unmarshal([]byte(`{"maxSurge": "3"}`), &strategy)
+	fmt.Println(err)
+	// Output:
+	// 1 25% <nil>
+	// intorpercent: parsing "3": a quoted value must be a percentage such as "25%"; write a count as a bare number
+}
+
+func ExampleValue_MarshalText() {
+	b, _ := intorpercent.Percent(25).MarshalText()
+	fmt.Println(string(b))
+	// Output: 25%
+}
+
+// UnmarshalText makes a Value usable with flag.TextVar.
+func ExampleValue_UnmarshalText() {
+	var v intorpercent.Value
+	err := v.UnmarshalText([]byte("30%"))
+	fmt.Println(v, err)
+	// Output: 30% <nil>
+}
+
+func ExampleValidateRollingUpdate() {
+	const path = "spec.strategy.rollingUpdate"
+	fmt.Println(len(intorpercent.ValidateRollingUpdate(intorpercent.Percent(25), intorpercent.Percent(25), path)))
+	fmt.Println(intorpercent.ValidateRollingUpdate(intorpercent.Percent(0), intorpercent.Int(0), path))
+	fmt.Println(intorpercent.ValidateRollingUpdate(intorpercent.Percent(120), intorpercent.Int(1), path))
+	// Output:
+	// 0
+	// spec.strategy.rollingUpdate.maxUnavailable: Invalid value: "0%": may not be 0 when `maxSurge` is 0
+	// spec.strategy.rollingUpdate.maxUnavailable: Invalid value: "120%": must not be greater than 100%
+}
+
+func ExampleValidateNonNegative() {
+	fmt.Println(intorpercent.ValidateNonNegative(intorpercent.Int(-1), "spec.strategy.rollingUpdate.maxSurge"))
+	fmt.Println(intorpercent.ValidateNonNegative(intorpercent.Int(2), "spec.strategy.rollingUpdate.maxSurge") == nil)
+	// Output:
+	// spec.strategy.rollingUpdate.maxSurge: Invalid value: -1: must be greater than or equal to 0
+	// true
+}
+
+func ExampleValidateNotMoreThan100Percent() {
+	fmt.Println(intorpercent.ValidateNotMoreThan100Percent(intorpercent.Percent(150), "spec.strategy.rollingUpdate.maxUnavailable"))
+	fmt.Println(intorpercent.ValidateNotMoreThan100Percent(intorpercent.Int(150), "spec.strategy.rollingUpdate.maxUnavailable") == nil)
+	// Output:
+	// spec.strategy.rollingUpdate.maxUnavailable: Invalid value: "150%": must not be greater than 100%
+	// true
+}
+
+func ExampleFieldError_Error() {
+	e := &intorpercent.FieldError{
+		Type:   intorpercent.Required,
+		Field:  "spec.strategy.rollingUpdate",
+		Detail: "this should be defaulted and never be nil",
+	}
+	fmt.Println(e.Error())
+	// Output: spec.strategy.rollingUpdate: Required value: this should be defaulted and never be nil
+}
+
+func ExampleErrorList_Error() {
+	errs := intorpercent.ValidateRollingUpdate(intorpercent.Percent(200), intorpercent.Int(-1), "spec.strategy.rollingUpdate")
+	fmt.Println(errs.Error())
+	// Output: [spec.strategy.rollingUpdate.maxSurge: Invalid value: -1: must be greater than or equal to 0, spec.strategy.rollingUpdate.maxUnavailable: Invalid value: "200%": must not be greater than 100%]
+}
+
+func ExampleErrorList_Unwrap() {
+	err := intorpercent.ValidateRollingUpdate(intorpercent.Int(-1), intorpercent.Int(1), "spec.strategy.rollingUpdate").ToError()
+	var fe *intorpercent.FieldError
+	if errors.As(err, &fe) {
+		fmt.Println(fe.Field, "|", fe.Value, "|", fe.Detail)
+	}
+	// Output: spec.strategy.rollingUpdate.maxUnavailable | -1 | must be greater than or equal to 0
+}
+
+func ExampleErrorList_ToError() {
+	ok := intorpercent.ValidateRollingUpdate(intorpercent.Percent(25), intorpercent.Percent(25), "spec.strategy.rollingUpdate")
+	fmt.Println(ok.ToError() == nil)
+	// Output: true
+}
