@@ -1,0 +1,29 @@
+// Package revision is the identity side of a Deployment rollout: which
+// ReplicaSet is "new", what revision number it gets, which annotations it
+// carries, where a rollback goes, which old revisions a history limit
+// deletes, and what pod-template-hash a template gets.
+//
+// Every answer is the one kube-controller-manager v1.36 gives (the
+// deployment controller and pkg/controller/deployment/util), unless a
+// function documents a named option that deliberately does better.
+//
+// # Templates
+//
+// The package does not import Kubernetes. Functions that look at pod
+// templates are generic over the caller's own template type T and take
+// pointers, so a controller passes its corev1.PodTemplateSpec as it is,
+// and a caller without Kubernetes types uses [Template]. [EqualIgnoreHash]
+// compares two templates semantically by reflection, ignoring the
+// [HashLabel] label; [Hash] renders a template the way upstream's hashing
+// does and returns the same pod-template-hash.
+//
+// # ReplicaSets
+//
+// [ReplicaSet] is one ReplicaSet as this module reads it. Functions that
+// take a slice of them never reorder, modify or retain it; where upstream
+// sorts in place, this package sorts its own copy of the indices.
+//
+// Everything is pure and safe for concurrent use. The only shared state is
+// an internal per-type cache of reflection facts (which fields hold the
+// labels, which types have an Equal method), which never changes a result.
+package revision

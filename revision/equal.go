@@ -1,0 +1,406 @@
+package revision
+
+import (
+	"reflect"
+	"time"
+)
+
+// EqualIgnoreHash reports whether the templates *a and *b are semantically
+// equal once the HashLabel label is ignored. T is the caller's template
+// type (corev1.PodTemplateSpec, a [Template], or any other type); the
+// comparison is by reflection and follows upstream's semantic equality:
+//
+//   - A nil map or slice equals an empty one (so labels that are empty
+//     once the hash label is ignored equal nil labels).
+//   - A nil pointer differs from a pointer to a zero value; two nil
+//     pointers are equal. Slice and array order matters; map order does not.
+//   - A value whose type has its own method Equal(T) bool or Equal(*T)
+//     bool, with a value or pointer receiver, is compared with it, so a
+//     Quantity-like "1" equals "1000m" and two time.Time or metav1.Time
+//     values at the same instant are equal. Values that are identical
+//     field by field are equal without calling the method. The method is
+//     not used on values reached through unexported struct fields, where
+//     reflection cannot call methods, nor, for a pointer receiver or
+//     pointer parameter, on values that are not addressable (the dynamic
+//     value of an interface). An Equal method that panics means unequal.
+//   - Unexported struct fields are compared, field by field, like exported
+//     ones (upstream panics on them).
+//   - Floats compare with ==, so NaN differs from itself; functions are
+//     equal only when both are nil; channels and unsafe pointers compare
+//     by identity.
+//   - Cyclic values terminate: a pair of pointers, maps or slices met
+//     again while comparing them is taken as equal.
+//
+// The labels map is located once per type T: it is the field a.Labels,
+// either direct or promoted from embedded structs (the embedded ObjectMeta
+// of corev1.PodTemplateSpec), or else a.ObjectMeta.Labels; it must be a
+// map from a string type to a string type, reached without passing through
+// a pointer. Only that map's HashLabel entry is ignored. When T has no such
+// map (T is not a struct, say), the templates are compared as they are,
+// and T's own Equal method, if any, is used.
+//
+// A nil template equals only another nil template. EqualIgnoreHash never
+// modifies or copies the templates, never panics, and does not allocate,
+// except when it calls an Equal method on values that are not identical
+// (reflection allocates for the call), and for maps of more than
+// smallMap entries, or reached through unexported fields, whose entries
+// reflection must copy out.
+// Upstream: deploymentutil.EqualIgnoreHash.
+func EqualIgnoreHash[T any](a, b *T) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	if a == b {
+		return true
+	}
+	va, vb := reflect.ValueOf(a).Elem(), reflect.ValueOf(b).Elem()
+	var w walker
+	if path := infoOf(va.Type()).labels; path != nil {
+		return w.equalExcept(va, vb, path)
+	}
+	return w.equal(va, vb)
+}
+
+// smallMap is the largest map compareMap compares without allocating, by
+// scanning one map for each key of the other.
+const smallMap = 32
+
+// timeType is compared with time.Time.Equal directly rather than through
+// reflection, which would allocate.
+var timeType = reflect.TypeFor[time.Time]()
+
+// visit is one pair of references being compared, for cycle detection.
+type visit struct {
+	a, b uintptr
+	t    reflect.Type
+}
+
+// walker compares two values of the same type. Its zero value is ready
+// for semantic comparison.
+type walker struct {
+	// strict turns off the semantic rules: no Equal methods, and nil
+	// differs from empty. It checks that two values are identical.
+	strict bool
+
+	// The pointers, maps and slices being compared, from the root down.
+	path [16]visit
+	n    int
+	more []visit
+}
+
+// enter records that a and b of type t are being compared, and reports
+// whether they already were higher up (a cycle).
+func (w *walker) enter(a, b uintptr, t reflect.Type) (cycle bool) {
+	v := visit{a, b, t}
+	for i := range min(w.n, len(w.path)) {
+		if w.path[i] == v {
+			return true
+		}
+	}
+	for _, m := range w.more {
+		if m == v {
+			return true
+		}
+	}
+	if w.n < len(w.path) {
+		w.path[w.n] = v
+	} else {
+		w.more = append(w.more, v)
+	}
+	w.n++
+	return false
+}
+
+// leave undoes the latest enter that returned false.
+func (w *walker) leave() {
+	w.n--
+	if w.n >= len(w.path) {
+		w.more = w.more[:len(w.more)-1]
+	}
+}
+
+// equalExcept compares structs a and b field by field, comparing the
+// labels map at path (relative to a) without its HashLabel entry.
+func (w *walker) equalExcept(a, b reflect.Value, path []int) bool {
+	for i := range a.NumField() {
+		fa, fb := a.Field(i), b.Field(i)
+		var ok bool
+		switch {
+		case i != path[0]:
+			ok = w.equal(fa, fb)
+		case len(path) > 1:
+			ok = w.equalExcept(fa, fb, path[1:])
+		default:
+			ok = w.compareMap(fa, fb, true)
+		}
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// mayHaveMethods reports whether t can have methods: it is a named type or
+// a struct (which may promote methods from embedded fields).
+func mayHaveMethods(t reflect.Type) bool {
+	return t.Kind() == reflect.Struct || t.Name() != ""
+}
+
+// equal compares a and b, which have the same type.
+func (w *walker) equal(a, b reflect.Value) bool {
+	t := a.Type()
+	if !w.strict && mayHaveMethods(t) {
+		if t == timeType && a.CanAddr() && b.CanAddr() && a.CanInterface() {
+			return a.Addr().Interface().(*time.Time).Equal(*b.Addr().Interface().(*time.Time))
+		}
+		if m := infoOf(t).equal; m.call != noEqual {
+			if equalResult, called := callEqual(m, a, b); called {
+				return equalResult
+			}
+		}
+	}
+	switch a.Kind() {
+	case reflect.Bool:
+		return a.Bool() == b.Bool()
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return a.Int() == b.Int()
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return a.Uint() == b.Uint()
+	case reflect.Float32, reflect.Float64:
+		return a.Float() == b.Float()
+	case reflect.Complex64, reflect.Complex128:
+		return a.Complex() == b.Complex()
+	case reflect.String:
+		return a.String() == b.String()
+	case reflect.Chan, reflect.UnsafePointer:
+		return a.Pointer() == b.Pointer()
+	case reflect.Func:
+		return a.IsNil() && b.IsNil()
+	case reflect.Interface:
+		if a.IsNil() || b.IsNil() {
+			return a.IsNil() == b.IsNil()
+		}
+		ea, eb := a.Elem(), b.Elem()
+		return ea.Type() == eb.Type() && w.equal(ea, eb)
+	case reflect.Pointer:
+		if a.IsNil() || b.IsNil() {
+			return a.IsNil() == b.IsNil()
+		}
+		pa, pb := a.Pointer(), b.Pointer()
+		if pa == pb {
+			return true
+		}
+		if w.enter(pa, pb, t) {
+			return true
+		}
+		ok := w.equal(a.Elem(), b.Elem())
+		w.leave()
+		return ok
+	case reflect.Array:
+		for i := range a.Len() {
+			if !w.equal(a.Index(i), b.Index(i)) {
+				return false
+			}
+		}
+		return true
+	case reflect.Slice:
+		if w.strict && a.IsNil() != b.IsNil() {
+			return false
+		}
+		n := a.Len()
+		if n != b.Len() {
+			return false
+		}
+		if n == 0 {
+			return true
+		}
+		pa, pb := a.Pointer(), b.Pointer()
+		if pa == pb {
+			return true
+		}
+		if w.enter(pa, pb, t) {
+			return true
+		}
+		ok := true
+		for i := 0; i < n && ok; i++ {
+			ok = w.equal(a.Index(i), b.Index(i))
+		}
+		w.leave()
+		return ok
+	case reflect.Map:
+		return w.compareMap(a, b, false)
+	case reflect.Struct:
+		for i := range a.NumField() {
+			if !w.equal(a.Field(i), b.Field(i)) {
+				return false
+			}
+		}
+		return true
+	}
+	return false // reflect.Invalid: not reachable from a typed value
+}
+
+// callEqual compares a and b with their type's own Equal method m. It
+// first checks whether they are identical, which needs no call. called is
+// false when the method cannot be called through reflection on these
+// values; the caller then compares them field by field.
+func callEqual(m equalMethod, a, b reflect.Value) (equal, called bool) {
+	recv, arg := a, b
+	if m.call == pointerEqual {
+		if !a.CanAddr() {
+			return false, false
+		}
+		recv = a.Addr()
+	}
+	if m.argPointer {
+		if !b.CanAddr() {
+			return false, false
+		}
+		arg = b.Addr()
+	}
+	if !recv.CanInterface() || !arg.CanInterface() {
+		return false, false // reached through an unexported field
+	}
+	identical := walker{strict: true}
+	if identical.equal(a, b) {
+		return true, true
+	}
+	return invokeEqual(recv.Method(m.index), arg), true
+}
+
+// invokeEqual calls the method value eq with arg, and reports false if it
+// panics.
+func invokeEqual(eq, arg reflect.Value) (equal bool) {
+	defer func() {
+		if recover() != nil {
+			equal = false
+		}
+	}()
+	return eq.Call([]reflect.Value{arg})[0].Bool()
+}
+
+// compareMap compares maps a and b of the same type. With labels set, the
+// maps have string keys and values and their HashLabel entries are
+// ignored.
+func (w *walker) compareMap(a, b reflect.Value, labels bool) bool {
+	if w.strict && a.IsNil() != b.IsNil() {
+		return false
+	}
+	if !labels && a.Len() != b.Len() {
+		return false
+	}
+	if a.Len() == 0 && b.Len() == 0 {
+		return true
+	}
+	pa, pb := a.Pointer(), b.Pointer()
+	if pa == pb {
+		return true
+	}
+	if a.Type() == stringMapType && a.CanInterface() && b.CanInterface() {
+		return equalStringMaps(a.Interface().(map[string]string), b.Interface().(map[string]string), labels)
+	}
+	t := a.Type()
+	if w.enter(pa, pb, t) {
+		return true
+	}
+	defer w.leave()
+	if labels {
+		na, nb := a.Len(), b.Len()
+		if a.MapIndex(hashLabelKey(t)).IsValid() {
+			na--
+		}
+		if b.MapIndex(hashLabelKey(t)).IsValid() {
+			nb--
+		}
+		if na != nb {
+			return false
+		}
+	}
+	if !a.CanInterface() || !b.CanInterface() || a.Len() > smallMap {
+		return w.compareMapByIndex(a, b, labels)
+	}
+	pool := infoOf(t).scratch
+	s := pool.Get().(*mapScratch)
+	defer func() {
+		s.keyA.SetZero()
+		s.elemA.SetZero()
+		s.keyB.SetZero()
+		s.elemB.SetZero()
+		s.iterA.Reset(reflect.Value{})
+		s.iterB.Reset(reflect.Value{})
+		pool.Put(s)
+	}()
+	s.iterA.Reset(a)
+	for s.iterA.Next() {
+		s.keyA.SetIterKey(&s.iterA)
+		if labels && s.keyA.String() == HashLabel {
+			continue
+		}
+		s.elemA.SetIterValue(&s.iterA)
+		found := false
+		s.iterB.Reset(b)
+		for s.iterB.Next() {
+			s.keyB.SetIterKey(&s.iterB)
+			if s.keyA.Equal(s.keyB) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+		s.elemB.SetIterValue(&s.iterB)
+		if !w.equal(s.elemA, s.elemB) {
+			return false
+		}
+	}
+	return true
+}
+
+// compareMapByIndex is compareMap for large maps and maps reached through
+// unexported fields: it looks each key of a up in b, which allocates a
+// copy of every value.
+func (w *walker) compareMapByIndex(a, b reflect.Value, labels bool) bool {
+	it := a.MapRange()
+	for it.Next() {
+		k := it.Key()
+		if labels && k.String() == HashLabel {
+			continue
+		}
+		eb := b.MapIndex(k)
+		if !eb.IsValid() || !w.equal(it.Value(), eb) {
+			return false
+		}
+	}
+	return true
+}
+
+// hashLabelKey returns HashLabel as a value of the key type of the labels
+// map type t.
+func hashLabelKey(t reflect.Type) reflect.Value {
+	return reflect.ValueOf(HashLabel).Convert(t.Key())
+}
+
+var stringMapType = reflect.TypeFor[map[string]string]()
+
+// equalStringMaps compares two string maps; with labels set, their
+// HashLabel entries are ignored.
+func equalStringMaps(a, b map[string]string, labels bool) bool {
+	n := 0
+	for k, va := range a {
+		if labels && k == HashLabel {
+			continue
+		}
+		vb, ok := b[k]
+		if !ok || va != vb {
+			return false
+		}
+		n++
+	}
+	if labels {
+		if _, ok := b[HashLabel]; ok {
+			return n == len(b)-1
+		}
+	}
+	return n == len(b)
+}

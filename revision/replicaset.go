@@ -1,0 +1,52 @@
+package revision
+
+import "time"
+
+// HashLabel is the label that carries a ReplicaSet's pod-template-hash on
+// its pod template (and in its selector). [EqualIgnoreHash] ignores it.
+const HashLabel = "pod-template-hash"
+
+// Template is a plain pod template for callers without Kubernetes types.
+// S is the caller's pod spec type; it is compared and hashed by
+// reflection like any other template type (see [EqualIgnoreHash] and
+// [Hash]). Labels is where [EqualIgnoreHash] finds the [HashLabel] label.
+type Template[S any] struct {
+	Labels      map[string]string
+	Annotations map[string]string
+	Spec        S
+}
+
+// ReplicaSet is one ReplicaSet as the whole module reads it; package
+// rollout aliases it. This package reads the identity fields (Name, UID,
+// CreationTime, Annotations, Template) and, for history cleanup, the
+// counters that say whether a ReplicaSet is idle. Callers fill it once from
+// their apps/v1 object.
+type ReplicaSet[T any] struct {
+	Name         string
+	UID          string
+	CreationTime time.Time
+
+	// Annotations holds the ReplicaSet's annotations: revision,
+	// revision-history, desired-replicas, max-replicas and the annotations
+	// copied from its Deployment.
+	Annotations map[string]string
+
+	// Template is the ReplicaSet's pod template; unlike the Deployment's,
+	// it carries the HashLabel label.
+	Template T
+
+	Replicas          int32 // spec.replicas
+	StatusReplicas    int32 // status.replicas (non-terminating pods)
+	ReadyReplicas     int32 // status.readyReplicas
+	AvailableReplicas int32 // status.availableReplicas
+
+	// TerminatingReplicas is status.terminatingReplicas; nil means the
+	// ReplicaSet controller did not report it.
+	TerminatingReplicas *int32
+
+	Generation         int64 // metadata.generation
+	ObservedGeneration int64 // status.observedGeneration
+
+	// Deleting is true when metadata.deletionTimestamp is set.
+	Deleting bool
+}

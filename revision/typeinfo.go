@@ -1,0 +1,148 @@
+package revision
+
+import (
+	"reflect"
+	"sync"
+)
+
+// typeInfo holds the reflection facts this package needs about one type.
+// They are computed once per type and cached, because looking them up
+// through package reflect allocates.
+type typeInfo struct {
+	// equal says how to call the type's own Equal method, if it has one.
+	equal equalMethod
+
+	// labels is the field index path from a template type to its labels
+	// map (see labelsPath), or nil when the type has none.
+	labels []int
+
+	// scratch, for map types with exported-field access, pools the
+	// settable values compareMap copies entries into.
+	scratch *sync.Pool
+}
+
+// equalCall says how a type's own Equal method is reached.
+type equalCall uint8
+
+const (
+	noEqual      equalCall = iota
+	valueEqual             // Equal is in T's method set: call it on the value
+	pointerEqual           // Equal is only in *T's method set: call it on the address
+)
+
+// equalMethod is a type's Equal method: func (T or *T) Equal(T or *T) bool.
+type equalMethod struct {
+	call       equalCall
+	index      int  // index in the method set of T (valueEqual) or *T (pointerEqual)
+	argPointer bool // the parameter is *T rather than T
+}
+
+// mapScratch is settable storage for one key and one value of each map
+// being compared, plus the iterators, so that comparing maps does not
+// allocate once the pool is warm.
+type mapScratch struct {
+	keyA, elemA, keyB, elemB reflect.Value
+	iterA, iterB             reflect.MapIter
+}
+
+// typeInfos caches *typeInfo by reflect.Type. It only ever holds facts
+// derived from the type itself, so it never changes a result.
+var typeInfos sync.Map
+
+// infoOf returns the cached facts about t, computing them on first use.
+func infoOf(t reflect.Type) *typeInfo {
+	if ti, ok := typeInfos.Load(t); ok {
+		return ti.(*typeInfo)
+	}
+	ti := &typeInfo{
+		equal:  findEqual(t),
+		labels: labelsPath(t),
+	}
+	if t.Kind() == reflect.Map {
+		kt, et := t.Key(), t.Elem()
+		ti.scratch = &sync.Pool{New: func() any {
+			return &mapScratch{
+				keyA:  reflect.New(kt).Elem(),
+				elemA: reflect.New(et).Elem(),
+				keyB:  reflect.New(kt).Elem(),
+				elemB: reflect.New(et).Elem(),
+			}
+		}}
+	}
+	actual, _ := typeInfos.LoadOrStore(t, ti)
+	return actual.(*typeInfo)
+}
+
+// findEqual looks for a method Equal(T) bool or Equal(*T) bool on T or
+// *T. Pointer and interface types are not searched: equality looks
+// through pointers and interfaces to the values they hold.
+func findEqual(t reflect.Type) equalMethod {
+	if t.Kind() == reflect.Pointer || t.Kind() == reflect.Interface {
+		return equalMethod{}
+	}
+	pt := reflect.PointerTo(t)
+	for _, c := range []struct {
+		recv reflect.Type
+		call equalCall
+	}{{t, valueEqual}, {pt, pointerEqual}} {
+		m, ok := c.recv.MethodByName("Equal")
+		if !ok {
+			continue
+		}
+		mt := m.Type // includes the receiver as In(0)
+		if mt.NumIn() != 2 || mt.NumOut() != 1 || mt.Out(0).Kind() != reflect.Bool {
+			continue
+		}
+		switch mt.In(1) {
+		case t:
+			return equalMethod{call: c.call, index: m.Index}
+		case pt:
+			return equalMethod{call: c.call, index: m.Index, argPointer: true}
+		}
+	}
+	return equalMethod{}
+}
+
+// labelsPath locates the labels map of a template type t, as a field
+// index path for reflect.Value.FieldByIndex. It is the field t.Labels (a
+// direct field, or one promoted from embedded structs such as the
+// ObjectMeta embedded in corev1.PodTemplateSpec) or else t.ObjectMeta.Labels
+// for a named ObjectMeta struct field. The map must have string keys and
+// string values (any named string types), and the path must not pass
+// through a pointer. It returns nil when t is not a struct or has no such
+// map.
+func labelsPath(t reflect.Type) []int {
+	if t.Kind() != reflect.Struct {
+		return nil
+	}
+	if f, ok := t.FieldByName("Labels"); ok && isLabelsMap(f.Type) && structsOnly(t, f.Index) {
+		return f.Index
+	}
+	om, ok := t.FieldByName("ObjectMeta")
+	if !ok || om.Type.Kind() != reflect.Struct || !structsOnly(t, om.Index) {
+		return nil
+	}
+	f, ok := om.Type.FieldByName("Labels")
+	if !ok || !isLabelsMap(f.Type) || !structsOnly(om.Type, f.Index) {
+		return nil
+	}
+	return append(append([]int(nil), om.Index...), f.Index...)
+}
+
+// isLabelsMap reports whether t is a map from a string kind to a string
+// kind.
+func isLabelsMap(t reflect.Type) bool {
+	return t.Kind() == reflect.Map && t.Key().Kind() == reflect.String && t.Elem().Kind() == reflect.String
+}
+
+// structsOnly reports whether following index from t passes through struct
+// values only (no pointers), so that the field always exists.
+func structsOnly(t reflect.Type, index []int) bool {
+	for _, i := range index[:len(index)-1] {
+		t = t.Field(i).Type
+		if t.Kind() != reflect.Struct {
+			return false
+		}
+	}
+	return true
+}
