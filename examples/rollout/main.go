@@ -1,0 +1,82 @@
+// Command rollout simulates a Kubernetes Deployment rollout sync by sync,
+// as kube-controller-manager v1.36 runs it, and prints it the way
+// `kubectl get rs -w` shows it, with the reason for every step.
+//
+// With no flags it updates the classic 10-replica nginx Deployment
+// (maxSurge 25%, maxUnavailable 25%) from nginx:1.9 to nginx:1.9.3:
+//
+//	go run ./examples/rollout
+//	go run ./examples/rollout -replicas 4 -max-surge 0 -max-unavailable 1
+//	go run ./examples/rollout -strategy Recreate
+//	go run ./examples/rollout -f deployment.json -o json
+//	go run ./examples/rollout -svg rollout.svg
+//
+// Run it with -h for every flag. Invalid input is reported in the API
+// server's words, and the program exits with status 1 (2 for flags it
+// cannot parse).
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// run runs the program with the command-line arguments args (without the
+// program name) and returns its exit status: 0 on success, 1 for a
+// Deployment the API server would reject or a failed simulation, 2 for
+// arguments that cannot be parsed.
+func run(args []string, stdout, stderr io.Writer) int {
+	cfg, err := parseFlags(args, stderr)
+	if errors.Is(err, errHelp) {
+		return 0
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "rollout: %v\n", err)
+		return 2
+	}
+	t, err := simulate(&cfg)
+	if err != nil {
+		fmt.Fprintf(stderr, "%v\n", err)
+		return 1
+	}
+	if err := write(stdout, &cfg, t); err != nil {
+		fmt.Fprintf(stderr, "rollout: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+// write prints t in the format cfg asks for, and writes the chart when
+// cfg names an SVG file.
+func write(stdout io.Writer, cfg *config, t *trace) error {
+	var err error
+	switch cfg.output {
+	case "json":
+		err = writeJSON(stdout, t)
+	default:
+		err = writeTable(stdout, t)
+	}
+	if err != nil || cfg.svgPath == "" {
+		return err
+	}
+	return writeSVGFile(cfg.svgPath, t)
+}
+
+// writeSVGFile writes the chart of t to the file at path.
+func writeSVGFile(path string, t *trace) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := writeSVG(f, t); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}

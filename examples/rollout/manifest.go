@@ -1,0 +1,83 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+
+	"github.com/rolloutmath/rolloutmath/intorpercent"
+)
+
+// manifest mirrors the fields of an apps/v1 Deployment in JSON that this
+// program reads; encoding/json ignores the rest. Pointers mark the fields
+// whose absence means an apps/v1 default.
+type manifest struct {
+	APIVersion string `json:"apiVersion"`
+	Kind       string `json:"kind"`
+	Metadata   struct {
+		Name        string            `json:"name"`
+		Labels      map[string]string `json:"labels"`
+		Annotations map[string]string `json:"annotations"`
+	} `json:"metadata"`
+	Spec struct {
+		Replicas *int32 `json:"replicas"`
+		Strategy struct {
+			Type          string `json:"type"`
+			RollingUpdate *struct {
+				MaxSurge       *intorpercent.Value `json:"maxSurge"`
+				MaxUnavailable *intorpercent.Value `json:"maxUnavailable"`
+			} `json:"rollingUpdate"`
+		} `json:"strategy"`
+		MinReadySeconds         int32  `json:"minReadySeconds"`
+		Paused                  bool   `json:"paused"`
+		ProgressDeadlineSeconds *int32 `json:"progressDeadlineSeconds"`
+		RevisionHistoryLimit    *int32 `json:"revisionHistoryLimit"`
+		Template                struct {
+			Metadata struct {
+				Labels map[string]string `json:"labels"`
+			} `json:"metadata"`
+			Spec podSpec `json:"spec"`
+		} `json:"template"`
+	} `json:"spec"`
+}
+
+// podSpec is the part of a pod template's spec that this program keeps:
+// the containers' names and images. It is the spec type of the templates
+// handed to the library, so pod-template-hashes are computed over it (not
+// over a full corev1.PodSpec: they differ from what a cluster shows).
+type podSpec struct {
+	Containers []container `json:"containers"`
+}
+
+// container is one container of a pod template.
+type container struct {
+	Name  string `json:"name"`
+	Image string `json:"image"`
+}
+
+// readManifest decodes one apps/v1 Deployment from r. It rejects unknown
+// kinds and API versions, trailing data, a template without containers,
+// and int-or-percent values that are not a number or a "N%" string.
+// Defaults are not applied here; see config.apply.
+func readManifest(r io.Reader) (*manifest, error) {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, err
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	var m manifest
+	if err := dec.Decode(&m); err != nil {
+		return nil, fmt.Errorf("decoding Deployment: %w", err)
+	}
+	if dec.More() {
+		return nil, fmt.Errorf("decoding Deployment: unexpected data after the object")
+	}
+	if m.APIVersion != "apps/v1" || m.Kind != "Deployment" {
+		return nil, fmt.Errorf("want an apps/v1 Deployment, got apiVersion %q kind %q", m.APIVersion, m.Kind)
+	}
+	if len(m.Spec.Template.Spec.Containers) == 0 {
+		return nil, fmt.Errorf("spec.template.spec.containers: Required value")
+	}
+	return &m, nil
+}

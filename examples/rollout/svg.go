@@ -1,0 +1,304 @@
+package main
+
+import (
+	"encoding/xml"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+)
+
+// The chart's geometry, in SVG user units (pixels at 100%).
+const (
+	chartWidth   = 900
+	chartHeight  = 440
+	marginLeft   = 60
+	marginRight  = 330 // room for the direct labels at the right end
+	marginTop    = 64
+	marginBottom = 56
+	plotWidth    = chartWidth - marginLeft - marginRight
+	plotHeight   = chartHeight - marginTop - marginBottom
+	labelGap     = 14 // the least vertical distance between two labels
+)
+
+// halo paints a white outline behind a label, so that it stays legible
+// where it crosses a line.
+const halo = `stroke="white" stroke-width="3" paint-order="stroke"`
+
+// strategyTitle names the kind of update in the chart's title.
+func strategyTitle(strategy string) string {
+	if strategy == "Recreate" {
+		return "Recreate update"
+	}
+	return "Rolling update"
+}
+
+// seriesColors are the colors of the ReplicaSet series, in order of the
+// ReplicaSets' first appearance; they repeat after the last one.
+var seriesColors = []string{"#1f77b4", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#17becf"}
+
+// boundColor draws both bounds; totalColor draws the total pods and the
+// available pods.
+const (
+	boundColor = "#d62728"
+	totalColor = "#555555"
+)
+
+// writeSVG draws t as a line chart: x is the sync step, y the number of
+// pods. Every ReplicaSet is one series (its current pods); the ceiling
+// R + maxSurge and the floor R - maxUnavailable are dashed lines, and two
+// thin gray lines show all pods (which the ceiling bounds) and the
+// available pods (which the floor bounds). Every line carries its label
+// at its end or at its peak, so the chart needs no legend.
+//
+// The elements a test can find: <g class="series" data-replicaset=NAME>
+// per ReplicaSet, <g class="bound" data-bound="ceiling|floor">, and
+// <g class="total" data-total="pods|available">.
+func writeSVG(w io.Writer, t *trace) error {
+	c := newChart(t)
+	p := &printer{w: w}
+	p.printf(`<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" font-family="Helvetica, Arial, sans-serif" font-size="12">`+"\n",
+		chartWidth, chartHeight, chartWidth, chartHeight)
+	p.printf("<title>%s</title>\n", esc(describe(t)))
+	p.printf(`<rect width="%d" height="%d" fill="white"/>`+"\n", chartWidth, chartHeight)
+	c.writeTitle(p)
+	c.writeAxes(p)
+	var right []label
+	right = append(right, c.writeBound(p, "ceiling")...)
+	right = append(right, c.writeBound(p, "floor")...)
+	right = append(right, c.writeTotal(p, "pods")...)
+	right = append(right, c.writeTotal(p, "available")...)
+	for i, name := range t.names() {
+		right = append(right, c.writeSeries(p, name, seriesColors[i%len(seriesColors)])...)
+	}
+	c.writeRightLabels(p, right)
+	p.printf("</svg>\n")
+	return p.err
+}
+
+// chart maps a trace onto the plot area.
+type chart struct {
+	t     *trace
+	last  int   // the last step's index
+	yMax  int32 // the top of the y axis, in pods
+	yTick int32 // the distance between y ticks, in pods
+	xTick int   // the distance between x ticks, in steps
+}
+
+// newChart scales the axes so that every series and both bounds fit.
+func newChart(t *trace) *chart {
+	c := &chart{t: t, last: len(t.Steps) - 1}
+	top := int32(1)
+	for i := range t.Steps {
+		s := &t.Steps[i]
+		top = max(top, s.Ceiling, s.pods())
+	}
+	c.yTick = niceStep(top, 8)
+	c.yMax = (top/c.yTick + 1) * c.yTick
+	c.xTick = int(niceStep(int32(max(c.last, 1)), 20))
+	return c
+}
+
+// niceStep returns the smallest of 1, 2, 5, 10, 20, 50, ... that divides
+// 0..top into at most n intervals.
+func niceStep(top int32, n int32) int32 {
+	for step := int64(1); ; step *= 10 {
+		for _, m := range []int64{1, 2, 5} {
+			if int64(top)/(step*m) < int64(n) {
+				return int32(step * m)
+			}
+		}
+	}
+}
+
+// x returns the horizontal position of step index i.
+func (c *chart) x(i int) float64 {
+	return marginLeft + float64(i)*plotWidth/float64(max(c.last, 1))
+}
+
+// y returns the vertical position of a pod count.
+func (c *chart) y(v int32) float64 {
+	return marginTop + plotHeight - float64(v)*plotHeight/float64(c.yMax)
+}
+
+// writeTitle writes the heading: what was updated, and how.
+func (c *chart) writeTitle(p *printer) {
+	t := c.t
+	last := &t.Steps[c.last]
+	p.printf(`<text x="%d" y="24" font-size="15" font-weight="bold">%s</text>`+"\n", marginLeft,
+		esc(fmt.Sprintf("%s of %s: %s -> %s", strategyTitle(t.Strategy), t.Deployment, t.FromImage, t.ToImage)))
+	sub := fmt.Sprintf("%d replicas, Recreate; pods per ReplicaSet after each sync", last.Replicas)
+	if t.Strategy != "Recreate" {
+		sub = fmt.Sprintf("%d replicas, maxSurge %s, maxUnavailable %s; pods per ReplicaSet after each sync",
+			last.Replicas, t.MaxSurge, t.MaxUnavailable)
+	}
+	p.printf(`<text x="%d" y="44" fill="%s">%s</text>`+"\n", marginLeft, totalColor, esc(sub))
+}
+
+// writeAxes writes both axes with their ticks, grid lines and labels.
+func (c *chart) writeAxes(p *printer) {
+	left, right := float64(marginLeft), float64(marginLeft+plotWidth)
+	bottom := float64(marginTop + plotHeight)
+	p.printf(`<g class="axes" stroke="#999999">` + "\n")
+	for v := int32(0); v <= c.yMax; v += c.yTick {
+		y := c.y(v)
+		p.printf(`<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#eeeeee"/>`+"\n", left, y, right, y)
+		p.printf(`<text x="%.1f" y="%.1f" text-anchor="end" stroke="none" fill="#333333">%d</text>`+"\n", left-6, y+4, v)
+	}
+	for i := 0; i <= c.last; i += c.xTick {
+		x := c.x(i)
+		p.printf(`<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f"/>`+"\n", x, bottom, x, bottom+5)
+		p.printf(`<text x="%.1f" y="%.1f" text-anchor="middle" stroke="none" fill="#333333">%d</text>`+"\n", x, bottom+18, c.t.Steps[i].N)
+	}
+	p.printf(`<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f"/>`+"\n", left, bottom, right, bottom)
+	p.printf(`<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f"/>`+"\n", left, float64(marginTop), left, bottom)
+	p.printf("</g>\n")
+	p.printf(`<text x="%.1f" y="%.1f" text-anchor="middle" fill="#333333">sync step (0 = before the update)</text>`+"\n",
+		(left+right)/2, bottom+40)
+	p.printf(`<text transform="translate(%.1f %.1f) rotate(-90)" text-anchor="middle" fill="#333333">pods</text>`+"\n",
+		left-40, float64(marginTop)+plotHeight/2)
+}
+
+// label is a text placed in the right margin next to the end of its line.
+type label struct {
+	text  string
+	color string
+	y     float64 // where the line ends
+	at    float64 // where the text goes, after spreading
+}
+
+// writeBound draws the ceiling or the floor as a stepped dashed line and
+// returns its label.
+func (c *chart) writeBound(p *printer, which string) []label {
+	value := func(s *step) int32 { return s.Ceiling }
+	text := "ceiling: R + maxSurge"
+	if which == "floor" {
+		value = func(s *step) int32 { return s.Floor }
+		text = "floor: R - maxUnavailable"
+		if c.t.Strategy == "Recreate" {
+			text = "floor: none (Recreate)"
+		}
+	} else if c.t.Strategy == "Recreate" {
+		text = "ceiling: R (Recreate)"
+	}
+	var pts []string
+	for i := range c.t.Steps {
+		v := value(&c.t.Steps[i])
+		pts = append(pts, c.point(i, v))
+		if i < c.last && value(&c.t.Steps[i+1]) != v {
+			pts = append(pts, c.point(i+1, v))
+		}
+	}
+	end := value(&c.t.Steps[c.last])
+	p.printf(`<g class="bound" data-bound="%s">`+"\n", which)
+	p.printf(`<polyline points="%s" fill="none" stroke="%s" stroke-width="1.5" stroke-dasharray="6 4"/>`+"\n",
+		strings.Join(pts, " "), boundColor)
+	p.printf("</g>\n")
+	return []label{{text: fmt.Sprintf("%s = %d", text, end), color: boundColor, y: c.y(end)}}
+}
+
+// writeTotal draws all pods (current plus terminating) or the available
+// pods, summed over the ReplicaSets, as a thin gray line, and returns its
+// label.
+func (c *chart) writeTotal(p *printer, which string) []label {
+	value := (*step).pods
+	text, dash := "all pods", "2 3"
+	if which == "available" {
+		value = (*step).available
+		text, dash = "available pods", "1 3"
+	}
+	var pts []string
+	for i := range c.t.Steps {
+		pts = append(pts, c.point(i, value(&c.t.Steps[i])))
+	}
+	p.printf(`<g class="total" data-total="%s">`+"\n", which)
+	p.printf(`<polyline points="%s" fill="none" stroke="%s" stroke-width="1.5" stroke-dasharray="%s"/>`+"\n",
+		strings.Join(pts, " "), totalColor, dash)
+	p.printf("</g>\n")
+	end := value(&c.t.Steps[c.last])
+	return []label{{text: fmt.Sprintf("%s = %d", text, end), color: totalColor, y: c.y(end)}}
+}
+
+// writeSeries draws the current pods of the ReplicaSet called name over
+// the steps in which it exists. A series that ends above zero at the last
+// step is labelled in the right margin (the label is returned); any other
+// is labelled just above its first peak.
+func (c *chart) writeSeries(p *printer, name, color string) []label {
+	var pts []string
+	var dots strings.Builder
+	peak, peakAt, lastAt := int32(-1), 0, -1
+	var lastRow rsRow
+	for i := range c.t.Steps {
+		rs, ok := c.t.Steps[i].row(name)
+		if !ok {
+			continue
+		}
+		pts = append(pts, c.point(i, rs.Current))
+		fmt.Fprintf(&dots, `<circle cx="%.1f" cy="%.1f" r="3" fill="%s"/>`+"\n", c.x(i), c.y(rs.Current), color)
+		if rs.Current > peak {
+			peak, peakAt = rs.Current, i
+		}
+		lastAt, lastRow = i, rs
+	}
+	text := fmt.Sprintf("%s (rev %d)", name, lastRow.Revision)
+	p.printf(`<g class="series" data-replicaset="%s">`+"\n", esc(name))
+	p.printf(`<polyline points="%s" fill="none" stroke="%s" stroke-width="2.5"/>`+"\n", strings.Join(pts, " "), color)
+	p.printf("%s", dots.String())
+	var right []label
+	if lastAt == c.last && lastRow.Current > 0 {
+		right = append(right, label{text: fmt.Sprintf("%s = %d", text, lastRow.Current), color: color, y: c.y(lastRow.Current)})
+	} else {
+		anchor := "middle"
+		switch {
+		case peakAt == 0:
+			anchor = "start"
+		case peakAt == c.last:
+			anchor = "end"
+		}
+		p.printf(`<text x="%.1f" y="%.1f" text-anchor="%s" fill="%s" %s>%s</text>`+"\n",
+			c.x(peakAt), c.y(peak)-8, anchor, color, halo, esc(text))
+	}
+	p.printf("</g>\n")
+	return right
+}
+
+// writeRightLabels spreads the labels vertically so that none overlaps
+// another, keeping them in the order of their lines' ends, and writes each
+// with a short leader line from its line's end.
+func (c *chart) writeRightLabels(p *printer, labels []label) {
+	sort.SliceStable(labels, func(i, j int) bool { return labels[i].y < labels[j].y })
+	for i := range labels {
+		labels[i].at = labels[i].y
+		if i > 0 && labels[i].at < labels[i-1].at+labelGap {
+			labels[i].at = labels[i-1].at + labelGap
+		}
+	}
+	// Shift the whole stack up if it runs past the bottom of the plot.
+	if n := len(labels); n > 0 {
+		if over := labels[n-1].at - float64(marginTop+plotHeight); over > 0 {
+			for i := range labels {
+				labels[i].at -= over
+			}
+		}
+	}
+	end := float64(marginLeft + plotWidth)
+	p.printf(`<g class="labels">` + "\n")
+	for _, l := range labels {
+		p.printf(`<polyline points="%.1f,%.1f %.1f,%.1f %.1f,%.1f" fill="none" stroke="%s" stroke-width="0.75"/>`+"\n",
+			end+4, l.y, end+14, l.at, end+18, l.at, l.color)
+		p.printf(`<text x="%.1f" y="%.1f" fill="%s" %s>%s</text>`+"\n", end+22, l.at+4, l.color, halo, esc(l.text))
+	}
+	p.printf("</g>\n")
+}
+
+// point returns the SVG coordinates of value v at step index i.
+func (c *chart) point(i int, v int32) string {
+	return fmt.Sprintf("%.1f,%.1f", c.x(i), c.y(v))
+}
+
+// esc escapes s for use as XML text or a quoted attribute value.
+func esc(s string) string {
+	var b strings.Builder
+	xml.EscapeText(&b, []byte(s)) // writing to a strings.Builder cannot fail
+	return b.String()
+}

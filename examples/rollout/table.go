@@ -1,0 +1,150 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/rolloutmath/rolloutmath/intorpercent"
+)
+
+// writeTable prints t the way `kubectl get rs -w` shows a rollout: the
+// column header once, then for every sync a comment line with the
+// scripted events and the reason, followed by a row for each ReplicaSet
+// that changed in that sync (every ReplicaSet at step 0). It ends with a
+// summary: outcome, peak pods, lowest availability and the bounds.
+func writeTable(w io.Writer, t *trace) error {
+	p := &printer{w: w}
+	p.printf("%s\n\n", describe(t))
+	width := nameWidth(t)
+	p.printf("%-*s%-10s%-10s%-8s%s\n", width, "NAME", "DESIRED", "CURRENT", "READY", "AVAILABLE")
+	for i := range t.Steps {
+		s := &t.Steps[i]
+		p.printf("# %s\n", stepLine(s))
+		for _, rs := range s.ReplicaSets {
+			if i > 0 && !changed(&t.Steps[i-1], rs) {
+				continue
+			}
+			p.printf("%-*s%-10d%-10d%-8d%d\n", width, rs.Name, rs.Desired, rs.Current, rs.Ready, rs.Available)
+		}
+	}
+	p.printf("\n")
+	writeSummary(p, t)
+	return p.err
+}
+
+// printer writes formatted text and keeps the first write error, so the
+// table code reads as a sequence of prints.
+type printer struct {
+	w   io.Writer
+	err error
+}
+
+func (p *printer) printf(format string, args ...any) {
+	if p.err == nil {
+		_, p.err = fmt.Fprintf(p.w, format, args...)
+	}
+}
+
+// describe returns the one-line description of the deployment and the
+// update that heads the table.
+func describe(t *trace) string {
+	last := &t.Steps[len(t.Steps)-1]
+	strategy := t.Strategy
+	if t.Strategy != "Recreate" {
+		strategy = fmt.Sprintf("RollingUpdate (maxSurge %s, maxUnavailable %s)", t.MaxSurge, t.MaxUnavailable)
+	}
+	return fmt.Sprintf("Deployment %s: %d replicas, %s, image %s -> %s",
+		t.Deployment, last.Replicas, strategy, t.FromImage, t.ToImage)
+}
+
+// stepLine returns the comment line of step s: its number, its scripted
+// events in brackets, and its reasons joined into one line.
+func stepLine(s *step) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "step %d", s.N)
+	if len(s.Events) > 0 {
+		fmt.Fprintf(&b, " [%s]", strings.Join(s.Events, ", "))
+	}
+	b.WriteString(": ")
+	if len(s.Reasons) == 0 {
+		b.WriteString("nothing to do")
+	} else {
+		b.WriteString(strings.Join(s.Reasons, "; "))
+	}
+	return b.String()
+}
+
+// changed reports whether rs differs from the same ReplicaSet in prev, or
+// is new since prev.
+func changed(prev *step, rs rsRow) bool {
+	old, ok := prev.row(rs.Name)
+	return !ok || old != rs
+}
+
+// nameWidth returns the width of the NAME column: the longest name plus
+// three spaces, as kubectl pads its columns.
+func nameWidth(t *trace) int {
+	w := len("NAME")
+	for _, name := range t.names() {
+		w = max(w, len(name))
+	}
+	return w + 3
+}
+
+// writeSummary prints the closing summary of t.
+func writeSummary(p *printer, t *trace) {
+	last := &t.Steps[len(t.Steps)-1]
+	e := t.summarize()
+	p.printf("Summary\n")
+	p.printf("  outcome:              %s after %d syncs\n", t.Outcome, last.N)
+	if t.Strategy == "Recreate" {
+		p.printf("  peak pods:            %d at step %d (ceiling R = %d)\n", e.PeakPods, e.PeakStep, last.Ceiling)
+		p.printf("  lowest availability:  %d at step %d (Recreate keeps no pods available while it replaces them)\n",
+			e.LowestAvailable, e.LowestStep)
+		p.printf("  bounds:               none: Recreate has no maxSurge or maxUnavailable\n")
+		return
+	}
+	surge, unavailable := last.Ceiling-last.Replicas, last.Replicas-last.Floor
+	p.printf("  peak pods:            %d at step %d (ceiling R + maxSurge = %d + %d = %d)\n",
+		e.PeakPods, e.PeakStep, last.Replicas, surge, last.Ceiling)
+	p.printf("  lowest availability:  %d at step %d (floor R - maxUnavailable = %d - %d = %d)\n",
+		e.LowestAvailable, e.LowestStep, last.Replicas, unavailable, last.Floor)
+	p.printf("  bounds:               maxSurge %s, maxUnavailable %s\n",
+		resolved(t.MaxSurge, last.Replicas, surge, intorpercent.Up),
+		resolved(t.MaxUnavailable, last.Replicas, unavailable, intorpercent.Down))
+}
+
+// resolved describes how a maxSurge or maxUnavailable value as written
+// resolved to n pods for r replicas, rounding percentages in direction
+// round: "25% of 10 = 3 pods", "2 pods", or, where the rollout math
+// changed the value, "1000, clamped to R = 10 pods" and "0, raised to 1
+// because maxSurge is also 0 = 1 pod".
+func resolved(value string, r, n int32, round intorpercent.Rounding) string {
+	v, err := intorpercent.Parse(value)
+	if err != nil {
+		return fmt.Sprintf("%s = %s", value, podCount(n))
+	}
+	scaled, _ := v.Scaled(r, round)
+	text := value
+	if v.IsPercent() {
+		text = fmt.Sprintf("%s of %d", value, r)
+	}
+	switch {
+	case scaled == n && !v.IsPercent():
+		return podCount(n)
+	case scaled < n:
+		text += ", raised to 1 because maxSurge is also 0"
+	case scaled > n:
+		text += ", clamped to R"
+	}
+	return fmt.Sprintf("%s = %s", text, podCount(n))
+}
+
+// podCount returns "1 pod" or "n pods".
+func podCount(n int32) string {
+	if n == 1 {
+		return "1 pod"
+	}
+	return fmt.Sprintf("%d pods", n)
+}

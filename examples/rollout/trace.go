@@ -1,0 +1,127 @@
+package main
+
+// trace is a finished rollout as this program prints and draws it. It is
+// built from the simulator's result (see simulate.go), so the table
+// printer, the JSON output and the chart do not depend on how the
+// simulator shapes its own types.
+type trace struct {
+	Deployment string `json:"deployment"`
+	// Strategy is "RollingUpdate" or "Recreate".
+	Strategy string `json:"strategy"`
+	// MaxSurge and MaxUnavailable are the values as written in the spec
+	// ("25%"), empty for Recreate.
+	MaxSurge       string `json:"maxSurge,omitempty"`
+	MaxUnavailable string `json:"maxUnavailable,omitempty"`
+	// FromImage and ToImage are the first container's image before and
+	// after the update.
+	FromImage string `json:"fromImage"`
+	ToImage   string `json:"toImage"`
+	// Steps are the states after each sync; Steps[0] is the state before
+	// the update.
+	Steps []step `json:"steps"`
+	// Outcome says how the simulation ended: "complete", "stalled" or
+	// "step limit reached", and why when it is not complete.
+	Outcome string `json:"outcome"`
+}
+
+// step is the cluster after one sync of the deployment controller.
+type step struct {
+	// N is the sync number; 0 is the state before the update.
+	N int `json:"step"`
+	// Events are the scripted changes applied before this sync ("image
+	// nginx:1.9 -> nginx:1.9.3", "scale to 20", "pause").
+	Events []string `json:"events,omitempty"`
+	// Reasons say what the sync did and why, one line each.
+	Reasons []string `json:"reasons"`
+	// ReplicaSets are all ReplicaSets of the deployment after the sync,
+	// oldest revision first.
+	ReplicaSets []rsRow `json:"replicaSets"`
+	// Replicas is the deployment's spec.replicas during this sync (R).
+	Replicas int32 `json:"replicas"`
+	// Ceiling is R + maxSurge and Floor is R - maxUnavailable, resolved
+	// for this step's R: the most pods a rolling update may run, and the
+	// fewest available pods it keeps. Recreate has no surge and keeps no
+	// pods available while it replaces them: its Ceiling is R, its Floor 0.
+	Ceiling int32 `json:"ceiling"`
+	Floor   int32 `json:"floor"`
+	// Terminating counts pods that were deleted but are still shutting
+	// down, summed over all ReplicaSets.
+	Terminating int32 `json:"terminating"`
+}
+
+// rsRow is one ReplicaSet as `kubectl get rs` shows it.
+type rsRow struct {
+	Name      string `json:"name"`
+	Revision  int64  `json:"revision"`
+	Desired   int32  `json:"desired"`
+	Current   int32  `json:"current"`
+	Ready     int32  `json:"ready"`
+	Available int32  `json:"available"`
+}
+
+// pods returns the number of pods running in s: every ReplicaSet's
+// current pods plus the terminating ones.
+func (s *step) pods() int32 {
+	n := s.Terminating
+	for _, rs := range s.ReplicaSets {
+		n += rs.Current
+	}
+	return n
+}
+
+// available returns the number of available pods in s.
+func (s *step) available() int32 {
+	var n int32
+	for _, rs := range s.ReplicaSets {
+		n += rs.Available
+	}
+	return n
+}
+
+// row returns the ReplicaSet called name in s, and false when s has none.
+func (s *step) row(name string) (rsRow, bool) {
+	for _, rs := range s.ReplicaSets {
+		if rs.Name == name {
+			return rs, true
+		}
+	}
+	return rsRow{}, false
+}
+
+// names returns every ReplicaSet name that appears in t, in order of
+// first appearance.
+func (t *trace) names() []string {
+	var names []string
+	seen := map[string]bool{}
+	for _, s := range t.Steps {
+		for _, rs := range s.ReplicaSets {
+			if !seen[rs.Name] {
+				seen[rs.Name] = true
+				names = append(names, rs.Name)
+			}
+		}
+	}
+	return names
+}
+
+// extremes is what the closing summary reports about a trace.
+type extremes struct {
+	PeakPods, PeakStep          int
+	LowestAvailable, LowestStep int
+}
+
+// summarize finds the step with the most pods and the step with the
+// fewest available pods; ties go to the earliest step.
+func (t *trace) summarize() extremes {
+	e := extremes{PeakPods: -1, LowestAvailable: -1}
+	for i := range t.Steps {
+		s := &t.Steps[i]
+		if p := int(s.pods()); p > e.PeakPods {
+			e.PeakPods, e.PeakStep = p, s.N
+		}
+		if a := int(s.available()); e.LowestAvailable < 0 || a < e.LowestAvailable {
+			e.LowestAvailable, e.LowestStep = a, s.N
+		}
+	}
+	return e
+}
