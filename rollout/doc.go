@@ -1,0 +1,40 @@
+// Package rollout computes what kube-controller-manager's Deployment
+// controller (v1.36) decides in one sync, as pure functions over plain
+// structs, and simulates a whole rollout step by step.
+//
+// The package has three layers:
+//
+//   - Step math: the numbers one sync works with. [Fenceposts], [MaxSurge],
+//     [MaxUnavailable] and [MinAvailable] resolve the strategy's bounds;
+//     [NewReplicas] and [ReconcileNew] size the new ReplicaSet;
+//     [MaxScaledDown], [CleanupUnhealthy] and [ScaleDownOld] shrink the old
+//     ones; [IsSaturated], [CalculateStatus], [Complete], [Progressing],
+//     [TimedOut], [RolloutStatus] and [Requeue] judge the result. Each names
+//     its upstream counterpart in its doc comment, does not allocate (the
+//     status functions allocate only the conditions they return) and never
+//     wraps: where upstream's int32 arithmetic would overflow, the result
+//     saturates at math.MaxInt32 instead, and the doc comment says so. On
+//     every input that does not overflow, the answer is upstream's.
+//   - [Plan] composes the step math into one sync in upstream's order
+//     (deleting, paused, rollback, scaling event, then Recreate or
+//     RollingUpdate) and returns every action with a reason a person can
+//     read, the ReplicaSets and Deployment as the sync leaves them, and when
+//     to requeue. It never modifies its inputs.
+//   - [Simulate] drives Plan against an in-memory cluster (a ReplicaSet
+//     controller, pods that become ready after a delay, pods that never do,
+//     pods that stay terminating) and scripted events (a new template, a
+//     resize, pause, resume, rollback), returning every step so that a
+//     rollout can be printed like `kubectl get rs -w`.
+//
+// Templates are whatever type the caller uses (a corev1.PodTemplateSpec or
+// [revision.Template]); the package handles them only through the revision
+// package (equality ignoring the pod-template-hash label, hashing).
+//
+// Beyond upstream, [Options] offers a terminating-aware surge
+// ([SurgeCountsTerminating]): terminating pods count against maxSurge, as
+// users have asked for in kubernetes/kubernetes#37955 and KEP-5882. It is off
+// by default, so default results stay upstream-exact.
+//
+// The package keeps no state, reads no clock (time is a parameter) and is
+// safe for concurrent use.
+package rollout

@@ -1,0 +1,819 @@
+package rollout
+
+import (
+	"fmt"
+	"maps"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/rolloutmath/rolloutmath/proportion"
+	"github.com/rolloutmath/rolloutmath/revision"
+)
+
+// Path is the branch of the controller's sync that Plan took.
+type Path uint8
+
+// The branches of a sync, in the order the controller checks them.
+const (
+	// PathDeleting: the deployment is being deleted; only the status is
+	// updated. Upstream: syncStatusOnly.
+	PathDeleting Path = iota
+	// PathPaused: the deployment is paused; only proportional scaling,
+	// history cleanup and the status. Upstream: sync.
+	PathPaused
+	// PathRollback: a rollback is pending; the template is restored.
+	// Upstream: rollback.
+	PathRollback
+	// PathScaling: spec.replicas changed mid-rollout; the ReplicaSets are
+	// resized proportionally. Upstream: sync after isScalingEvent.
+	PathScaling
+	// PathRecreate: a Recreate rollout step. Upstream: rolloutRecreate.
+	PathRecreate
+	// PathRollingUpdate: a rolling update step. Upstream: rolloutRolling.
+	PathRollingUpdate
+)
+
+// String returns the path's name: "deleting", "paused", "rollback",
+// "scaling", "Recreate" or "RollingUpdate".
+func (p Path) String() string {
+	switch p {
+	case PathDeleting:
+		return "deleting"
+	case PathPaused:
+		return "paused"
+	case PathRollback:
+		return "rollback"
+	case PathScaling:
+		return "scaling"
+	case PathRecreate:
+		return "Recreate"
+	case PathRollingUpdate:
+		return "RollingUpdate"
+	}
+	return "Path(" + itoa(int64(p)) + ")"
+}
+
+// MarshalText returns String, so a Path reads well in JSON.
+func (p Path) MarshalText() ([]byte, error) { return []byte(p.String()), nil }
+
+// ActionKind is what an Action does.
+type ActionKind uint8
+
+// The actions a sync takes.
+const (
+	// CreateReplicaSet creates the new ReplicaSet.
+	CreateReplicaSet ActionKind = iota + 1
+	// ScaleReplicaSet changes a ReplicaSet's spec.replicas (and writes its
+	// desired-replicas and max-replicas annotations), or only refreshes
+	// those annotations when From == To.
+	ScaleReplicaSet
+	// AnnotateReplicaSet updates the new ReplicaSet's annotations
+	// (revision, revision-history, copied deployment annotations).
+	AnnotateReplicaSet
+	// DeleteReplicaSet deletes an old ReplicaSet beyond the revision
+	// history limit.
+	DeleteReplicaSet
+	// RollBack restores an old template on the deployment.
+	RollBack
+	// SkipRollback clears a rollback that cannot or need not be done.
+	SkipRollback
+	// CountCollision raises status.collisionCount after a hash collision;
+	// the new ReplicaSet is created in a later sync under another name.
+	CountCollision
+)
+
+// String returns the kind's name, e.g. "ScaleReplicaSet".
+func (k ActionKind) String() string {
+	switch k {
+	case CreateReplicaSet:
+		return "CreateReplicaSet"
+	case ScaleReplicaSet:
+		return "ScaleReplicaSet"
+	case AnnotateReplicaSet:
+		return "AnnotateReplicaSet"
+	case DeleteReplicaSet:
+		return "DeleteReplicaSet"
+	case RollBack:
+		return "RollBack"
+	case SkipRollback:
+		return "SkipRollback"
+	case CountCollision:
+		return "CountCollision"
+	}
+	return "ActionKind(" + itoa(int64(k)) + ")"
+}
+
+// MarshalText returns String, so an ActionKind reads well in JSON.
+func (k ActionKind) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
+
+// Action is one write a sync makes, in the order the controller makes it.
+type Action struct {
+	Kind ActionKind `json:"kind"`
+	// ReplicaSet names the ReplicaSet acted on ("" for deployment actions).
+	ReplicaSet string `json:"replicaSet,omitempty"`
+	// From and To are spec.replicas before and after (equal when the size
+	// does not change).
+	From int32 `json:"from"`
+	To   int32 `json:"to"`
+	// Reason says why, for a person: "scaled up new ReplicaSet web-5d4c
+	// from 3 to 5: 13 pods allowed (10 + maxSurge 3), 11 exist".
+	Reason string `json:"reason"`
+}
+
+// Sync is what one sync of the controller does: Plan's result.
+type Sync[T any] struct {
+	// Path is the branch of the sync taken.
+	Path Path
+	// Actions are the writes, in order; empty when nothing but possibly the
+	// status changes.
+	Actions []Action
+	// Deployment is the deployment as the sync leaves it: status,
+	// conditions, revision annotation, and after a rollback the restored
+	// template with RollbackTo cleared and Generation raised by one (as the
+	// API server raises it on a spec change).
+	Deployment Deployment[T]
+	// ReplicaSets are the ReplicaSets as the sync leaves them, in input
+	// order without deleted ones, a created one last. A ReplicaSet whose
+	// spec.replicas changed has Generation raised by one; a created one has
+	// Generation 1, CreationTime now and no status. Maps are fresh where
+	// changed; nothing is shared that the sync modified.
+	ReplicaSets []ReplicaSet[T]
+	// NewReplicaSet is the index of the new ReplicaSet in ReplicaSets, or
+	// -1 when there is none (yet).
+	NewReplicaSet int
+	// Hash is the pod-template-hash of a ReplicaSet created by this sync,
+	// "" otherwise.
+	Hash string
+	// Requeue says the controller looks at the deployment again after
+	// RequeueAfter even without an event (0: immediately, rate-limited).
+	Requeue      bool
+	RequeueAfter time.Duration
+	// Reason summarises the sync in one line: the actions' reasons, or why
+	// nothing moved ("waiting for 3 new pods to become available ...").
+	Reason string
+}
+
+// Plan returns what one sync of kube-controller-manager's Deployment
+// controller does to d and its ReplicaSets rss at time now, with the
+// default Options. See PlanWith.
+func Plan[T any](d *Deployment[T], rss []ReplicaSet[T], now time.Time) (Sync[T], error) {
+	return PlanWith(d, rss, now, Options{})
+}
+
+// PlanWith returns what one sync does, in upstream's order: a deployment
+// being deleted only gets its status; then the paused conditions are
+// checked; a paused deployment is only scaled proportionally and cleaned
+// up; a pending rollback restores the template; a scaling event scales
+// proportionally; otherwise a Recreate or RollingUpdate step runs: create
+// the new ReplicaSet if needed, scale it up (at most one direction of
+// scaling per sync), else scale old ReplicaSets down, clean up history
+// when the (previously written) status is complete, and write the status
+// and conditions.
+//
+// As upstream, the status written in a sync that scaled is computed from
+// the ReplicaSets as they were before that sync's own scaling (it is
+// corrected by the next sync). rss and d are never modified. The new
+// ReplicaSet is the oldest whose template equals d's, ignoring the
+// pod-template-hash label (revision.FindNew).
+//
+// Errors: a d or ReplicaSet the API server would reject is reported as an
+// *InvalidError (wrapping ErrInvalid) and the Sync is zero. Upstream:
+// syncDeployment and the functions it calls.
+func PlanWith[T any](d *Deployment[T], rss []ReplicaSet[T], now time.Time, opts Options) (Sync[T], error) {
+	if errs := validate(d); len(errs) > 0 {
+		name := ""
+		if d != nil {
+			name = d.Name
+		}
+		return Sync[T]{}, &InvalidError{Kind: "Deployment", Name: name, Errs: errs}
+	}
+	for i := range rss {
+		if errs := validateReplicaSet(&rss[i]); len(errs) > 0 {
+			return Sync[T]{}, &InvalidError{Kind: "ReplicaSet", Name: rss[i].Name, Errs: errs}
+		}
+	}
+	p := &planner[T]{in: d, cur: *d, opts: opts, now: now}
+	p.rss = append(make([]ReplicaSet[T], 0, len(rss)+1), rss...)
+	p.newIdx = -1
+	if i, ok := revision.FindNew(&d.Template, p.rss); ok {
+		p.newIdx = i
+	}
+	p.run()
+	return p.result(), nil
+}
+
+// planner carries one sync's working state.
+type planner[T any] struct {
+	in   *Deployment[T]  // the input, read only
+	cur  Deployment[T]   // the deployment as the sync changes it in memory
+	rss  []ReplicaSet[T] // the ReplicaSets as the sync changes them
+	pre  []ReplicaSet[T] // the ReplicaSets before this sync's scaling, for the status
+	opts Options
+	now  time.Time
+
+	newIdx, preNew int
+	path           Path
+	actions        []Action
+	deleted        []bool
+	hash           string
+	requeue        bool
+	requeueAfter   time.Duration
+	note           string // why nothing moved, when no action explains it
+}
+
+func (p *planner[T]) run() {
+	d := p.in
+	if d.Deleting {
+		p.path = PathDeleting
+		if p.syncRevision(false) {
+			p.snapshot()
+			p.deploymentStatus()
+		}
+		p.note = "deployment is being deleted: status only"
+		return
+	}
+	if conds, changed := PausedConditions(&p.cur, p.now); changed {
+		p.cur.Status.Conditions = conds
+	}
+	switch {
+	case d.Paused:
+		p.path = PathPaused
+		p.sync()
+	case d.RollbackTo != nil:
+		p.path = PathRollback
+		p.rollback()
+	case p.isScalingEvent():
+		p.path = PathScaling
+		p.sync()
+	case d.strategy() == Recreate:
+		p.path = PathRecreate
+		p.recreate()
+	default:
+		p.path = PathRollingUpdate
+		p.rolling()
+	}
+}
+
+// snapshot records the ReplicaSets as they are before this sync scales.
+func (p *planner[T]) snapshot() {
+	p.pre = append(p.pre[:0], p.rss...)
+	p.preNew = p.newIdx
+}
+
+// syncRevision finds or (with create) creates the new ReplicaSet and syncs
+// revisions between it and the deployment. It returns false when the sync
+// must stop (a hash collision). Upstream: getAllReplicaSetsAndSyncRevision.
+func (p *planner[T]) syncRevision(create bool) bool {
+	var maxOld int64
+	for i := range p.rss {
+		if i == p.newIdx {
+			continue
+		}
+		if v, err := revision.Revision(p.rss[i].Annotations); err == nil && v > maxOld {
+			maxOld = v
+		}
+	}
+	newRevision := maxOld + 1
+	_, hasDeadline := p.cur.ProgressDeadline()
+	if p.newIdx >= 0 {
+		rs := &p.rss[p.newIdx]
+		ann, changed := newReplicaSetAnnotations(p.cur.Annotations, rs.Annotations, newRevision, true, p.cur.Replicas, maxTotal(&p.cur))
+		if changed {
+			old := rs.Annotations[revision.RevisionAnnotation]
+			rs.Annotations = ann
+			p.act(AnnotateReplicaSet, rs.Name, rs.Replicas, rs.Replicas, fmt.Sprintf("updated annotations of new ReplicaSet %s (revision %s -> %s)", rs.Name, orNone(old), ann[revision.RevisionAnnotation]))
+			return true
+		}
+		p.setRevision(rs.Annotations[revision.RevisionAnnotation])
+		if _, ok := FindCondition(p.cur.Status.Conditions, DeploymentProgressing); hasDeadline && !ok {
+			p.cur.Status.Conditions = SetCondition(p.cur.Status.Conditions, NewCondition(DeploymentProgressing, ConditionTrue, ReasonFoundNewReplicaSet, fmt.Sprintf("Found new replica set %q", rs.Name), p.now))
+		}
+		return true
+	}
+	if !create {
+		return true
+	}
+	hash := revision.Hash(&p.cur.Template, p.cur.Status.CollisionCount)
+	name := revision.ReplicaSetName(p.cur.Name, hash)
+	for i := range p.rss {
+		if p.rss[i].Name == name {
+			var cc int32
+			if p.cur.Status.CollisionCount != nil {
+				cc = *p.cur.Status.CollisionCount
+			}
+			next := sat(int64(cc) + 1)
+			p.cur.Status.CollisionCount = &next
+			p.act(CountCollision, name, 0, 0, fmt.Sprintf("hash collision: ReplicaSet %s exists with another template; collisionCount %d -> %d, new name next sync", name, cc, next))
+			p.requeue, p.requeueAfter = true, 0
+			return false
+		}
+	}
+	size, err := newReplicas(&p.cur, p.rss, -1, p.opts.Surge == SurgeCountsTerminating)
+	if err != nil {
+		// Unreachable for a validated deployment; keep the sync a no-op.
+		p.note = err.Error()
+		return false
+	}
+	ann, _ := newReplicaSetAnnotations(p.cur.Annotations, nil, newRevision, false, p.cur.Replicas, maxTotal(&p.cur))
+	p.rss = append(p.rss, ReplicaSet[T]{
+		Name:         name,
+		CreationTime: p.now,
+		Annotations:  ann,
+		Template:     p.cur.Template,
+		Replicas:     size,
+		Generation:   1,
+	})
+	p.newIdx = len(p.rss) - 1
+	p.hash = hash
+	p.act(CreateReplicaSet, name, 0, size, fmt.Sprintf("created new ReplicaSet %s (revision %d) at %d: %s", name, newRevision, size, p.createWhy(size)))
+	p.setRevision(strconv.FormatInt(newRevision, 10))
+	if hasDeadline {
+		p.cur.Status.Conditions = SetCondition(p.cur.Status.Conditions, NewCondition(DeploymentProgressing, ConditionTrue, ReasonNewReplicaSetCreated, fmt.Sprintf("Created new replica set %q", name), p.now))
+	}
+	return true
+}
+
+// createWhy explains the size of a ReplicaSet being created.
+func (p *planner[T]) createWhy(size int32) string {
+	if p.cur.strategy() == Recreate {
+		return fmt.Sprintf("Recreate starts all %d pods once the old ones are gone", p.cur.Replicas)
+	}
+	return p.surgeWhy(p.newIdx, size)
+}
+
+// surgeWhy explains a rolling scale-up of the new ReplicaSet to size.
+func (p *planner[T]) surgeWhy(newIdx int, size int32) string {
+	var total int64
+	var term int64
+	for i := range p.rss {
+		if i == newIdx {
+			continue
+		}
+		total += int64(p.rss[i].Replicas)
+		term += int64(terminating(&p.rss[i]))
+	}
+	s := fmt.Sprintf("%d pods allowed (%d + maxSurge %d), %d in other ReplicaSets", maxTotal(&p.cur), p.cur.Replicas, MaxSurge(&p.cur), total)
+	if p.opts.Surge == SurgeCountsTerminating && term > 0 {
+		s += fmt.Sprintf(" and %d terminating", term)
+	}
+	return s
+}
+
+// setRevision sets the deployment's revision annotation, copying the map.
+// Upstream: SetDeploymentRevision.
+func (p *planner[T]) setRevision(rev string) {
+	if p.cur.Annotations[revision.RevisionAnnotation] == rev {
+		if _, ok := p.cur.Annotations[revision.RevisionAnnotation]; ok || rev == "" {
+			return
+		}
+	}
+	ann := maps.Clone(p.cur.Annotations)
+	if ann == nil {
+		ann = map[string]string{}
+	}
+	ann[revision.RevisionAnnotation] = rev
+	p.cur.Annotations = ann
+}
+
+func (p *planner[T]) act(kind ActionKind, name string, from, to int32, reason string) {
+	p.actions = append(p.actions, Action{Kind: kind, ReplicaSet: name, From: from, To: to, Reason: reason})
+}
+
+// scale sets rss[i] to size. Lazy (force false): nothing when the size is
+// already right. Otherwise the ReplicaSet is written when its size or its
+// replicas annotations differ, and both annotations are set. It reports
+// whether the size changed. Upstream: scaleReplicaSetAndRecordEvent and
+// scaleReplicaSet.
+func (p *planner[T]) scale(i int, size int32, force bool, why string) bool {
+	rs := &p.rss[i]
+	if !force && rs.Replicas == size {
+		return false
+	}
+	desired, maxReplicas := p.cur.Replicas, maxTotal(&p.cur)
+	sizeChanged := rs.Replicas != size
+	if !sizeChanged && !replicasAnnotationsNeedUpdate(rs.Annotations, desired, maxReplicas) {
+		return false
+	}
+	ann := maps.Clone(rs.Annotations)
+	if ann == nil {
+		ann = map[string]string{}
+	}
+	setReplicasAnnotations(ann, desired, maxReplicas)
+	rs.Annotations = ann
+	from := rs.Replicas
+	var reason string
+	switch {
+	case size > from:
+		reason = fmt.Sprintf("scaled up %s from %d to %d: %s", p.describe(i), from, size, why)
+	case size < from:
+		reason = fmt.Sprintf("scaled down %s from %d to %d: %s", p.describe(i), from, size, why)
+	default:
+		reason = fmt.Sprintf("refreshed replicas annotations of %s (desired %d, max %d)", p.describe(i), desired, maxReplicas)
+	}
+	if sizeChanged {
+		rs.Replicas = size
+		rs.Generation++
+	}
+	p.act(ScaleReplicaSet, rs.Name, from, size, reason)
+	return sizeChanged
+}
+
+// describe names rss[i] as new or old.
+func (p *planner[T]) describe(i int) string {
+	if i == p.newIdx {
+		return "new ReplicaSet " + p.rss[i].Name
+	}
+	return "old ReplicaSet " + p.rss[i].Name
+}
+
+// proportionInputs converts the ReplicaSets for the proportion package.
+func (p *planner[T]) proportionInputs() (proportion.Deployment, []proportion.ReplicaSet) {
+	pd := proportion.Deployment{
+		Replicas:       p.cur.Replicas,
+		MaxSurge:       MaxSurge(&p.cur),
+		StatusReplicas: p.cur.Status.Replicas,
+		RollingUpdate:  p.cur.strategy() == RollingUpdate,
+	}
+	prs := make([]proportion.ReplicaSet, len(p.rss))
+	for i := range p.rss {
+		rs := &p.rss[i]
+		prs[i] = proportion.ReplicaSet{
+			Name:              rs.Name,
+			CreationTime:      rs.CreationTime,
+			Replicas:          rs.Replicas,
+			AvailableReplicas: rs.AvailableReplicas,
+			DesiredReplicas:   rs.Annotations[revision.DesiredReplicasAnnotation],
+			MaxReplicas:       rs.Annotations[revision.MaxReplicasAnnotation],
+		}
+	}
+	return pd, prs
+}
+
+// isScalingEvent reports whether an active ReplicaSet's desired-replicas
+// annotation differs from R. Upstream: isScalingEvent (it first syncs the
+// revision without creating; that runs again in the branch taken).
+func (p *planner[T]) isScalingEvent() bool {
+	pd, prs := p.proportionInputs()
+	return proportion.IsScalingEvent(pd, prs)
+}
+
+// sync is the paused and scaling-event branch. Upstream: sync.
+func (p *planner[T]) sync() {
+	if !p.syncRevision(false) {
+		return
+	}
+	p.snapshot()
+	p.proportional()
+	if p.in.Paused && p.in.RollbackTo == nil {
+		p.cleanupHistory()
+	}
+	p.deploymentStatus()
+	if len(p.actions) == 0 {
+		if p.in.Paused {
+			p.note = "paused: no rollout step until resumed"
+		} else {
+			p.note = "scaling event: nothing to resize"
+		}
+	}
+}
+
+// proportional resizes the ReplicaSets after a change of R. Upstream: scale.
+func (p *planner[T]) proportional() {
+	pd, prs := p.proportionInputs()
+	res, err := proportion.Scale(pd, prs, p.newIdx, p.opts.Proportion)
+	if err != nil {
+		p.note = "proportional scaling failed: " + err.Error()
+		return
+	}
+	if p.opts.Surge == SurgeCountsTerminating {
+		var before, after, term int64
+		for i := range p.rss {
+			before += int64(p.rss[i].Replicas)
+			after += int64(res.Targets[i].Replicas)
+			term += int64(terminating(&p.rss[i]))
+		}
+		if after > before && after+term > int64(maxTotal(&p.cur)) {
+			p.note = fmt.Sprintf("waiting for %d terminating pods before scaling up to %d (limit %d = %d + maxSurge %d)", term, after, maxTotal(&p.cur), p.cur.Replicas, MaxSurge(&p.cur))
+			return
+		}
+	}
+	var from int64
+	for i := range p.rss {
+		if p.rss[i].Replicas > 0 {
+			from += int64(p.rss[i].Replicas)
+		}
+	}
+	why := fmt.Sprintf("proportional share after resize to %d (%d pods allowed, %d before)", p.cur.Replicas, maxTotal(&p.cur), from)
+	for i, t := range res.Targets {
+		if t.Annotate || t.Replicas != p.rss[i].Replicas {
+			p.scale(i, t.Replicas, true, why)
+		}
+	}
+}
+
+// rollback restores the template of the revision asked for. Upstream:
+// rollback and rollbackToTemplate.
+func (p *planner[T]) rollback() {
+	if !p.syncRevision(true) {
+		return
+	}
+	target := *p.in.RollbackTo
+	p.cur.RollbackTo = nil
+	if target == 0 {
+		target = revision.LastRevision(p.rss)
+		if target == 0 {
+			p.act(SkipRollback, "", 0, 0, "rollback skipped: Unable to find last revision.")
+			return
+		}
+	}
+	order := make([]int, 0, len(p.rss))
+	for i := range p.rss {
+		if i != p.newIdx {
+			order = append(order, i)
+		}
+	}
+	if p.newIdx >= 0 {
+		order = append(order, p.newIdx)
+	}
+	for _, i := range order {
+		rs := &p.rss[i]
+		v, err := revision.Revision(rs.Annotations)
+		if err != nil || v != target {
+			continue
+		}
+		if revision.EqualIgnoreHash(&p.cur.Template, &rs.Template) {
+			p.act(SkipRollback, rs.Name, rs.Replicas, rs.Replicas, fmt.Sprintf("rollback skipped: The rollback revision contains the same template as current deployment %q", p.cur.Name))
+			return
+		}
+		p.cur.Template = rs.Template
+		p.cur.Annotations = rollbackAnnotations(p.cur.Annotations, rs.Annotations)
+		p.cur.Generation++
+		p.act(RollBack, rs.Name, rs.Replicas, rs.Replicas, fmt.Sprintf("Rolled back deployment %q to revision %d (template of ReplicaSet %s)", p.cur.Name, target, rs.Name))
+		return
+	}
+	p.act(SkipRollback, "", 0, 0, fmt.Sprintf("rollback skipped: Unable to find the revision to rollback to (revision %d).", target))
+}
+
+// rolling is one RollingUpdate step. Upstream: rolloutRolling.
+func (p *planner[T]) rolling() {
+	if !p.syncRevision(true) {
+		return
+	}
+	p.snapshot()
+	n := p.newIdx
+	R := p.cur.Replicas
+	if spec := p.rss[n].Replicas; spec != R {
+		var to int32
+		var why string
+		if spec > R {
+			to, why = R, fmt.Sprintf("more than the %d desired replicas", R)
+		} else {
+			var err error
+			to, err = newReplicas(&p.cur, p.rss, n, p.opts.Surge == SurgeCountsTerminating)
+			if err != nil {
+				p.note = err.Error()
+				return
+			}
+			why = p.surgeWhy(n, to)
+		}
+		if p.scale(n, to, false, why) {
+			p.rolloutStatus()
+			return
+		}
+	}
+	if p.reconcileOld() {
+		p.rolloutStatus()
+		return
+	}
+	if Complete(&p.cur, &p.cur.Status) {
+		p.cleanupHistory()
+	}
+	p.rolloutStatus()
+	if len(p.actions) == 0 && p.note == "" {
+		p.note = p.waitingWhy()
+	}
+}
+
+// reconcileOld scales old ReplicaSets down, first the unhealthy ones, and
+// reports whether that counts as scaling. Upstream: reconcileOldReplicaSets.
+func (p *planner[T]) reconcileOld() bool {
+	n := p.newIdx
+	var oldPods int64
+	for i := range p.rss {
+		if i != n {
+			oldPods += int64(p.rss[i].Replicas)
+		}
+	}
+	if oldPods == 0 {
+		return false
+	}
+	budget := MaxScaledDown(&p.cur, p.rss, n)
+	if budget <= 0 {
+		p.note = p.waitingWhy()
+		return false
+	}
+	base := append([]ReplicaSet[T](nil), p.rss...)
+	sizes := make([]int32, len(base))
+	for i := range base {
+		sizes[i] = base[i].Replicas
+	}
+	cleaned, err := CleanupUnhealthy(base, n, budget, sizes)
+	for i := nextOldest(base, -1, n); i >= 0; i = nextOldest(base, i, n) {
+		if sizes[i] != p.rss[i].Replicas {
+			unhealthy := base[i].Replicas - base[i].AvailableReplicas
+			p.scale(i, sizes[i], false, fmt.Sprintf("removing unavailable pods first (%d of its pods unavailable, %d old pods may go)", unhealthy, budget))
+		}
+	}
+	if err != nil {
+		p.note = "no old pods scaled down: " + err.Error()
+		return false
+	}
+	minAvail := MinAvailable(&p.cur)
+	var available int64
+	for i := range base {
+		if i == n || base[i].Replicas > 0 {
+			available += int64(base[i].AvailableReplicas)
+		}
+	}
+	removed, _ := ScaleDownOld(&p.cur, base, n, sizes)
+	for i := nextOldest(base, -1, n); i >= 0; i = nextOldest(base, i, n) {
+		if sizes[i] != p.rss[i].Replicas {
+			p.scale(i, sizes[i], false, fmt.Sprintf("%d pods available, at least %d must stay available (%d - maxUnavailable %d)", available, minAvail, p.cur.Replicas, MaxUnavailable(&p.cur)))
+		}
+	}
+	return cleaned+removed > 0
+}
+
+// waitingWhy explains why a rolling step moved nothing.
+func (p *planner[T]) waitingWhy() string {
+	s := &p.cur.Status
+	if Complete(&p.cur, s) {
+		return fmt.Sprintf("rollout complete: %d of %d pods updated and available", s.AvailableReplicas, p.cur.Replicas)
+	}
+	n := p.newIdx
+	if n < 0 {
+		return "waiting: no new ReplicaSet"
+	}
+	newRS := &p.rss[n]
+	var oldPods int64
+	for i := range p.rss {
+		if i != n {
+			oldPods += int64(p.rss[i].Replicas)
+		}
+	}
+	if oldPods == 0 {
+		return fmt.Sprintf("waiting for new ReplicaSet %s: %d of %d pods available", newRS.Name, newRS.AvailableReplicas, newRS.Replicas)
+	}
+	return fmt.Sprintf("waiting: %d pods at the limit of %d (%d + maxSurge %d) and no old pod may go (%d new pods unavailable, at least %d must stay available)",
+		sumSpec(p.rss), maxTotal(&p.cur), p.cur.Replicas, MaxSurge(&p.cur), newRS.Replicas-newRS.AvailableReplicas, MinAvailable(&p.cur))
+}
+
+func sumSpec[T any](rss []ReplicaSet[T]) int64 {
+	var s int64
+	for i := range rss {
+		s += int64(rss[i].Replicas)
+	}
+	return s
+}
+
+// recreate is one Recreate step. Upstream: rolloutRecreate.
+func (p *planner[T]) recreate() {
+	if !p.syncRevision(false) {
+		return
+	}
+	p.snapshot()
+	scaled := false
+	for i := range p.rss {
+		if i != p.newIdx && p.rss[i].Replicas > 0 {
+			if p.scale(i, 0, false, "Recreate stops every old pod before starting new ones") {
+				scaled = true
+			}
+		}
+	}
+	if scaled {
+		p.rolloutStatus()
+		return
+	}
+	if running, n := p.oldPodsRunning(); running {
+		p.note = fmt.Sprintf("waiting for %d old pods to stop before starting the new ReplicaSet", n)
+		p.rolloutStatus()
+		return
+	}
+	if p.opts.Surge == SurgeCountsTerminating {
+		var term int64
+		for i := range p.rss {
+			term += int64(terminating(&p.rss[i]))
+		}
+		var spec int64
+		if p.newIdx >= 0 {
+			spec = int64(p.rss[p.newIdx].Replicas)
+		}
+		if term > 0 && spec < int64(p.cur.Replicas) {
+			p.note = fmt.Sprintf("waiting for %d terminating pods before starting new pods", term)
+			p.rolloutStatus()
+			return
+		}
+	}
+	if p.newIdx < 0 {
+		if !p.syncRevision(true) {
+			return
+		}
+		p.snapshot()
+	}
+	p.scale(p.newIdx, p.cur.Replicas, false, "Recreate starts all pods once the old ones are gone")
+	if Complete(&p.cur, &p.cur.Status) {
+		p.cleanupHistory()
+	}
+	p.rolloutStatus()
+	if len(p.actions) == 0 && p.note == "" {
+		p.note = p.waitingWhy()
+	}
+}
+
+// oldPodsRunning reports whether old ReplicaSets still have pods, running
+// or terminating, and how many. Upstream: oldPodsRunning (which reads
+// pods; a ReplicaSet's status.replicas plus status.terminatingReplicas
+// stands in for them here).
+func (p *planner[T]) oldPodsRunning() (bool, int64) {
+	var n int64
+	for i := range p.rss {
+		if i != p.newIdx {
+			n += int64(p.rss[i].StatusReplicas) + int64(terminating(&p.rss[i]))
+		}
+	}
+	return n > 0, n
+}
+
+// cleanupHistory deletes old ReplicaSets beyond the revision history
+// limit. Upstream: cleanupDeployment.
+func (p *planner[T]) cleanupHistory() {
+	limit, ok := p.cur.HistoryLimit()
+	if !ok {
+		return
+	}
+	base := p.pre
+	if base == nil {
+		base = p.rss
+	}
+	for _, i := range historyToDelete(base, p.preNew, limit) {
+		if p.deleted == nil {
+			p.deleted = make([]bool, len(p.rss))
+		}
+		p.deleted[i] = true
+		rev := base[i].Annotations[revision.RevisionAnnotation]
+		p.act(DeleteReplicaSet, base[i].Name, 0, 0, fmt.Sprintf("deleted old ReplicaSet %s (revision %s): more than revisionHistoryLimit %d old ReplicaSets", base[i].Name, orNone(rev), limit))
+	}
+}
+
+// deploymentStatus writes the status without progress estimation.
+// Upstream: syncDeploymentStatus.
+func (p *planner[T]) deploymentStatus() {
+	p.cur.Status = CalculateStatus(&p.cur, p.pre, p.preNew, p.now)
+}
+
+// rolloutStatus writes the status with progress estimation, or requeues a
+// stuck deployment whose status did not change. Upstream: syncRolloutStatus.
+func (p *planner[T]) rolloutStatus() {
+	s := RolloutStatus(&p.cur, p.pre, p.preNew, p.now)
+	if equalStatus(&p.cur.Status, &s) {
+		if after, ok := Requeue(&p.cur, &s, p.now); ok {
+			p.requeue, p.requeueAfter = true, after
+		}
+	}
+	p.cur.Status = s
+}
+
+func (p *planner[T]) result() Sync[T] {
+	out := Sync[T]{Path: p.path, Actions: p.actions, Deployment: p.cur, NewReplicaSet: -1, Hash: p.hash, Requeue: p.requeue, RequeueAfter: p.requeueAfter}
+	out.ReplicaSets = make([]ReplicaSet[T], 0, len(p.rss))
+	for i := range p.rss {
+		if p.deleted != nil && i < len(p.deleted) && p.deleted[i] {
+			continue
+		}
+		if i == p.newIdx {
+			out.NewReplicaSet = len(out.ReplicaSets)
+		}
+		out.ReplicaSets = append(out.ReplicaSets, p.rss[i])
+	}
+	reasons := make([]string, 0, len(p.actions)+1)
+	for _, a := range p.actions {
+		reasons = append(reasons, a.Reason)
+	}
+	if len(reasons) == 0 || p.note != "" && p.path != PathDeleting {
+		if p.note != "" {
+			reasons = append(reasons, p.note)
+		}
+	}
+	out.Reason = strings.Join(reasons, "; ")
+	return out
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return s
+}
+
+func itoa(v int64) string { return strconv.FormatInt(v, 10) }

@@ -1,0 +1,312 @@
+package rollout
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+
+	"github.com/rolloutmath/rolloutmath/intorpercent"
+	"github.com/rolloutmath/rolloutmath/revision"
+)
+
+// ErrUnsupportedStrategy is wrapped by the error NewReplicas returns for a
+// strategy type other than RollingUpdate and Recreate.
+var ErrUnsupportedStrategy = errors.New("unsupported deployment strategy")
+
+// ErrStaleStatus is wrapped by the error CleanupUnhealthy returns when a
+// ReplicaSet reports more available pods than its spec.replicas (a status
+// that has not caught up with a scale-down), which would turn the cleanup
+// into a scale-up.
+var ErrStaleStatus = errors.New("stale ReplicaSet status")
+
+// ErrIndex is wrapped by the error a step function returns for a
+// new-ReplicaSet index out of range or a sizes slice of the wrong length.
+var ErrIndex = errors.New("index out of range")
+
+// StrategyError reports a strategy type the rollout math does not know.
+// Its text is upstream's: "deployment type Foo isn't supported".
+type StrategyError struct{ Type StrategyType }
+
+func (e *StrategyError) Error() string {
+	return fmt.Sprintf("deployment type %s isn't supported", e.Type)
+}
+
+// Unwrap returns ErrUnsupportedStrategy.
+func (e *StrategyError) Unwrap() error { return ErrUnsupportedStrategy }
+
+// StaleStatusError reports the ReplicaSet whose stale status stopped
+// CleanupUnhealthy; From and To are the scale it refused (To > From).
+type StaleStatusError struct {
+	ReplicaSet string
+	From, To   int32
+}
+
+func (e *StaleStatusError) Error() string {
+	return fmt.Sprintf("when cleaning up unhealthy replicas, got invalid request to scale down %s %d -> %d", e.ReplicaSet, e.From, e.To)
+}
+
+// Unwrap returns ErrStaleStatus.
+func (e *StaleStatusError) Unwrap() error { return ErrStaleStatus }
+
+func indexError(what string, i, n int) error {
+	return fmt.Errorf("rollout: %s %d out of range [-1, %d): %w", what, i, n, ErrIndex)
+}
+
+// NewReplicas returns the size the new ReplicaSet may grow to in this sync.
+// rss are all the deployment's ReplicaSets including the new one at index
+// newRS; newRS == -1 stands for a new ReplicaSet about to be created (size
+// 0, not in rss).
+//
+// RollingUpdate: with total = sum of spec.replicas over rss and
+// allowed = R + maxSurge (maxSurge rounded up, no both-zero rule), the
+// result is spec(new) if total >= allowed, else
+// spec(new) + min(allowed - total, R - spec(new)). Recreate: R.
+// Sums are computed in int64, so where upstream wraps R + maxSurge (a
+// maxSurge of math.MaxInt32 stalls the rollout forever) NewReplicas
+// saturates and lets the rollout proceed; on every other input it equals
+// upstream. Errors: an unsupported strategy (*StrategyError), a negative R
+// (intorpercent.ErrNegativeTotal), newRS out of range (ErrIndex); the count
+// is then 0. NewReplicas does not allocate unless it fails.
+// Upstream: deploymentutil.NewRSNewReplicas.
+func NewReplicas[T any](d *Deployment[T], rss []ReplicaSet[T], newRS int) (int32, error) {
+	return newReplicas(d, rss, newRS, false)
+}
+
+// newReplicas is NewReplicas; with countTerminating (SurgeCountsTerminating)
+// the terminating pods of every ReplicaSet count towards the total.
+func newReplicas[T any](d *Deployment[T], rss []ReplicaSet[T], newRS int, countTerminating bool) (int32, error) {
+	if newRS < -1 || newRS >= len(rss) {
+		return 0, indexError("new ReplicaSet index", newRS, len(rss))
+	}
+	switch d.strategy() {
+	case Recreate:
+		return d.Replicas, nil
+	case RollingUpdate:
+	default:
+		return 0, &StrategyError{Type: d.Strategy}
+	}
+	surgeValue, _ := d.rollingValues()
+	surge, err := surgeValue.Scaled(d.Replicas, intorpercent.Up)
+	if err != nil && !errors.Is(err, intorpercent.ErrOverflow) {
+		return 0, err
+	}
+	var total int64
+	for i := range rss {
+		total += int64(rss[i].Replicas)
+		if countTerminating {
+			total += int64(terminating(&rss[i]))
+		}
+	}
+	var current int64
+	if newRS >= 0 {
+		current = int64(rss[newRS].Replicas)
+	}
+	allowed := int64(d.Replicas) + int64(surge)
+	if total >= allowed {
+		return sat(current), nil
+	}
+	return sat(current + min(allowed-total, int64(d.Replicas)-current)), nil
+}
+
+// terminating returns rs's terminating pods, 0 when not reported.
+func terminating[T any](rs *ReplicaSet[T]) int32 {
+	if rs.TerminatingReplicas == nil {
+		return 0
+	}
+	return *rs.TerminatingReplicas
+}
+
+// ReconcileNew returns the size the new ReplicaSet rss[newRS] gets in this
+// sync of a rolling update: R when it already has R or more pods (a
+// too-large new ReplicaSet is scaled straight down, without looking at
+// availability), otherwise NewReplicas(d, rss, newRS). It does not
+// allocate unless it fails; errors are NewReplicas's (newRS must be >= 0).
+// Upstream: reconcileNewReplicaSet.
+func ReconcileNew[T any](d *Deployment[T], rss []ReplicaSet[T], newRS int) (int32, error) {
+	if newRS < 0 || newRS >= len(rss) {
+		return 0, indexError("new ReplicaSet index", newRS, len(rss))
+	}
+	if rss[newRS].Replicas >= d.Replicas {
+		return d.Replicas, nil
+	}
+	return NewReplicas(d, rss, newRS)
+}
+
+// MaxScaledDown returns how many old pods a rolling update may remove in
+// this sync: allPods - MinAvailable(d) - newUnavailable, where allPods is
+// the sum of spec.replicas over rss and newUnavailable is the new
+// ReplicaSet's spec.replicas minus its available pods (0 when newRS is -1).
+// A result <= 0 means no old pod may go. Computed in int64 and saturated to
+// int32; it does not allocate and ignores an out-of-range newRS (as -1).
+// Upstream: the maxScaledDown budget of reconcileOldReplicaSets.
+func MaxScaledDown[T any](d *Deployment[T], rss []ReplicaSet[T], newRS int) int32 {
+	var all int64
+	for i := range rss {
+		all += int64(rss[i].Replicas)
+	}
+	var newUnavailable int64
+	if newRS >= 0 && newRS < len(rss) {
+		newUnavailable = int64(rss[newRS].Replicas) - int64(rss[newRS].AvailableReplicas)
+	}
+	return sat(all - int64(MinAvailable(d)) - newUnavailable)
+}
+
+// older reports whether rss[i] sorts before rss[j] oldest first: earlier
+// creation time, then smaller name, then smaller index.
+func older[T any](rss []ReplicaSet[T], i, j int) bool {
+	a, b := &rss[i], &rss[j]
+	if !a.CreationTime.Equal(b.CreationTime) {
+		return a.CreationTime.Before(b.CreationTime)
+	}
+	if a.Name != b.Name {
+		return a.Name < b.Name
+	}
+	return i < j
+}
+
+// nextOldest returns the index of the oldest ReplicaSet other than skip
+// that sorts after prev (prev == -1: the oldest of all), or -1. Iterating
+// with it visits rss oldest first without allocating (O(n) per call).
+func nextOldest[T any](rss []ReplicaSet[T], prev, skip int) int {
+	best := -1
+	for i := range rss {
+		if i == skip || (prev >= 0 && !older(rss, prev, i)) {
+			continue
+		}
+		if best < 0 || older(rss, i, best) {
+			best = i
+		}
+	}
+	return best
+}
+
+// CleanupUnhealthy removes unavailable pods from the old ReplicaSets,
+// oldest first, at most maxCleanup in all. sizes[i] is rss[i]'s current
+// spec.replicas (len(sizes) == len(rss)); the old ReplicaSets are all but
+// rss[newRS] (newRS == -1: none is new), and the ones with spec.replicas 0
+// in rss are skipped. For each, in order, until maxCleanup is reached:
+// n = min(maxCleanup - cleaned, sizes[i] - available) pods go, so
+// sizes[i] never falls below the ReplicaSet's available pods. It lowers
+// sizes in place and returns how many pods it removed (0 <= cleaned <=
+// max(0, maxCleanup)).
+//
+// A ReplicaSet reporting more available pods than sizes[i] stops the loop
+// with a *StaleStatusError (wrapping ErrStaleStatus); the ReplicaSets
+// already lowered stay lowered, as upstream has already written them when it
+// fails. It does not allocate unless it fails.
+// Upstream: cleanupUnhealthyReplicas.
+func CleanupUnhealthy[T any](rss []ReplicaSet[T], newRS int, maxCleanup int32, sizes []int32) (int32, error) {
+	if len(sizes) != len(rss) {
+		return 0, indexError("sizes length", len(sizes), len(rss)+1)
+	}
+	var cleaned int32
+	for i := nextOldest(rss, -1, newRS); i >= 0; i = nextOldest(rss, i, newRS) {
+		if cleaned >= maxCleanup {
+			break
+		}
+		if rss[i].Replicas == 0 || sizes[i] == 0 || sizes[i] == rss[i].AvailableReplicas {
+			continue
+		}
+		n := min(int64(maxCleanup)-int64(cleaned), int64(sizes[i])-int64(rss[i].AvailableReplicas))
+		to := int64(sizes[i]) - n
+		if to > int64(sizes[i]) {
+			return cleaned, &StaleStatusError{ReplicaSet: rss[i].Name, From: sizes[i], To: sat(to)}
+		}
+		sizes[i] = int32(to)
+		cleaned += int32(n)
+	}
+	return cleaned, nil
+}
+
+// ScaleDownOld removes available old pods, oldest ReplicaSet first, as far
+// as availability allows: with available the sum of available pods of the
+// new ReplicaSet and the old ones whose spec.replicas in rss is above 0,
+// it removes up to available - MinAvailable(d) pods (nothing if that is
+// <= 0), taking min(sizes[i], remaining) from each old ReplicaSet in turn
+// and skipping those already at 0. sizes is as for CleanupUnhealthy (run it
+// first) and is lowered in place. It returns the number removed,
+// 0 <= removed <= max(0, available - MinAvailable(d)). It does not
+// allocate unless it fails (a sizes slice of the wrong length, ErrIndex).
+// Upstream: scaleDownOldReplicaSetsForRollingUpdate.
+func ScaleDownOld[T any](d *Deployment[T], rss []ReplicaSet[T], newRS int, sizes []int32) (int32, error) {
+	if len(sizes) != len(rss) {
+		return 0, indexError("sizes length", len(sizes), len(rss)+1)
+	}
+	var available int64
+	for i := range rss {
+		if i == newRS || rss[i].Replicas > 0 {
+			available += int64(rss[i].AvailableReplicas)
+		}
+	}
+	budget := available - int64(MinAvailable(d))
+	if budget <= 0 {
+		return 0, nil
+	}
+	var removed int64
+	for i := nextOldest(rss, -1, newRS); i >= 0; i = nextOldest(rss, i, newRS) {
+		if removed >= budget {
+			break
+		}
+		if rss[i].Replicas == 0 || sizes[i] == 0 {
+			continue
+		}
+		n := min(int64(sizes[i]), budget-removed)
+		sizes[i] -= int32(n)
+		removed += n
+	}
+	return sat(removed), nil
+}
+
+// ReconcileOld is one rolling update's old side: if the old ReplicaSets
+// have pods and MaxScaledDown(d, rss, newRS) > 0, it runs CleanupUnhealthy
+// with that budget and then ScaleDownOld (which has its own budget), and
+// returns the pods removed. sizes is as for CleanupUnhealthy and is lowered
+// in place. A *StaleStatusError from the cleanup is returned with the pods
+// removed before it, and ScaleDownOld is not run (upstream then treats the
+// sync as not having scaled). It does not allocate unless it fails.
+// Upstream: reconcileOldReplicaSets.
+func ReconcileOld[T any](d *Deployment[T], rss []ReplicaSet[T], newRS int, sizes []int32) (int32, error) {
+	if len(sizes) != len(rss) {
+		return 0, indexError("sizes length", len(sizes), len(rss)+1)
+	}
+	if newRS < -1 || newRS >= len(rss) {
+		return 0, indexError("new ReplicaSet index", newRS, len(rss))
+	}
+	var oldPods int64
+	for i := range rss {
+		if i != newRS {
+			oldPods += int64(rss[i].Replicas)
+		}
+	}
+	if oldPods == 0 {
+		return 0, nil
+	}
+	budget := MaxScaledDown(d, rss, newRS)
+	if budget <= 0 {
+		return 0, nil
+	}
+	cleaned, err := CleanupUnhealthy(rss, newRS, budget, sizes)
+	if err != nil {
+		return cleaned, err
+	}
+	removed, _ := ScaleDownOld(d, rss, newRS, sizes)
+	return sat(int64(cleaned) + int64(removed)), nil
+}
+
+// IsSaturated reports whether rs is a new ReplicaSet that has finished:
+// spec.replicas == R, its desired-replicas annotation reads R (parsed like
+// strconv.Atoi, so "+10" counts) and all R pods are available. It is false
+// for a nil d or rs or an unreadable annotation. Where upstream truncates
+// an annotation beyond int32 before comparing, IsSaturated compares the
+// full value. It does not allocate for a well-formed annotation.
+// Upstream: deploymentutil.IsSaturated.
+func IsSaturated[T any](d *Deployment[T], rs *ReplicaSet[T]) bool {
+	if d == nil || rs == nil {
+		return false
+	}
+	desired, err := strconv.Atoi(rs.Annotations[revision.DesiredReplicasAnnotation])
+	if err != nil {
+		return false
+	}
+	return rs.Replicas == d.Replicas && int64(desired) == int64(d.Replicas) && rs.AvailableReplicas == d.Replicas
+}

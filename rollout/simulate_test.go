@@ -1,0 +1,110 @@
+package rollout
+
+import (
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// row is one sync of a trace as the tests compare it: the old and new
+// ReplicaSets' spec after the sync and available pods seen, and the
+// status counters written.
+type row struct {
+	Sync                                      int
+	OldSpec, OldAvail, NewSpec, NewAvail      int32
+	Replicas, Updated, Available, Unavailable int32
+}
+
+func rows(tr *Trace[tmpl]) []row {
+	var out []row
+	for _, s := range tr.Steps {
+		r := row{Sync: s.Sync, Replicas: s.Status.Replicas, Updated: s.Status.UpdatedReplicas, Available: s.Status.AvailableReplicas, Unavailable: s.Status.UnavailableReplicas}
+		for _, rs := range s.ReplicaSets {
+			if rs.New {
+				r.NewSpec, r.NewAvail = rs.Desired, rs.Available
+			} else {
+				r.OldSpec += rs.Desired
+				r.OldAvail += rs.Available
+			}
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// canonical is the classic case: 10 replicas, 25%/25%, a new image at sync
+// 1, pods available one interval after they are created.
+func canonical(events ...Event[tmpl]) (Deployment[tmpl], []ReplicaSet[tmpl], Config[tmpl]) {
+	d, rss := settled(10, "nginx:1.9")
+	cfg := Config[tmpl]{Start: t0, Interval: 10 * time.Second, ReadyDelay: 10 * time.Second,
+		Events: append([]Event[tmpl]{{Step: 1, Kind: SetTemplate, Template: image("nginx:1.9.3")}}, events...)}
+	return d, rss, cfg
+}
+
+func TestSimulateCanonicalTrace(t *testing.T) {
+	d, rss, cfg := canonical()
+	tr, err := Simulate(&d, rss, cfg)
+	if err != nil {
+		t.Fatalf("Simulate(canonical) error: %v", err)
+	}
+	// The status of a sync that scaled is computed from the ReplicaSets as
+	// they were before that sync's own scaling: sync 1 reports 3
+	// unavailable (13 specified, 10 available) although it just removed 2
+	// old pods.
+	want := []row{
+		{Sync: 1, OldSpec: 8, OldAvail: 10, NewSpec: 3, NewAvail: 0, Replicas: 10, Updated: 0, Available: 10, Unavailable: 3},
+		{Sync: 2, OldSpec: 8, OldAvail: 8, NewSpec: 5, NewAvail: 0, Replicas: 11, Updated: 3, Available: 8, Unavailable: 3},
+		{Sync: 3, OldSpec: 5, OldAvail: 8, NewSpec: 5, NewAvail: 3, Replicas: 13, Updated: 5, Available: 11, Unavailable: 2},
+		{Sync: 4, OldSpec: 5, OldAvail: 5, NewSpec: 8, NewAvail: 5, Replicas: 10, Updated: 5, Available: 10, Unavailable: 0},
+		{Sync: 5, OldSpec: 3, OldAvail: 5, NewSpec: 8, NewAvail: 5, Replicas: 13, Updated: 8, Available: 10, Unavailable: 3},
+		{Sync: 6, OldSpec: 3, OldAvail: 3, NewSpec: 10, NewAvail: 8, Replicas: 11, Updated: 8, Available: 11, Unavailable: 0},
+		{Sync: 7, OldSpec: 0, OldAvail: 3, NewSpec: 10, NewAvail: 8, Replicas: 13, Updated: 10, Available: 11, Unavailable: 2},
+		{Sync: 8, OldSpec: 0, OldAvail: 0, NewSpec: 10, NewAvail: 10, Replicas: 10, Updated: 10, Available: 10, Unavailable: 0},
+	}
+	if diff := cmp.Diff(want, rows(&tr)); diff != "" {
+		t.Errorf("Simulate(canonical) trace mismatch (-want +got):\n%s\n%s", diff, tr.String())
+	}
+	if tr.Outcome != OutcomeComplete {
+		t.Errorf("Simulate(canonical).Outcome = %v, want Complete", tr.Outcome)
+	}
+	c, _ := FindCondition(tr.Deployment.Status.Conditions, DeploymentProgressing)
+	if c.Reason != ReasonNewReplicaSetAvailable {
+		t.Errorf("final Progressing reason = %q, want %q", c.Reason, ReasonNewReplicaSetAvailable)
+	}
+	first := tr.Steps[0]
+	if len(first.Actions) != 2 || first.Actions[0].Kind != CreateReplicaSet || first.Actions[1].Kind != ScaleReplicaSet {
+		t.Errorf("sync 1 actions = %+v, want a create then a scale-down", first.Actions)
+	}
+}
+
+func TestSimulateResizeMidRollout(t *testing.T) {
+	for _, tt := range []struct {
+		name             string
+		to               int32
+		wantOld, wantNew int32
+	}{
+		{name: "10 to 20", to: 20, wantOld: 15, wantNew: 10},
+		{name: "10 to 4", to: 4, wantOld: 3, wantNew: 2},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			// Before sync 3 the old ReplicaSet has 8 and the new one 5.
+			d, rss, cfg := canonical(Event[tmpl]{Step: 3, Kind: SetReplicas, Replicas: tt.to})
+			tr, err := Simulate(&d, rss, cfg)
+			if err != nil {
+				t.Fatalf("Simulate error: %v", err)
+			}
+			s := tr.Steps[2]
+			if s.Sync != 3 || s.Path != PathScaling {
+				t.Fatalf("step 3 = %v, want the scaling sync 3", s)
+			}
+			got := rows(&Trace[tmpl]{Steps: []Step{s}})[0]
+			if got.OldSpec != tt.wantOld || got.NewSpec != tt.wantNew {
+				t.Errorf("resize %s: old %d new %d, want old %d new %d\n%s", tt.name, got.OldSpec, got.NewSpec, tt.wantOld, tt.wantNew, tr.String())
+			}
+			if tr.Outcome != OutcomeComplete || tr.Deployment.Status.AvailableReplicas != tt.to {
+				t.Errorf("resize %s: outcome %v with %d available, want Complete with %d\n%s", tt.name, tr.Outcome, tr.Deployment.Status.AvailableReplicas, tt.to, tr.String())
+			}
+		})
+	}
+}

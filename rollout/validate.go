@@ -1,0 +1,156 @@
+package rollout
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+
+	"github.com/rolloutmath/rolloutmath/intorpercent"
+)
+
+// ErrInvalid is wrapped by the error Plan and Simulate return for an input
+// the API server would not have accepted, so callers can use errors.Is.
+var ErrInvalid = errors.New("invalid input")
+
+// InvalidError reports an invalid Deployment or ReplicaSet given to Plan or
+// Simulate, with the field errors in the API server's words:
+//
+//	rollout: invalid Deployment "web": spec.replicas: Invalid value: -1: must be greater than or equal to 0
+//
+// It wraps ErrInvalid, and errors.As finds each *intorpercent.FieldError.
+type InvalidError struct {
+	Kind string                 // "Deployment" or "ReplicaSet"
+	Name string                 // the object's name
+	Errs intorpercent.ErrorList // what is wrong, never empty
+}
+
+// Error returns the message described on InvalidError.
+func (e *InvalidError) Error() string {
+	return fmt.Sprintf("rollout: invalid %s %q: %s", e.Kind, e.Name, e.Errs.Error())
+}
+
+// Unwrap returns ErrInvalid and the field errors.
+func (e *InvalidError) Unwrap() []error {
+	return append([]error{ErrInvalid}, e.Errs.Unwrap()...)
+}
+
+const nonNegative = "must be greater than or equal to 0"
+
+func nonNegativeField(list intorpercent.ErrorList, v int64, field string) intorpercent.ErrorList {
+	if v < 0 {
+		list = append(list, &intorpercent.FieldError{Type: intorpercent.Invalid, Field: field, Value: strconv.FormatInt(v, 10), Detail: nonNegative})
+	}
+	return list
+}
+
+func greaterThanReplicas(list intorpercent.ErrorList, v, replicas int32, field string) intorpercent.ErrorList {
+	if v > replicas {
+		list = append(list, &intorpercent.FieldError{Type: intorpercent.Invalid, Field: field, Value: strconv.FormatInt(int64(v), 10), Detail: "cannot be greater than status.replicas"})
+	}
+	return list
+}
+
+// Validate checks d as the API server checks a Deployment's spec and
+// status, in the API server's order, and returns nil or an
+// intorpercent.ErrorList whose text is the API server's:
+//
+//	spec.strategy.rollingUpdate.maxUnavailable: Invalid value: "120%": must not be greater than 100%
+//
+// Spec rules: replicas >= 0; for RollingUpdate (or "") the rolling-update
+// rules of intorpercent.ValidateRollingUpdate on the defaulted values; for
+// Recreate, MaxSurge and MaxUnavailable must be nil (the API server forbids
+// rollingUpdate); any other strategy is unsupported; minReadySeconds >= 0;
+// revisionHistoryLimit >= 0; progressDeadlineSeconds (default 600) >= 0
+// and > minReadySeconds. Status rules: every counter >= 0 (terminating and
+// collisionCount when set); updated, ready and available <=
+// status.replicas; available <= ready. Upstream: ValidateDeploymentSpec,
+// ValidateDeploymentStrategy, ValidateRollingUpdateDeployment and
+// ValidateDeploymentStatus. A nil d is reported as a Required error.
+func Validate[T any](d *Deployment[T]) error {
+	return validate(d).ToError()
+}
+
+func validate[T any](d *Deployment[T]) intorpercent.ErrorList {
+	if d == nil {
+		return intorpercent.ErrorList{{Type: intorpercent.Required, Field: "deployment"}}
+	}
+	var list intorpercent.ErrorList
+	list = nonNegativeField(list, int64(d.Replicas), "spec.replicas")
+	switch d.Strategy {
+	case "", RollingUpdate:
+		surge, unavailable := d.rollingValues()
+		list = append(list, intorpercent.ValidateRollingUpdate(unavailable, surge, "spec.strategy.rollingUpdate")...)
+	case Recreate:
+		if d.MaxSurge != nil || d.MaxUnavailable != nil {
+			list = append(list, &intorpercent.FieldError{Type: intorpercent.Forbidden, Field: "spec.strategy.rollingUpdate", Detail: "may not be specified when strategy `type` is 'Recreate'"})
+		}
+	default:
+		list = append(list, &intorpercent.FieldError{Type: intorpercent.NotSupported, Field: "spec.strategy.type", Value: strconv.Quote(string(d.Strategy)), Detail: `supported values: "Recreate", "RollingUpdate"`})
+	}
+	list = nonNegativeField(list, int64(d.MinReadySeconds), "spec.minReadySeconds")
+	if d.RevisionHistoryLimit != nil {
+		list = nonNegativeField(list, int64(*d.RevisionHistoryLimit), "spec.revisionHistoryLimit")
+	}
+	pds := DefaultProgressDeadlineSeconds
+	if d.ProgressDeadlineSeconds != nil {
+		pds = *d.ProgressDeadlineSeconds
+	}
+	list = nonNegativeField(list, int64(pds), "spec.progressDeadlineSeconds")
+	if pds <= d.MinReadySeconds {
+		list = append(list, &intorpercent.FieldError{Type: intorpercent.Invalid, Field: "spec.progressDeadlineSeconds", Value: strconv.FormatInt(int64(pds), 10), Detail: "must be greater than minReadySeconds"})
+	}
+
+	s := &d.Status
+	list = nonNegativeField(list, s.ObservedGeneration, "status.observedGeneration")
+	list = nonNegativeField(list, int64(s.Replicas), "status.replicas")
+	list = nonNegativeField(list, int64(s.UpdatedReplicas), "status.updatedReplicas")
+	list = nonNegativeField(list, int64(s.ReadyReplicas), "status.readyReplicas")
+	list = nonNegativeField(list, int64(s.AvailableReplicas), "status.availableReplicas")
+	list = nonNegativeField(list, int64(s.UnavailableReplicas), "status.unavailableReplicas")
+	if s.TerminatingReplicas != nil {
+		list = nonNegativeField(list, int64(*s.TerminatingReplicas), "status.terminatingReplicas")
+	}
+	if s.CollisionCount != nil {
+		list = nonNegativeField(list, int64(*s.CollisionCount), "status.collisionCount")
+	}
+	list = greaterThanReplicas(list, s.UpdatedReplicas, s.Replicas, "status.updatedReplicas")
+	list = greaterThanReplicas(list, s.ReadyReplicas, s.Replicas, "status.readyReplicas")
+	list = greaterThanReplicas(list, s.AvailableReplicas, s.Replicas, "status.availableReplicas")
+	if s.AvailableReplicas > s.ReadyReplicas {
+		list = append(list, &intorpercent.FieldError{Type: intorpercent.Invalid, Field: "status.availableReplicas", Value: strconv.FormatInt(int64(s.AvailableReplicas), 10), Detail: "cannot be greater than readyReplicas"})
+	}
+	return list
+}
+
+// ValidateReplicaSet checks the counters of rs as the API server checks a
+// ReplicaSet's spec and status, and returns nil or an intorpercent.ErrorList
+// in the API server's words: spec.replicas, status.replicas, readyReplicas,
+// availableReplicas, terminatingReplicas (when set) and observedGeneration
+// >= 0; ready and available <= status.replicas; available <= ready.
+// Upstream: ValidateReplicaSetSpec and ValidateReplicaSetStatus (the
+// counter rules; selectors and templates are not checked). A nil rs is
+// reported as a Required error.
+func ValidateReplicaSet[T any](rs *ReplicaSet[T]) error {
+	return validateReplicaSet(rs).ToError()
+}
+
+func validateReplicaSet[T any](rs *ReplicaSet[T]) intorpercent.ErrorList {
+	if rs == nil {
+		return intorpercent.ErrorList{{Type: intorpercent.Required, Field: "replicaSet"}}
+	}
+	var list intorpercent.ErrorList
+	list = nonNegativeField(list, int64(rs.Replicas), "spec.replicas")
+	list = nonNegativeField(list, int64(rs.StatusReplicas), "status.replicas")
+	list = nonNegativeField(list, int64(rs.ReadyReplicas), "status.readyReplicas")
+	list = nonNegativeField(list, int64(rs.AvailableReplicas), "status.availableReplicas")
+	if rs.TerminatingReplicas != nil {
+		list = nonNegativeField(list, int64(*rs.TerminatingReplicas), "status.terminatingReplicas")
+	}
+	list = nonNegativeField(list, rs.ObservedGeneration, "status.observedGeneration")
+	list = greaterThanReplicas(list, rs.ReadyReplicas, rs.StatusReplicas, "status.readyReplicas")
+	list = greaterThanReplicas(list, rs.AvailableReplicas, rs.StatusReplicas, "status.availableReplicas")
+	if rs.AvailableReplicas > rs.ReadyReplicas {
+		list = append(list, &intorpercent.FieldError{Type: intorpercent.Invalid, Field: "status.availableReplicas", Value: strconv.FormatInt(int64(rs.AvailableReplicas), 10), Detail: "cannot be greater than readyReplicas"})
+	}
+	return list
+}
