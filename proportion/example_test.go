@@ -1,0 +1,403 @@
+package proportion_test
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"time"
+
+	"github.com/rolloutmath/rolloutmath/proportion"
+)
+
+var t0 = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// rs is a ReplicaSet created h hours after t0 and last sized by a
+// deployment with the given desired and max replicas.
+func rs(name string, replicas int32, h int, desired, max string) proportion.ReplicaSet {
+	return proportion.ReplicaSet{
+		Name:            name,
+		CreationTime:    t0.Add(time.Duration(h) * time.Hour),
+		Replicas:        replicas,
+		DesiredReplicas: desired,
+		MaxReplicas:     max,
+	}
+}
+
+func print(rss []proportion.ReplicaSet, res proportion.Result) {
+	var total int32
+	for i, t := range res.Targets {
+		fmt.Printf("%s %d -> %d", rss[i].Name, rss[i].Replicas, t.Replicas)
+		if t.Annotate {
+			fmt.Printf(" (annotate %s/%s)", proportion.FormatReplicas(res.DesiredReplicas), proportion.FormatReplicas(res.MaxReplicas))
+		}
+		fmt.Println()
+		total += t.Replicas
+	}
+	fmt.Printf("rule %v, total %d, allowed %d, clamped %v\n", res.Rule, total, res.Allowed, res.Clamped)
+}
+
+// A deployment of 10 with 25% surge (3) is mid-rollout when it is
+// resized to 20 (surge 5): both ReplicaSets grow in proportion.
+func ExampleScale() {
+	rss := []proportion.ReplicaSet{
+		rs("web-new", 5, 2, "10", "13"),
+		rs("web-old", 8, 1, "10", "13"),
+	}
+	d := proportion.Deployment{Replicas: 20, MaxSurge: 5, RollingUpdate: true}
+	res, err := proportion.Scale(d, rss, 0, proportion.Upstream)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	print(rss, res)
+	fmt.Println("visited:", res.Order)
+	// Output:
+	// web-new 5 -> 10 (annotate 20/25)
+	// web-old 8 -> 15 (annotate 20/25)
+	// rule Proportional, total 25, allowed 25, clamped false
+	// visited: [1 0]
+}
+
+// Scaling 8 pods down to 4 across a new ReplicaSet of 2 and six old ones
+// of 1: upstream rounds every old share of 0.5 up to 1, hands the
+// leftover -3 to the largest ReplicaSet (the new one) and clamps it at 0,
+// ending with 6 pods instead of 4 and the new ReplicaSet empty (SPEC B1).
+// Conserving hits 4 exactly: the new one keeps its exact share of 1 and
+// the three oldest halves round up.
+func ExampleScale_conserving() {
+	rss := []proportion.ReplicaSet{rs("new", 2, 9, "8", "8")}
+	for i, name := range []string{"old-a", "old-b", "old-c", "old-d", "old-e", "old-f"} {
+		rss = append(rss, rs(name, 1, i, "8", "8"))
+	}
+	d := proportion.Deployment{Replicas: 4, RollingUpdate: true}
+	for _, mode := range []proportion.Mode{proportion.Upstream, proportion.Conserving} {
+		res, err := proportion.Scale(d, rss, 0, mode)
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		var sizes []int32
+		var total int32
+		for _, t := range res.Targets {
+			sizes = append(sizes, t.Replicas)
+			total += t.Replicas
+		}
+		fmt.Printf("%-10v %v total %d (allowed %d, clamped %v)\n", mode, sizes, total, res.Allowed, res.Clamped)
+	}
+	// Output:
+	// Upstream   [0 1 1 1 1 1 1] total 6 (allowed 4, clamped true)
+	// Conserving [1 1 1 1 0 0 0] total 4 (allowed 4, clamped false)
+}
+
+// With a single ReplicaSet holding pods, it takes all of R and the empty
+// new ReplicaSet is left alone (a paused rollout resized from 5 to 8).
+func ExampleScale_singleActive() {
+	rss := []proportion.ReplicaSet{
+		rs("web-new", 0, 2, "5", "5"),
+		rs("web-old", 5, 1, "5", "5"),
+	}
+	d := proportion.Deployment{Replicas: 8, MaxSurge: 2, RollingUpdate: true}
+	res, _ := proportion.Scale(d, rss, 0, proportion.Upstream)
+	print(rss, res)
+	// Output:
+	// web-new 0 -> 0
+	// web-old 5 -> 8 (annotate 8/10)
+	// rule ActiveOrLatest, total 8, allowed 10, clamped false
+}
+
+// Scaling to 0 empties every ReplicaSet; the max-replicas annotation
+// still records R + maxSurge.
+func ExampleScale_toZero() {
+	rss := []proportion.ReplicaSet{
+		rs("web-new", 3, 2, "7", "8"),
+		rs("web-old", 4, 1, "7", "8"),
+	}
+	d := proportion.Deployment{Replicas: 0, MaxSurge: 1, RollingUpdate: true}
+	res, _ := proportion.Scale(d, rss, 0, proportion.Upstream)
+	print(rss, res)
+	// Output:
+	// web-new 3 -> 0 (annotate 0/1)
+	// web-old 4 -> 0 (annotate 0/1)
+	// rule Proportional, total 0, allowed 0, clamped false
+}
+
+// A maxSurge of MaxInt32 passes validation. Upstream's R + maxSurge
+// wraps to -2147483639 and the rollout sticks; here it saturates.
+func ExampleScale_hugeSurge() {
+	rss := []proportion.ReplicaSet{
+		rs("web-new", 3, 2, "10", "13"),
+		rs("web-old", 10, 1, "10", "13"),
+	}
+	d := proportion.Deployment{Replicas: 10, MaxSurge: math.MaxInt32, RollingUpdate: true}
+	res, _ := proportion.Scale(d, rss, 0, proportion.Upstream)
+	print(rss, res)
+	// Output:
+	// web-new 3 -> 495573149 (annotate 10/2147483647)
+	// web-old 10 -> 1651910498 (annotate 10/2147483647)
+	// rule Proportional, total 2147483647, allowed 2147483647, clamped false
+}
+
+func ExampleScale_errors() {
+	rss := []proportion.ReplicaSet{rs("web", 3, 1, "", ""), rs("web", 2, 2, "", "")}
+	_, err := proportion.Scale(proportion.Deployment{Replicas: 5, RollingUpdate: true}, rss, 1, proportion.Upstream)
+	fmt.Println(err)
+	fmt.Println(errors.Is(err, proportion.ErrDuplicate))
+	_, err = proportion.Scale(proportion.Deployment{Replicas: 5}, rss[:1], 1, proportion.Upstream)
+	fmt.Println(err)
+	// Output:
+	// proportion: rss[1].Name: "web" duplicates rss[0].Name
+	// true
+	// proportion: newRS: 1 is out of range [-1, 1)
+}
+
+// A controller that syncs many deployments can keep one Result and pass
+// it back in, so a sync allocates nothing once the slices are big enough.
+func ExampleScaleInto() {
+	rss := []proportion.ReplicaSet{
+		rs("web-new", 2, 2, "7", "7"),
+		rs("web-mid", 3, 1, "7", "7"),
+		rs("web-old", 2, 0, "7", "7"),
+	}
+	var res proportion.Result
+	for _, r := range []int32{10, 12} {
+		var err error
+		res, err = proportion.ScaleInto(res, proportion.Deployment{Replicas: r, RollingUpdate: true}, rss, 0, proportion.Upstream)
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		fmt.Println(r, res.Targets)
+	}
+	// Output:
+	// 10 [{3 true} {4 true} {3 true}]
+	// 12 [{3 true} {6 true} {3 true}]
+}
+
+func ExampleOf() {
+	// Resizing 7 -> 10 visits v2 (3), then v3 (2, new), then v1 (2).
+	d := proportion.Deployment{Replicas: 10, RollingUpdate: true}
+	toAdd, added := int32(3), int32(0)
+	for _, r := range []proportion.ReplicaSet{rs("v2", 3, 1, "7", "7"), rs("v3", 2, 2, "7", "7"), rs("v1", 2, 0, "7", "7")} {
+		p := proportion.Of(r, d, toAdd, added)
+		added += p
+		fmt.Printf("%s +%d\n", r.Name, p)
+	}
+	// Capped by what is left: the fraction is +5 but only 2 remain.
+	fmt.Println(proportion.Of(rs("big", 5, 0, "5", "5"), d, 3, 1))
+	// Output:
+	// v2 +1
+	// v3 +1
+	// v1 +1
+	// 2
+}
+
+func ExampleFraction() {
+	// Sized under R 100 + maxSurge 10 = 110; now R 120 + 10 = 130.
+	d := proportion.Deployment{Replicas: 120, MaxSurge: 10}
+	fmt.Println(proportion.Fraction(rs("web", 50, 0, "100", "110"), d)) // 50*130/110 = 59.09
+	// Without the annotation the deployment's status.replicas is used.
+	d.StatusReplicas = 100
+	fmt.Println(proportion.Fraction(rs("web", 50, 0, "", ""), d)) // 50*130/100 = 65
+	// Halves round away from zero: 5*1/2 = 2.5 -> 3.
+	fmt.Println(proportion.Fraction(rs("web", 5, 0, "", "2"), proportion.Deployment{Replicas: 1}))
+	// R 0 empties the ReplicaSet.
+	fmt.Println(proportion.Fraction(rs("web", 5, 0, "", "2"), proportion.Deployment{}))
+	// Output:
+	// 9
+	// 15
+	// -2
+	// -5
+}
+
+func ExampleIsScalingEvent() {
+	rss := []proportion.ReplicaSet{rs("web-new", 3, 1, "10", "13"), rs("web-old", 8, 0, "10", "13")}
+	fmt.Println(proportion.IsScalingEvent(proportion.Deployment{Replicas: 10}, rss))
+	fmt.Println(proportion.IsScalingEvent(proportion.Deployment{Replicas: 20}, rss))
+	// Output:
+	// false
+	// true
+}
+
+func ExampleIsSaturated() {
+	d := proportion.Deployment{Replicas: 3}
+	r := rs("web-new", 3, 1, "3", "4")
+	r.AvailableReplicas = 3
+	fmt.Println(proportion.IsSaturated(d, r))
+	r.AvailableReplicas = 2
+	fmt.Println(proportion.IsSaturated(d, r))
+	// Upstream reads this annotation with Atoi, so a sign is accepted.
+	r.AvailableReplicas, r.DesiredReplicas = 3, "+3"
+	fmt.Println(proportion.IsSaturated(d, r))
+	// Output:
+	// true
+	// false
+	// true
+}
+
+func ExampleActiveOrLatest() {
+	rss := []proportion.ReplicaSet{rs("web-new", 0, 2, "", ""), rs("web-old", 5, 1, "", ""), rs("web-older", 0, 0, "", "")}
+	fmt.Println(proportion.ActiveOrLatest(rss, 0))
+	rss[1].Replicas = 0
+	fmt.Println(proportion.ActiveOrLatest(rss, 0))  // none active: the new one
+	fmt.Println(proportion.ActiveOrLatest(rss, -1)) // none active, no new one: the newest
+	rss[0].Replicas, rss[1].Replicas = 1, 1
+	fmt.Println(proportion.ActiveOrLatest(rss, 0))
+	// Output:
+	// 1 true <nil>
+	// 0 true <nil>
+	// 0 true <nil>
+	// -1 false <nil>
+}
+
+var probe = []proportion.ReplicaSet{
+	rs("x", 2, 1, "", ""),
+	rs("y", 5, 2, "", ""),
+	rs("z", 2, 3, "", ""),
+	rs("w", 2, 3, "", ""),
+}
+
+func sortedNames(cmp func(a, b proportion.ReplicaSet) int) []string {
+	rss := slices.Clone(probe)
+	slices.SortFunc(rss, cmp)
+	var out []string
+	for _, r := range rss {
+		out = append(out, r.Name)
+	}
+	return out
+}
+
+func ExampleByCreation() {
+	fmt.Println(sortedNames(proportion.ByCreation))
+	// Output: [x y w z]
+}
+
+func ExampleBySizeNewer() {
+	fmt.Println(sortedNames(proportion.BySizeNewer))
+	// Output: [y z w x]
+}
+
+func ExampleBySizeOlder() {
+	fmt.Println(sortedNames(proportion.BySizeOlder))
+	// Output: [y x w z]
+}
+
+func ExampleParseReplicas() {
+	for _, s := range []string{"10", "007", "2147483647"} {
+		fmt.Println(proportion.ParseReplicas(s))
+	}
+	// Output:
+	// 10 <nil>
+	// 7 <nil>
+	// 2147483647 <nil>
+}
+
+func ExampleParseReplicas_errors() {
+	for _, s := range []string{"", "+3", "-2147483639", "2147483648"} {
+		_, err := proportion.ParseReplicas(s)
+		fmt.Println(err)
+	}
+	// Output:
+	// proportion: parsing "": invalid syntax
+	// proportion: parsing "+3": invalid syntax
+	// proportion: parsing "-2147483639": invalid syntax
+	// proportion: parsing "2147483648": value out of range (higher than 2147483647)
+}
+
+func ExampleParseError_Error() {
+	_, err := proportion.ParseReplicas("3.0")
+	var pe *proportion.ParseError
+	if errors.As(err, &pe) {
+		fmt.Printf("%q: %s\n", pe.Input, pe.Reason)
+		fmt.Println(pe.Error())
+	}
+	// Output:
+	// "3.0": invalid syntax
+	// proportion: parsing "3.0": invalid syntax
+}
+
+func ExampleParseError_Unwrap() {
+	_, err := proportion.ParseReplicas("4294967296")
+	fmt.Println(errors.Is(err, proportion.ErrRange), errors.Is(err, proportion.ErrSyntax))
+	// Output: true false
+}
+
+func ExampleInputError_Error() {
+	_, err := proportion.Scale(proportion.Deployment{Replicas: 3, MaxSurge: -1}, nil, -1, proportion.Upstream)
+	var ie *proportion.InputError
+	if errors.As(err, &ie) {
+		fmt.Println(ie.Field)
+		fmt.Println(ie.Error())
+	}
+	// Output:
+	// d.MaxSurge
+	// proportion: d.MaxSurge: -1 must not be negative
+}
+
+func ExampleInputError_Unwrap() {
+	_, _, err := proportion.ActiveOrLatest([]proportion.ReplicaSet{{Name: "web", Replicas: -1}}, -1)
+	fmt.Println(errors.Is(err, proportion.ErrNegative))
+	// Output: true
+}
+
+func ExampleDesiredAnnotation() {
+	fmt.Println(proportion.DesiredAnnotation(rs("web", 3, 0, "10", "13")))
+	fmt.Println(proportion.DesiredAnnotation(rs("web", 3, 0, "", "13")))
+	fmt.Println(proportion.DesiredAnnotation(rs("web", 3, 0, "+10", "13")))
+	// Output:
+	// 10 true
+	// 0 false
+	// 0 false
+}
+
+func ExampleMaxAnnotation() {
+	fmt.Println(proportion.MaxAnnotation(rs("web", 3, 0, "10", "13")))
+	// What upstream writes after R + maxSurge wrapped is rejected.
+	fmt.Println(proportion.MaxAnnotation(rs("web", 3, 0, "10", "-2147483639")))
+	// Output:
+	// 13 true
+	// 0 false
+}
+
+func ExampleFormatReplicas() {
+	d := proportion.Deployment{Replicas: 10, MaxSurge: 3}
+	fmt.Println(proportion.FormatReplicas(d.Replicas), proportion.FormatReplicas(d.MaxReplicas()))
+	// Output: 10 13
+}
+
+func ExampleAnnotationsNeedUpdate() {
+	r := rs("web", 3, 0, "10", "13")
+	fmt.Println(proportion.AnnotationsNeedUpdate(r, 10, 13))
+	fmt.Println(proportion.AnnotationsNeedUpdate(r, 10, 12))
+	fmt.Println(proportion.AnnotationsNeedUpdate(rs("web", 3, 0, "", ""), 10, 13))
+	// Output:
+	// false
+	// true
+	// true
+}
+
+func ExampleDeployment_MaxReplicas() {
+	fmt.Println(proportion.Deployment{Replicas: 10, MaxSurge: 3}.MaxReplicas())
+	fmt.Println(proportion.Deployment{Replicas: 10, MaxSurge: math.MaxInt32}.MaxReplicas())
+	// Output:
+	// 13
+	// 2147483647
+}
+
+func ExampleDeployment_Allowed() {
+	fmt.Println(proportion.Deployment{Replicas: 10, MaxSurge: 3}.Allowed())
+	fmt.Println(proportion.Deployment{Replicas: 0, MaxSurge: 3}.Allowed())
+	// Output:
+	// 13
+	// 0
+}
+
+func ExampleMode_String() {
+	fmt.Println(proportion.Upstream, proportion.Conserving, proportion.Mode(9))
+	// Output: Upstream Conserving Mode(9)
+}
+
+func ExampleRule_String() {
+	fmt.Println(proportion.RuleProportional, proportion.RuleSaturated, proportion.Rule(0))
+	// Output: Proportional Saturated Rule(0)
+}
