@@ -53,3 +53,26 @@ func settled(replicas int32, img string) (Deployment[tmpl], []ReplicaSet[tmpl]) 
 	d.Status = RolloutStatus(&d, rss, 0, t0.Add(-time.Hour))
 	return d, rss
 }
+
+// dep returns a RollingUpdate deployment of r replicas with the given
+// bounds (nil: the 25% default).
+func dep(r int32, surge, unavailable *intorpercent.Value) *Deployment[tmpl] {
+	return &Deployment[tmpl]{Name: "web", Generation: 1, Replicas: r, MaxSurge: surge, MaxUnavailable: unavailable, Template: image("nginx:new")}
+}
+
+// rs returns a ReplicaSet created age minutes before t0 with spec pods of
+// which avail are ready and available.
+func rs(name string, age int, spec, avail int32) ReplicaSet[tmpl] {
+	return ReplicaSet[tmpl]{
+		Name:                name,
+		CreationTime:        t0.Add(-time.Duration(age) * time.Minute),
+		Template:            image("nginx:" + name),
+		Replicas:            spec,
+		StatusReplicas:      max(spec, avail),
+		ReadyReplicas:       avail,
+		AvailableReplicas:   avail,
+		TerminatingReplicas: ptr(int32(0)),
+		Generation:          1,
+		ObservedGeneration:  1,
+	}
+}
