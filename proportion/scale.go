@@ -127,9 +127,11 @@ type Result struct {
 	// Rule is the path that decided.
 	Rule Rule
 	// Clamped is set in Upstream mode when the leftover would have made
-	// Targets[Order[0]] negative and it was set to 0 instead; only then
-	// does Σ Targets differ from Allowed for RuleProportional (it is
-	// larger). Always false in Conserving mode.
+	// Targets[Order[0]] negative and it was set to 0 instead (SPEC B1).
+	// For RuleProportional, Σ Targets == Allowed without a clamp and
+	// Σ Targets >= Allowed with one (strictly greater unless a tampered
+	// max-replicas annotation also saturated a target at MaxInt32).
+	// Always false in Conserving mode.
 	Clamped bool
 }
 

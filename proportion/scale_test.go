@@ -330,8 +330,8 @@ func TestUpstreamSumsToAllowedUnlessClamped(t *testing.T) {
 		switch {
 		case !res.Clamped && got != int64(res.Allowed):
 			t.Fatalf("Scale(%+v, %+v, %d, Upstream) targets sum to %d without a clamp, want Allowed %d", d, rss, newRS, got, res.Allowed)
-		case res.Clamped && (got <= int64(res.Allowed) || res.Targets[res.Order[0]].Replicas != 0):
-			t.Fatalf("Scale(%+v, %+v, %d, Upstream) clamped: sum %d, Targets[Order[0]] %d; want sum > %d and 0",
+		case res.Clamped && (got < int64(res.Allowed) || res.Targets[res.Order[0]].Replicas != 0):
+			t.Fatalf("Scale(%+v, %+v, %d, Upstream) clamped: sum %d, Targets[Order[0]] %d; want sum >= %d and 0",
 				d, rss, newRS, got, res.Targets[res.Order[0]].Replicas, res.Allowed)
 		}
 	})
