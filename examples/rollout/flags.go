@@ -30,6 +30,7 @@ type config struct {
 	containers              []container // the first container's image is replaced by fromImage before the update
 	fromImage, toImage      string
 
+	interval         time.Duration
 	readyDelay       time.Duration
 	neverReady       int32
 	terminating      time.Duration
@@ -55,7 +56,9 @@ type scaleEvent struct {
 
 // defaultConfig is the classic example: 10 nginx pods with the apps/v1
 // default strategy (maxSurge and maxUnavailable 25%), updated from
-// nginx:1.9 to nginx:1.9.3.
+// nginx:1.9 to nginx:1.9.3, with a sync every 10 s and pods ready 10 s
+// after they are created, so that pods created after one sync are
+// available two syncs later, the pace of the canonical trace.
 func defaultConfig() config {
 	return config{
 		name:       "nginx-deployment",
@@ -65,6 +68,8 @@ func defaultConfig() config {
 		containers: []container{{Name: "nginx", Image: "nginx:1.9.3"}},
 		fromImage:  "nginx:1.9",
 		toImage:    "nginx:1.9.3",
+		interval:   10 * time.Second,
+		readyDelay: 10 * time.Second,
 		maxSteps:   100,
 		output:     "table",
 	}
@@ -92,8 +97,9 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.TextVar(&unavailable, "max-unavailable", unavailable, "maxUnavailable: pods below R during the update, a count or a percent of R")
 	fs.StringVar(&cfg.strategy, "strategy", cfg.strategy, "RollingUpdate or Recreate")
 	fs.Var(&minReady, "min-ready-seconds", "spec.minReadySeconds: how long a ready pod must stay ready to be available")
+	fs.DurationVar(&cfg.interval, "interval", cfg.interval, "simulated time between two syncs of the deployment controller")
 	fs.DurationVar(&cfg.readyDelay, "ready-delay", cfg.readyDelay, "how long a new pod takes to become ready")
-	fs.Var(&neverReady, "never-ready", "the number of new pods that never become ready")
+	fs.Var(&neverReady, "never-ready", "how many of the first pods of each new ReplicaSet never become ready")
 	fs.DurationVar(&cfg.terminating, "terminating", cfg.terminating, "how long a deleted pod stays terminating")
 	fs.BoolVar(&cfg.terminatingAware, "terminating-aware", false, "count terminating pods against maxSurge (beyond upstream, off by default)")
 	fs.Func("scale", "scale to `N@K`: spec.replicas becomes N before sync K (repeatable)", func(s string) error {
@@ -199,6 +205,8 @@ func (cfg *config) check() error {
 		return fmt.Errorf("invalid value %d for flag -max-steps: want at least 1", cfg.maxSteps)
 	case cfg.neverReady < 0:
 		return fmt.Errorf("invalid value %d for flag -never-ready: want at least 0", cfg.neverReady)
+	case cfg.interval <= 0:
+		return fmt.Errorf("invalid value %v for flag -interval: want a positive duration", cfg.interval)
 	case cfg.readyDelay < 0 || cfg.terminating < 0:
 		return fmt.Errorf("-ready-delay and -terminating must not be negative")
 	case cfg.pauseAt < 0 || cfg.resumeAt < 0 || cfg.rollbackAt < 0:

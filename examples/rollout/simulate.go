@@ -1,11 +1,199 @@
 package main
 
-import "errors"
+import (
+	"fmt"
+	"maps"
+	"strconv"
+	"time"
 
-// simulate runs the rollout cfg describes and returns its trace.
+	"github.com/rolloutmath/rolloutmath/revision"
+	"github.com/rolloutmath/rolloutmath/rollout"
+)
+
+// start is the time of the initial state. A fixed time keeps the output
+// reproducible; the simulator never reads the clock.
+var start = time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+
+// simulate validates the Deployment cfg describes, runs its rollout with
+// rollout.Simulate and returns the trace to print. The cluster starts
+// settled: one ReplicaSet (revision 1, the old image) with R available
+// pods and a complete deployment status. The new template is applied as
+// a scripted event before sync 1, followed by cfg's other events.
 func simulate(cfg *config) (*trace, error) {
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
-	return nil, errors.New("rollout.Simulate has not landed yet")
+	d, old := cfg.initialState()
+	events, described := cfg.events()
+	sim := rollout.Config[template]{
+		Start:            start,
+		Interval:         cfg.interval,
+		ReadyDelay:       cfg.readyDelay,
+		TerminationDelay: cfg.terminating,
+		NeverReady:       cfg.neverReady,
+		MaxSteps:         cfg.maxSteps,
+		Events:           events,
+	}
+	if cfg.terminatingAware {
+		sim.Options.Surge = rollout.SurgeCountsTerminating
+	}
+	tr, err := rollout.Simulate(&d, []rollout.ReplicaSet[template]{old}, sim)
+	if err != nil {
+		return nil, fmt.Errorf("rollout: simulating: %w", err)
+	}
+	return cfg.trace(&d, &old, &tr, described), nil
+}
+
+// initialState returns the deployment as it runs before the update, with
+// the old image, and its only ReplicaSet, revision 1, with every pod
+// available.
+func (cfg *config) initialState() (rollout.Deployment[template], rollout.ReplicaSet[template]) {
+	d := cfg.deployment()
+	d.Template = cfg.template(cfg.fromImage)
+	d.Annotations = map[string]string{revision.RevisionAnnotation: "1"}
+	hash := revision.Hash(&d.Template, nil)
+	rsTemplate := d.Template
+	rsTemplate.Labels = maps.Clone(d.Template.Labels)
+	if rsTemplate.Labels == nil {
+		rsTemplate.Labels = map[string]string{}
+	}
+	rsTemplate.Labels[revision.HashLabel] = hash
+	r := d.Replicas
+	surge := rollout.MaxSurge(&d)
+	old := rollout.ReplicaSet[template]{
+		Name:         revision.ReplicaSetName(d.Name, hash),
+		UID:          "uid-1",
+		CreationTime: start.Add(-time.Hour),
+		Annotations: map[string]string{
+			revision.RevisionAnnotation:        "1",
+			revision.DesiredReplicasAnnotation: strconv.Itoa(int(r)),
+			revision.MaxReplicasAnnotation:     strconv.FormatInt(int64(r)+int64(surge), 10),
+		},
+		Template:           rsTemplate,
+		Replicas:           r,
+		StatusReplicas:     r,
+		ReadyReplicas:      r,
+		AvailableReplicas:  r,
+		Generation:         1,
+		ObservedGeneration: 1,
+	}
+	since := start.Add(-time.Hour)
+	d.Status = rollout.Status{
+		ObservedGeneration: d.Generation,
+		Replicas:           r, UpdatedReplicas: r, ReadyReplicas: r, AvailableReplicas: r,
+		Conditions: []rollout.Condition{
+			rollout.NewCondition(rollout.DeploymentAvailable, rollout.ConditionTrue,
+				rollout.ReasonMinimumReplicasAvailable, "Deployment has minimum availability.", since),
+			rollout.NewCondition(rollout.DeploymentProgressing, rollout.ConditionTrue,
+				rollout.ReasonNewReplicaSetAvailable, fmt.Sprintf("ReplicaSet %q has successfully progressed.", old.Name), since),
+		},
+	}
+	return d, old
+}
+
+// events returns the scripted events of cfg for the simulator, and a
+// description of each by the sync it precedes.
+func (cfg *config) events() ([]rollout.Event[template], map[int][]string) {
+	var events []rollout.Event[template]
+	described := map[int][]string{}
+	add := func(ev rollout.Event[template], text string) {
+		events = append(events, ev)
+		described[ev.Step] = append(described[ev.Step], text)
+	}
+	add(rollout.Event[template]{Step: 1, Kind: rollout.SetTemplate, Template: cfg.template(cfg.toImage)},
+		fmt.Sprintf("image %s -> %s", cfg.fromImage, cfg.toImage))
+	for _, e := range cfg.scales {
+		add(rollout.Event[template]{Step: e.at, Kind: rollout.SetReplicas, Replicas: e.replicas},
+			fmt.Sprintf("scale to %d", e.replicas))
+	}
+	if cfg.pauseAt > 0 {
+		add(rollout.Event[template]{Step: cfg.pauseAt, Kind: rollout.Pause}, "pause")
+	}
+	if cfg.resumeAt > 0 {
+		add(rollout.Event[template]{Step: cfg.resumeAt, Kind: rollout.Resume}, "resume")
+	}
+	if cfg.rollbackAt > 0 {
+		text := "roll back to the previous revision"
+		if cfg.rollbackTo != 0 {
+			text = fmt.Sprintf("roll back to revision %d", cfg.rollbackTo)
+		}
+		add(rollout.Event[template]{Step: cfg.rollbackAt, Kind: rollout.Rollback, Revision: cfg.rollbackTo}, text)
+	}
+	return events, described
+}
+
+// trace converts the simulator's result into the trace this program
+// prints, with the initial state as step 0.
+func (cfg *config) trace(d *rollout.Deployment[template], old *rollout.ReplicaSet[template], tr *rollout.Trace[template], described map[int][]string) *trace {
+	surge, unavailable := rollout.DefaultMaxSurge(), rollout.DefaultMaxUnavailable()
+	if cfg.maxSurge != nil {
+		surge = *cfg.maxSurge
+	}
+	if cfg.maxUnavailable != nil {
+		unavailable = *cfg.maxUnavailable
+	}
+	t := &trace{
+		Deployment: d.Name,
+		Strategy:   cfg.strategy,
+		FromImage:  cfg.fromImage,
+		ToImage:    cfg.toImage,
+		Syncs:      tr.Syncs,
+		Outcome:    outcomeText(tr.Outcome),
+	}
+	if cfg.strategy != string(rollout.Recreate) {
+		t.MaxSurge, t.MaxUnavailable = surge.String(), unavailable.String()
+	}
+	first := step{
+		Reasons:     []string{"the old ReplicaSet runs every pod"},
+		ReplicaSets: []rsRow{{Name: old.Name, Revision: 1, Desired: old.Replicas, Current: old.StatusReplicas, Ready: old.ReadyReplicas, Available: old.AvailableReplicas}},
+		Replicas:    d.Replicas,
+	}
+	first.Ceiling, first.Floor = bounds(cfg.strategy, d.Replicas, rollout.MaxSurge(d), rollout.MaxUnavailable(d))
+	t.Steps = append(t.Steps, first)
+	for _, s := range tr.Steps {
+		st := step{
+			N:        s.Sync,
+			Elapsed:  s.Elapsed.String(),
+			Events:   described[s.Sync],
+			Path:     s.Path.String(),
+			Actions:  s.Actions,
+			Reasons:  []string{s.Reason},
+			Replicas: s.Replicas,
+		}
+		st.Ceiling, st.Floor = bounds(cfg.strategy, s.Replicas, s.MaxSurge, s.MaxUnavailable)
+		for _, rs := range s.ReplicaSets {
+			st.ReplicaSets = append(st.ReplicaSets, rsRow{Name: rs.Name, Revision: rs.Revision,
+				Desired: rs.Desired, Current: rs.Current, Ready: rs.Ready, Available: rs.Available})
+			st.Terminating += rs.Terminating
+		}
+		t.Steps = append(t.Steps, st)
+	}
+	return t
+}
+
+// bounds returns the ceiling and the floor the chart draws: R + maxSurge
+// and R - maxUnavailable for a rolling update, R and 0 for Recreate, which
+// runs no extra pods and keeps none available while it replaces them.
+func bounds(strategy string, r, surge, unavailable int32) (ceiling, floor int32) {
+	if strategy == string(rollout.Recreate) {
+		return r, 0
+	}
+	return int32(min(int64(r)+int64(surge), 1<<31-1)), r - unavailable
+}
+
+// outcomeText says in words how a simulation ended.
+func outcomeText(o rollout.Outcome) string {
+	switch o {
+	case rollout.OutcomeComplete:
+		return "complete"
+	case rollout.OutcomeTimedOut:
+		return "timed out (ProgressDeadlineExceeded)"
+	case rollout.OutcomePaused:
+		return "paused"
+	case rollout.OutcomeStalled:
+		return "stalled: nothing left to do, but the rollout is not complete"
+	case rollout.OutcomeStepLimit:
+		return "stopped at the step limit (-max-steps)"
+	}
+	return o.String()
 }

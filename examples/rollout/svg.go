@@ -127,9 +127,9 @@ func (c *chart) writeTitle(p *printer) {
 	last := &t.Steps[c.last]
 	p.printf(`<text x="%d" y="24" font-size="15" font-weight="bold">%s</text>`+"\n", marginLeft,
 		esc(fmt.Sprintf("%s of %s: %s -> %s", strategyTitle(t.Strategy), t.Deployment, t.FromImage, t.ToImage)))
-	sub := fmt.Sprintf("%d replicas, Recreate; pods per ReplicaSet after each sync", last.Replicas)
+	sub := fmt.Sprintf("%d replicas, Recreate; pods of each ReplicaSet as each sync saw them", last.Replicas)
 	if t.Strategy != "Recreate" {
-		sub = fmt.Sprintf("%d replicas, maxSurge %s, maxUnavailable %s; pods per ReplicaSet after each sync",
+		sub = fmt.Sprintf("%d replicas, maxSurge %s, maxUnavailable %s; pods of each ReplicaSet as each sync saw them",
 			last.Replicas, t.MaxSurge, t.MaxUnavailable)
 	}
 	p.printf(`<text x="%d" y="44" fill="%s">%s</text>`+"\n", marginLeft, totalColor, esc(sub))

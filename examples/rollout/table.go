@@ -62,7 +62,11 @@ func describe(t *trace) string {
 // events in brackets, and its reasons joined into one line.
 func stepLine(s *step) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "step %d", s.N)
+	if s.N == 0 {
+		b.WriteString("before the update")
+	} else {
+		fmt.Fprintf(&b, "sync %d (+%s)", s.N, s.Elapsed)
+	}
 	if len(s.Events) > 0 {
 		fmt.Fprintf(&b, " [%s]", strings.Join(s.Events, ", "))
 	}
@@ -92,27 +96,28 @@ func nameWidth(t *trace) int {
 	return w + 3
 }
 
-// writeSummary prints the closing summary of t.
+// writeSummary prints the closing summary of t. The peak and the low
+// point are compared with the bounds in force at their own step, since a
+// resize changes R.
 func writeSummary(p *printer, t *trace) {
 	last := &t.Steps[len(t.Steps)-1]
-	e := t.summarize()
+	peak, low := t.extremes()
 	p.printf("Summary\n")
-	p.printf("  outcome:              %s after %d syncs\n", t.Outcome, last.N)
+	p.printf("  outcome:              %s after %d syncs (%d of them changed something)\n", t.Outcome, t.Syncs, len(t.Steps)-1)
 	if t.Strategy == "Recreate" {
-		p.printf("  peak pods:            %d at step %d (ceiling R = %d)\n", e.PeakPods, e.PeakStep, last.Ceiling)
-		p.printf("  lowest availability:  %d at step %d (Recreate keeps no pods available while it replaces them)\n",
-			e.LowestAvailable, e.LowestStep)
+		p.printf("  peak pods:            %d at %s (ceiling R = %d)\n", peak.pods(), stepName(peak.N), peak.Ceiling)
+		p.printf("  lowest availability:  %d at %s (Recreate keeps no pods available while it replaces them)\n",
+			low.available(), stepName(low.N))
 		p.printf("  bounds:               none: Recreate has no maxSurge or maxUnavailable\n")
 		return
 	}
-	surge, unavailable := last.Ceiling-last.Replicas, last.Replicas-last.Floor
-	p.printf("  peak pods:            %d at step %d (ceiling R + maxSurge = %d + %d = %d)\n",
-		e.PeakPods, e.PeakStep, last.Replicas, surge, last.Ceiling)
-	p.printf("  lowest availability:  %d at step %d (floor R - maxUnavailable = %d - %d = %d)\n",
-		e.LowestAvailable, e.LowestStep, last.Replicas, unavailable, last.Floor)
+	p.printf("  peak pods:            %d at %s (ceiling R + maxSurge = %d + %d = %d)\n",
+		peak.pods(), stepName(peak.N), peak.Replicas, peak.Ceiling-peak.Replicas, peak.Ceiling)
+	p.printf("  lowest availability:  %d at %s (floor R - maxUnavailable = %d - %d = %d)\n",
+		low.available(), stepName(low.N), low.Replicas, low.Replicas-low.Floor, low.Floor)
 	p.printf("  bounds:               maxSurge %s, maxUnavailable %s\n",
-		resolved(t.MaxSurge, last.Replicas, surge, intorpercent.Up),
-		resolved(t.MaxUnavailable, last.Replicas, unavailable, intorpercent.Down))
+		resolved(t.MaxSurge, last.Replicas, last.Ceiling-last.Replicas, intorpercent.Up),
+		resolved(t.MaxUnavailable, last.Replicas, last.Replicas-last.Floor, intorpercent.Down))
 }
 
 // resolved describes how a maxSurge or maxUnavailable value as written
@@ -147,4 +152,12 @@ func podCount(n int32) string {
 		return "1 pod"
 	}
 	return fmt.Sprintf("%d pods", n)
+}
+
+// stepName names step n in the summary: "sync n", or "the start" for 0.
+func stepName(n int) string {
+	if n == 0 {
+		return "the start"
+	}
+	return fmt.Sprintf("sync %d", n)
 }

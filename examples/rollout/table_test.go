@@ -15,22 +15,22 @@ func TestWriteTableFixture(t *testing.T) {
 	want := `Deployment web: 2 replicas, RollingUpdate (maxSurge 1, maxUnavailable 0), image web:1 -> web:2
 
 NAME    DESIRED   CURRENT   READY   AVAILABLE
-# step 0: nothing to do
+# before the update: web-a runs every pod
 web-a   2         2         2       2
-# step 1 [image web:1 -> web:2]: created web-b at 1
+# sync 1 (+10s) [image web:1 -> web:2]: created web-b at 1
 web-b   1         1         1       1
-# step 2: scaled down web-a from 2 to 1
+# sync 2 (+20s): scaled down web-a from 2 to 1
 web-a   1         1         1       1
-# step 3: scaled up web-b from 1 to 2
+# sync 3 (+30s): scaled up web-b from 1 to 2
 web-b   2         2         1       1
-# step 4: scaled down web-a from 1 to 0
+# sync 4 (+40s): scaled down web-a from 1 to 0
 web-a   0         0         0       0
 web-b   2         2         2       2
 
 Summary
-  outcome:              complete after 4 syncs
-  peak pods:            3 at step 1 (ceiling R + maxSurge = 2 + 1 = 3)
-  lowest availability:  2 at step 0 (floor R - maxUnavailable = 2 - 0 = 2)
+  outcome:              complete after 5 syncs (4 of them changed something)
+  peak pods:            3 at sync 1 (ceiling R + maxSurge = 2 + 1 = 3)
+  lowest availability:  2 at the start (floor R - maxUnavailable = 2 - 0 = 2)
   bounds:               maxSurge 1 pod, maxUnavailable 0 pods
 `
 	if got := buf.String(); got != want {

@@ -1,5 +1,7 @@
 package main
 
+import "github.com/rolloutmath/rolloutmath/rollout"
+
 // trace is a finished rollout as this program prints and draws it. It is
 // built from the simulator's result (see simulate.go), so the table
 // printer, the JSON output and the chart do not depend on how the
@@ -16,21 +18,33 @@ type trace struct {
 	// after the update.
 	FromImage string `json:"fromImage"`
 	ToImage   string `json:"toImage"`
-	// Steps are the states after each sync; Steps[0] is the state before
-	// the update.
+	// Steps are the states after each sync that changed something;
+	// Steps[0] is the state before the update.
 	Steps []step `json:"steps"`
-	// Outcome says how the simulation ended: "complete", "stalled" or
-	// "step limit reached", and why when it is not complete.
+	// Syncs is the number of syncs the simulation ran, idle ones included.
+	Syncs int `json:"syncs"`
+	// Outcome says in words how the simulation ended: "complete",
+	// "paused", "timed out ...", "stalled: ..." or "stopped at the step
+	// limit ...".
 	Outcome string `json:"outcome"`
 }
 
 // step is the cluster after one sync of the deployment controller.
 type step struct {
-	// N is the sync number; 0 is the state before the update.
-	N int `json:"step"`
+	// N is the sync number, from 1; 0 is the state before the update.
+	// Syncs that changed nothing are left out, so numbers may skip.
+	N int `json:"sync"`
+	// Elapsed is the simulated time since the state before the update,
+	// as a Go duration ("20s").
+	Elapsed string `json:"elapsed,omitempty"`
 	// Events are the scripted changes applied before this sync ("image
 	// nginx:1.9 -> nginx:1.9.3", "scale to 20", "pause").
 	Events []string `json:"events,omitempty"`
+	// Path is the branch of the controller's sync that ran
+	// ("RollingUpdate", "scaling", "paused", ...); empty for step 0.
+	Path string `json:"path,omitempty"`
+	// Actions are the writes the sync made, each with its reason.
+	Actions []rollout.Action `json:"actions,omitempty"`
 	// Reasons say what the sync did and why, one line each.
 	Reasons []string `json:"reasons"`
 	// ReplicaSets are all ReplicaSets of the deployment after the sync,
@@ -104,24 +118,19 @@ func (t *trace) names() []string {
 	return names
 }
 
-// extremes is what the closing summary reports about a trace.
-type extremes struct {
-	PeakPods, PeakStep          int
-	LowestAvailable, LowestStep int
-}
-
-// summarize finds the step with the most pods and the step with the
-// fewest available pods; ties go to the earliest step.
-func (t *trace) summarize() extremes {
-	e := extremes{PeakPods: -1, LowestAvailable: -1}
+// extremes returns the step with the most pods and the step with the
+// fewest available pods; ties go to the earliest step. t has at least one
+// step.
+func (t *trace) extremes() (peak, low *step) {
+	peak, low = &t.Steps[0], &t.Steps[0]
 	for i := range t.Steps {
 		s := &t.Steps[i]
-		if p := int(s.pods()); p > e.PeakPods {
-			e.PeakPods, e.PeakStep = p, s.N
+		if s.pods() > peak.pods() {
+			peak = s
 		}
-		if a := int(s.available()); e.LowestAvailable < 0 || a < e.LowestAvailable {
-			e.LowestAvailable, e.LowestStep = a, s.N
+		if s.available() < low.available() {
+			low = s
 		}
 	}
-	return e
+	return peak, low
 }

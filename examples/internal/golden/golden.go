@@ -20,7 +20,13 @@ var update = flag.Bool("update", false, "rewrite the golden files under testdata
 // differing line.
 func Check(t testing.TB, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
+	CheckFile(t, filepath.Join("testdata", name), got)
+}
+
+// CheckFile is Check for a file anywhere, such as a generated file that
+// the repository publishes (../../docs/rollout.svg).
+func CheckFile(t testing.TB, path string, got []byte) {
+	t.Helper()
 	if *update {
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			t.Fatal(err)

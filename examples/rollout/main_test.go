@@ -1,0 +1,218 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/rolloutmath/rolloutmath/examples/internal/golden"
+)
+
+// docsChart is the chart of the default run that the README shows. It is
+// kept in sync by TestDocsChartInSync; regenerate it with
+//
+//go:generate go test -run TestDocsChartInSync -update
+const docsChart = "../../docs/rollout.svg"
+
+// runArgs runs the program with args and returns its exit status, stdout
+// and stderr.
+func runArgs(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	code := run(args, &stdout, &stderr)
+	return code, stdout.String(), stderr.String()
+}
+
+func TestRunGolden(t *testing.T) {
+	tests := []struct {
+		name   string
+		args   []string
+		golden string
+	}{
+		{name: "default", args: nil, golden: "default.golden"},
+		{name: "manifest", args: []string{"-f", "testdata/nginx-deployment.json"}, golden: "default.golden"},
+		{name: "recreate with slow termination", args: []string{"-strategy", "Recreate", "-terminating", "15s"}, golden: "recreate.golden"},
+		{name: "resize mid-rollout as JSON", args: []string{"-replicas", "4", "-max-surge", "1", "-max-unavailable", "0", "-scale", "8@3", "-o", "json"}, golden: "resize.json.golden"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, stdout, stderr := runArgs(t, tt.args...)
+			if code != 0 || stderr != "" {
+				t.Fatalf("run(%q) = %d with stderr %q, want 0 and no stderr", tt.args, code, stderr)
+			}
+			if tt.name == "manifest" && testing.Verbose() {
+				t.Logf("run(%q) compared with the default run's golden file", tt.args)
+			}
+			golden.Check(t, tt.golden, []byte(stdout))
+		})
+	}
+}
+
+func TestDefaultChart(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "rollout.svg")
+	code, _, stderr := runArgs(t, "-svg", path)
+	if code != 0 {
+		t.Fatalf("run(-svg %s) = %d, stderr %q; want 0", path, code, stderr)
+	}
+	svg, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := defaultConfig()
+	tr, err := simulate(&cfg)
+	if err != nil {
+		t.Fatalf("simulate(default) = %v, want nil", err)
+	}
+	if n := len(tr.names()); n != 2 {
+		t.Errorf("default run has %d ReplicaSets, want 2 (old and new)", n)
+	}
+	checkChart(t, svg, tr)
+}
+
+func TestDocsChartInSync(t *testing.T) {
+	cfg := defaultConfig()
+	tr, err := simulate(&cfg)
+	if err != nil {
+		t.Fatalf("simulate(default) = %v, want nil", err)
+	}
+	var buf bytes.Buffer
+	if err := writeSVG(&buf, tr); err != nil {
+		t.Fatalf("writeSVG(default) = %v, want nil", err)
+	}
+	golden.CheckFile(t, docsChart, buf.Bytes())
+}
+
+func TestBadInput(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		code int
+		want string // the whole of stderr
+	}{
+		{
+			name: "malformed percent",
+			args: []string{"-max-surge", "2.5%"},
+			code: 2,
+			want: `rollout: invalid value "2.5%" for flag -max-surge: intorpercent: parsing "2.5%": fractional percentages are not allowed`,
+		},
+		{
+			name: "signed percent",
+			args: []string{"-max-unavailable", "-5%"},
+			code: 2,
+			want: `rollout: invalid value "-5%" for flag -max-unavailable: intorpercent: parsing "-5%": a sign is not allowed`,
+		},
+		{
+			name: "negative replicas",
+			args: []string{"-replicas", "-1"},
+			code: 1,
+			want: `The Deployment "nginx-deployment" is invalid: spec.replicas: Invalid value: -1: must be greater than or equal to 0`,
+		},
+		{
+			name: "both fenceposts zero",
+			args: []string{"-max-surge", "0", "-max-unavailable", "0%"},
+			code: 1,
+			want: "The Deployment \"nginx-deployment\" is invalid: spec.strategy.rollingUpdate.maxUnavailable: Invalid value: \"0%\": may not be 0 when `maxSurge` is 0",
+		},
+		{
+			name: "unknown strategy",
+			args: []string{"-strategy", "BlueGreen"},
+			code: 1,
+			want: `The Deployment "nginx-deployment" is invalid: spec.strategy.type: Unsupported value: "BlueGreen": supported values: "Recreate", "RollingUpdate"`,
+		},
+		{
+			name: "maxUnavailable above 100%",
+			args: []string{"-max-unavailable", "120%"},
+			code: 1,
+			want: `The Deployment "nginx-deployment" is invalid: spec.strategy.rollingUpdate.maxUnavailable: Invalid value: "120%": must not be greater than 100%`,
+		},
+		{
+			name: "rollingUpdate with Recreate",
+			args: []string{"-strategy", "Recreate", "-max-surge", "1"},
+			code: 1,
+			want: "The Deployment \"nginx-deployment\" is invalid: spec.strategy.rollingUpdate: Forbidden: may not be specified when strategy `type` is 'Recreate'",
+		},
+		{
+			name: "two errors at once",
+			args: []string{"-replicas", "-3", "-min-ready-seconds", "-1"},
+			code: 1,
+			want: `The Deployment "nginx-deployment" is invalid: [spec.replicas: Invalid value: -3: must be greater than or equal to 0, spec.minReadySeconds: Invalid value: -1: must be greater than or equal to 0]`,
+		},
+		{
+			name: "scale to a negative size",
+			args: []string{"-scale", "-2@3"},
+			code: 1,
+			want: `The Deployment "nginx-deployment" is invalid (-scale -2@3): spec.replicas: Invalid value: -2: must be greater than or equal to 0`,
+		},
+		{
+			name: "malformed percent in a manifest",
+			args: []string{"-f", "testdata/bad-percent.json"},
+			code: 2,
+			want: `rollout: testdata/bad-percent.json: decoding Deployment: intorpercent: parsing "2.5%": fractional percentages are not allowed`,
+		},
+		{
+			name: "negative replicas in a manifest",
+			args: []string{"-f", "testdata/negative-replicas.json"},
+			code: 1,
+			want: `The Deployment "web" is invalid: spec.replicas: Invalid value: -2: must be greater than or equal to 0`,
+		},
+		{
+			name: "not a Deployment",
+			args: []string{"-f", "testdata/not-a-deployment.json"},
+			code: 2,
+			want: `rollout: testdata/not-a-deployment.json: want an apps/v1 Deployment, got apiVersion "v1" kind "Service"`,
+		},
+		{
+			name: "replicas not a number",
+			args: []string{"-replicas", "ten"},
+			code: 2,
+			want: `rollout: invalid value "ten" for flag -replicas: want a whole number within int32`,
+		},
+		{
+			name: "malformed scale",
+			args: []string{"-scale", "20"},
+			code: 2,
+			want: `rollout: invalid value "20" for flag -scale: want REPLICAS@STEP with STEP >= 1, such as 20@3`,
+		},
+		{
+			name: "unknown output format",
+			args: []string{"-o", "yaml"},
+			code: 2,
+			want: `rollout: invalid value "yaml" for flag -o: want table or json`,
+		},
+		{
+			name: "unknown flag",
+			args: []string{"-replica", "3"},
+			code: 2,
+			want: `rollout: flag provided but not defined: -replica`,
+		},
+		{
+			name: "stray argument",
+			args: []string{"nginx"},
+			code: 2,
+			want: `rollout: unexpected arguments: nginx`,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, stdout, stderr := runArgs(t, tt.args...)
+			if code != tt.code {
+				t.Errorf("run(%q) = %d, want %d", tt.args, code, tt.code)
+			}
+			if got := strings.TrimSuffix(stderr, "\n"); got != tt.want {
+				t.Errorf("run(%q) stderr:\n got  %s\n want %s", tt.args, got, tt.want)
+			}
+			if stdout != "" {
+				t.Errorf("run(%q) stdout = %q, want nothing", tt.args, stdout)
+			}
+		})
+	}
+}
+
+func TestHelp(t *testing.T) {
+	code, stdout, stderr := runArgs(t, "-h")
+	if code != 0 || stdout != "" || !strings.Contains(stderr, "-max-surge") {
+		t.Errorf("run(-h) = %d, stdout %q, stderr %.60q...; want 0, nothing, and the flags on stderr", code, stdout, stderr)
+	}
+}
