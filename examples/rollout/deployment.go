@@ -5,12 +5,12 @@ import (
 	"maps"
 	"slices"
 
-	"github.com/rolloutmath/rolloutmath/revision"
+	"github.com/rolloutmath/rolloutmath/examples/internal/cluster"
 	"github.com/rolloutmath/rolloutmath/rollout"
 )
 
 // template is the pod template type this program hands to the library.
-type template = revision.Template[podSpec]
+type template = cluster.Template
 
 // deployment returns the Deployment cfg describes, with the new template
 // (the first container running cfg.toImage).
@@ -36,7 +36,7 @@ func (cfg *config) deployment() rollout.Deployment[template] {
 func (cfg *config) template(image string) template {
 	containers := slices.Clone(cfg.containers)
 	containers[0].Image = image
-	return template{Labels: maps.Clone(cfg.labels), Spec: podSpec{Containers: containers}}
+	return template{Labels: maps.Clone(cfg.labels), Spec: cluster.PodSpec{Containers: containers}}
 }
 
 // validate checks the Deployment cfg describes as the API server would,

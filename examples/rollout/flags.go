@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rolloutmath/rolloutmath/examples/internal/cluster"
 	"github.com/rolloutmath/rolloutmath/intorpercent"
 )
 
@@ -27,7 +28,7 @@ type config struct {
 	progressDeadlineSeconds *int32
 	revisionHistoryLimit    *int32
 	paused                  bool
-	containers              []container // the first container's image is replaced by fromImage before the update
+	containers              []cluster.Container // the first container's image is replaced by fromImage before the update
 	fromImage, toImage      string
 
 	interval         time.Duration
@@ -65,7 +66,7 @@ func defaultConfig() config {
 		labels:     map[string]string{"app": "nginx"},
 		replicas:   10,
 		strategy:   "RollingUpdate",
-		containers: []container{{Name: "nginx", Image: "nginx:1.9.3"}},
+		containers: []cluster.Container{{Name: "nginx", Image: "nginx:1.9.3"}},
 		fromImage:  "nginx:1.9",
 		toImage:    "nginx:1.9.3",
 		interval:   10 * time.Second,

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/rolloutmath/rolloutmath/examples/internal/cluster"
 	"github.com/rolloutmath/rolloutmath/intorpercent"
 )
 
@@ -37,23 +38,9 @@ type manifest struct {
 			Metadata struct {
 				Labels map[string]string `json:"labels"`
 			} `json:"metadata"`
-			Spec podSpec `json:"spec"`
+			Spec cluster.PodSpec `json:"spec"`
 		} `json:"template"`
 	} `json:"spec"`
-}
-
-// podSpec is the part of a pod template's spec that this program keeps:
-// the containers' names and images. It is the spec type of the templates
-// handed to the library, so pod-template-hashes are computed over it (not
-// over a full corev1.PodSpec: they differ from what a cluster shows).
-type podSpec struct {
-	Containers []container `json:"containers"`
-}
-
-// container is one container of a pod template.
-type container struct {
-	Name  string `json:"name"`
-	Image string `json:"image"`
 }
 
 // readManifest decodes one apps/v1 Deployment from r. It rejects unknown

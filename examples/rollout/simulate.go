@@ -2,11 +2,9 @@ package main
 
 import (
 	"fmt"
-	"maps"
-	"strconv"
 	"time"
 
-	"github.com/rolloutmath/rolloutmath/revision"
+	"github.com/rolloutmath/rolloutmath/examples/internal/cluster"
 	"github.com/rolloutmath/rolloutmath/rollout"
 )
 
@@ -50,45 +48,7 @@ func simulate(cfg *config) (*trace, error) {
 func (cfg *config) initialState() (rollout.Deployment[template], rollout.ReplicaSet[template]) {
 	d := cfg.deployment()
 	d.Template = cfg.template(cfg.fromImage)
-	d.Annotations = map[string]string{revision.RevisionAnnotation: "1"}
-	hash := revision.Hash(&d.Template, nil)
-	rsTemplate := d.Template
-	rsTemplate.Labels = maps.Clone(d.Template.Labels)
-	if rsTemplate.Labels == nil {
-		rsTemplate.Labels = map[string]string{}
-	}
-	rsTemplate.Labels[revision.HashLabel] = hash
-	r := d.Replicas
-	surge := rollout.MaxSurge(&d)
-	old := rollout.ReplicaSet[template]{
-		Name:         revision.ReplicaSetName(d.Name, hash),
-		UID:          "uid-1",
-		CreationTime: start.Add(-time.Hour),
-		Annotations: map[string]string{
-			revision.RevisionAnnotation:        "1",
-			revision.DesiredReplicasAnnotation: strconv.Itoa(int(r)),
-			revision.MaxReplicasAnnotation:     strconv.FormatInt(int64(r)+int64(surge), 10),
-		},
-		Template:           rsTemplate,
-		Replicas:           r,
-		StatusReplicas:     r,
-		ReadyReplicas:      r,
-		AvailableReplicas:  r,
-		Generation:         1,
-		ObservedGeneration: 1,
-	}
-	since := start.Add(-time.Hour)
-	d.Status = rollout.Status{
-		ObservedGeneration: d.Generation,
-		Replicas:           r, UpdatedReplicas: r, ReadyReplicas: r, AvailableReplicas: r,
-		Conditions: []rollout.Condition{
-			rollout.NewCondition(rollout.DeploymentAvailable, rollout.ConditionTrue,
-				rollout.ReasonMinimumReplicasAvailable, "Deployment has minimum availability.", since),
-			rollout.NewCondition(rollout.DeploymentProgressing, rollout.ConditionTrue,
-				rollout.ReasonNewReplicaSetAvailable, fmt.Sprintf("ReplicaSet %q has successfully progressed.", old.Name), since),
-		},
-	}
-	return d, old
+	return cluster.Settled(d, start)
 }
 
 // events returns the scripted events of cfg for the simulator, and a
