@@ -17,7 +17,9 @@ type ReplicaSet struct {
 }
 
 // Deployment is what the split reads of the Deployment. Counts are
-// replicas; [Scale] rejects negative ones.
+// replicas; [Scale] rejects negative ones. MaxSurge is used as given:
+// pass 0 when RollingUpdate is false, as upstream's MaxSurge(d) is 0 for
+// Recreate.
 type Deployment struct {
 	Replicas       int32 // spec.replicas (R)
 	MaxSurge       int32 // resolved maxSurge (0 for Recreate); may be huge: R+MaxSurge saturates, never wraps
