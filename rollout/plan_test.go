@@ -22,6 +22,9 @@ func rolled(replicas int32, img string) (*Deployment[tmpl], []ReplicaSet[tmpl]) 
 }
 
 func deepCopyRSs(rss []ReplicaSet[tmpl]) []ReplicaSet[tmpl] {
+	if rss == nil {
+		return nil
+	}
 	out := make([]ReplicaSet[tmpl], len(rss))
 	for i, r := range rss {
 		r.Annotations = cloneMap(r.Annotations)
