@@ -108,7 +108,7 @@ func (cfg *config) trace(d *rollout.Deployment[template], old *rollout.ReplicaSe
 		ReplicaSets: []rsRow{{Name: old.Name, Revision: 1, Desired: old.Replicas, Current: old.StatusReplicas, Ready: old.ReadyReplicas, Available: old.AvailableReplicas}},
 		Replicas:    d.Replicas,
 	}
-	first.Ceiling, first.Floor = bounds(cfg.strategy, d.Replicas, rollout.MaxSurge(d), rollout.MaxUnavailable(d))
+	first.setBounds(cfg.strategy, rollout.MaxSurge(d), rollout.MaxUnavailable(d))
 	t.Steps = append(t.Steps, first)
 	for _, s := range tr.Steps {
 		st := step{
@@ -120,7 +120,7 @@ func (cfg *config) trace(d *rollout.Deployment[template], old *rollout.ReplicaSe
 			Reasons:  []string{s.Reason},
 			Replicas: s.Replicas,
 		}
-		st.Ceiling, st.Floor = bounds(cfg.strategy, s.Replicas, s.MaxSurge, s.MaxUnavailable)
+		st.setBounds(cfg.strategy, s.MaxSurge, s.MaxUnavailable)
 		for _, rs := range s.ReplicaSets {
 			st.ReplicaSets = append(st.ReplicaSets, rsRow{Name: rs.Name, Revision: rs.Revision,
 				Desired: rs.Desired, Current: rs.Current, Ready: rs.Ready, Available: rs.Available})
@@ -131,14 +131,17 @@ func (cfg *config) trace(d *rollout.Deployment[template], old *rollout.ReplicaSe
 	return t
 }
 
-// bounds returns the ceiling and the floor the chart draws: R + maxSurge
-// and R - maxUnavailable for a rolling update, R and 0 for Recreate, which
-// runs no extra pods and keeps none available while it replaces them.
-func bounds(strategy string, r, surge, unavailable int32) (ceiling, floor int32) {
+// setBounds records the resolved maxSurge and maxUnavailable of s and
+// the ceiling and floor the chart draws: R + maxSurge and R -
+// maxUnavailable for a rolling update, R and 0 for Recreate, which runs
+// no extra pods and keeps none available while it replaces them.
+func (s *step) setBounds(strategy string, surge, unavailable int32) {
+	s.MaxSurge, s.MaxUnavailable = surge, unavailable
 	if strategy == string(rollout.Recreate) {
-		return r, 0
+		s.Ceiling, s.Floor = int64(s.Replicas), 0
+		return
 	}
-	return int32(min(int64(r)+int64(surge), 1<<31-1)), r - unavailable
+	s.Ceiling, s.Floor = int64(s.Replicas)+int64(surge), int64(s.Replicas)-int64(unavailable)
 }
 
 // outcomeText says in words how a simulation ended.

@@ -80,32 +80,40 @@ func writeSVG(w io.Writer, t *trace) error {
 type chart struct {
 	t     *trace
 	last  int   // the last step's index
-	yMax  int32 // the top of the y axis, in pods
-	yTick int32 // the distance between y ticks, in pods
+	yMax  int64 // the top of the y axis, in pods
+	yTick int64 // the distance between y ticks, in pods
 	xTick int   // the distance between x ticks, in steps
 }
 
-// newChart scales the axes so that every series and both bounds fit.
+// newChart scales the axes so that every series, the floor and R fit, and
+// the ceiling too unless it is more than twice as high as all of those: a
+// huge maxSurge would squash the series into the x axis, so such a
+// ceiling is drawn at the top edge and its label says it is off the chart.
 func newChart(t *trace) *chart {
 	c := &chart{t: t, last: len(t.Steps) - 1}
-	top := int32(1)
+	top := int64(1)
 	for i := range t.Steps {
 		s := &t.Steps[i]
-		top = max(top, s.Ceiling, s.pods())
+		top = max(top, s.pods(), s.Floor, int64(s.Replicas))
+	}
+	for i := range t.Steps {
+		if ceiling := t.Steps[i].Ceiling; ceiling <= 2*top {
+			top = max(top, ceiling)
+		}
 	}
 	c.yTick = niceStep(top, 8)
 	c.yMax = (top/c.yTick + 1) * c.yTick
-	c.xTick = int(niceStep(int32(max(c.last, 1)), 20))
+	c.xTick = int(niceStep(int64(max(c.last, 1)), 20))
 	return c
 }
 
 // niceStep returns the smallest of 1, 2, 5, 10, 20, 50, ... that divides
-// 0..top into at most n intervals.
-func niceStep(top int32, n int32) int32 {
+// 0..top into fewer than n intervals (top >= 0, n >= 1).
+func niceStep(top, n int64) int64 {
 	for step := int64(1); ; step *= 10 {
 		for _, m := range []int64{1, 2, 5} {
-			if int64(top)/(step*m) < int64(n) {
-				return int32(step * m)
+			if top/(step*m) < n {
+				return step * m
 			}
 		}
 	}
@@ -116,8 +124,10 @@ func (c *chart) x(i int) float64 {
 	return marginLeft + float64(i)*plotWidth/float64(max(c.last, 1))
 }
 
-// y returns the vertical position of a pod count.
-func (c *chart) y(v int32) float64 {
+// y returns the vertical position of a pod count; counts above the top of
+// the axis are drawn at the top.
+func (c *chart) y(v int64) float64 {
+	v = min(v, c.yMax)
 	return marginTop + plotHeight - float64(v)*plotHeight/float64(c.yMax)
 }
 
@@ -140,7 +150,7 @@ func (c *chart) writeAxes(p *printer) {
 	left, right := float64(marginLeft), float64(marginLeft+plotWidth)
 	bottom := float64(marginTop + plotHeight)
 	p.printf(`<g class="axes" stroke="#999999">` + "\n")
-	for v := int32(0); v <= c.yMax; v += c.yTick {
+	for v := int64(0); v <= c.yMax; v += c.yTick {
 		y := c.y(v)
 		p.printf(`<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#eeeeee"/>`+"\n", left, y, right, y)
 		p.printf(`<text x="%.1f" y="%.1f" text-anchor="end" stroke="none" fill="#333333">%d</text>`+"\n", left-6, y+4, v)
@@ -170,10 +180,10 @@ type label struct {
 // writeBound draws the ceiling or the floor as a stepped dashed line and
 // returns its label.
 func (c *chart) writeBound(p *printer, which string) []label {
-	value := func(s *step) int32 { return s.Ceiling }
+	value := func(s *step) int64 { return s.Ceiling }
 	text := "ceiling: R + maxSurge"
 	if which == "floor" {
-		value = func(s *step) int32 { return s.Floor }
+		value = func(s *step) int64 { return s.Floor }
 		text = "floor: R - maxUnavailable"
 		if c.t.Strategy == "Recreate" {
 			text = "floor: none (Recreate)"
@@ -194,7 +204,12 @@ func (c *chart) writeBound(p *printer, which string) []label {
 	p.printf(`<polyline points="%s" fill="none" stroke="%s" stroke-width="1.5" stroke-dasharray="6 4"/>`+"\n",
 		strings.Join(pts, " "), boundColor)
 	p.printf("</g>\n")
-	return []label{{text: fmt.Sprintf("%s = %d", text, end), color: boundColor, y: c.y(end)}}
+	if end > c.yMax {
+		text += ", off the chart" // the number would not fit in the margin
+	} else {
+		text = fmt.Sprintf("%s = %d", text, end)
+	}
+	return []label{{text: text, color: boundColor, y: c.y(end)}}
 }
 
 // writeTotal draws all pods (current plus terminating) or the available
@@ -226,17 +241,18 @@ func (c *chart) writeTotal(p *printer, which string) []label {
 func (c *chart) writeSeries(p *printer, name, color string) []label {
 	var pts []string
 	var dots strings.Builder
-	peak, peakAt, lastAt := int32(-1), 0, -1
+	peak, peakAt, lastAt := int64(-1), 0, -1
 	var lastRow rsRow
 	for i := range c.t.Steps {
 		rs, ok := c.t.Steps[i].row(name)
 		if !ok {
 			continue
 		}
-		pts = append(pts, c.point(i, rs.Current))
-		fmt.Fprintf(&dots, `<circle cx="%.1f" cy="%.1f" r="3" fill="%s"/>`+"\n", c.x(i), c.y(rs.Current), color)
-		if rs.Current > peak {
-			peak, peakAt = rs.Current, i
+		cur := int64(rs.Current)
+		pts = append(pts, c.point(i, cur))
+		fmt.Fprintf(&dots, `<circle cx="%.1f" cy="%.1f" r="3" fill="%s"/>`+"\n", c.x(i), c.y(cur), color)
+		if cur > peak {
+			peak, peakAt = cur, i
 		}
 		lastAt, lastRow = i, rs
 	}
@@ -246,7 +262,7 @@ func (c *chart) writeSeries(p *printer, name, color string) []label {
 	p.printf("%s", dots.String())
 	var right []label
 	if lastAt == c.last && lastRow.Current > 0 {
-		right = append(right, label{text: fmt.Sprintf("%s = %d", text, lastRow.Current), color: color, y: c.y(lastRow.Current)})
+		right = append(right, label{text: fmt.Sprintf("%s = %d", text, lastRow.Current), color: color, y: c.y(int64(lastRow.Current))})
 	} else {
 		anchor := "middle"
 		switch {
@@ -292,7 +308,7 @@ func (c *chart) writeRightLabels(p *printer, labels []label) {
 }
 
 // point returns the SVG coordinates of value v at step index i.
-func (c *chart) point(i int, v int32) string {
+func (c *chart) point(i int, v int64) string {
 	return fmt.Sprintf("%.1f,%.1f", c.x(i), c.y(v))
 }
 

@@ -102,12 +102,13 @@ func TestSVGEscapesText(t *testing.T) {
 
 func TestNiceStep(t *testing.T) {
 	tests := []struct {
-		top, n, want int32
+		top, n, want int64
 	}{
 		{top: 1, n: 8, want: 1},
 		{top: 13, n: 8, want: 2},
 		{top: 16, n: 8, want: 5}, // 16/2 = 8 intervals is not fewer than 8
 		{top: 100000, n: 8, want: 20000},
+		{top: 2147483647, n: 8, want: 500000000},
 	}
 	for _, tt := range tests {
 		if got := niceStep(tt.top, tt.n); got != tt.want {
@@ -126,15 +127,15 @@ func fixtureTrace() *trace {
 		Deployment: "web", Strategy: "RollingUpdate", MaxSurge: "1", MaxUnavailable: "0",
 		FromImage: "web:1", ToImage: "web:2", Outcome: "complete", Syncs: 5,
 		Steps: []step{
-			{N: 0, Reasons: []string{"web-a runs every pod"}, ReplicaSets: []rsRow{rs("web-a", 1, 2, 2, 2, 2)}, Replicas: 2, Ceiling: 3, Floor: 2},
+			{N: 0, Reasons: []string{"web-a runs every pod"}, ReplicaSets: []rsRow{rs("web-a", 1, 2, 2, 2, 2)}, Replicas: 2, MaxSurge: 1, Ceiling: 3, Floor: 2},
 			{N: 1, Elapsed: "10s", Events: []string{"image web:1 -> web:2"}, Reasons: []string{"created web-b at 1"},
-				ReplicaSets: []rsRow{rs("web-a", 1, 2, 2, 2, 2), rs("web-b", 2, 1, 1, 1, 1)}, Replicas: 2, Ceiling: 3, Floor: 2},
+				ReplicaSets: []rsRow{rs("web-a", 1, 2, 2, 2, 2), rs("web-b", 2, 1, 1, 1, 1)}, Replicas: 2, MaxSurge: 1, Ceiling: 3, Floor: 2},
 			{N: 2, Elapsed: "20s", Reasons: []string{"scaled down web-a from 2 to 1"},
-				ReplicaSets: []rsRow{rs("web-a", 1, 1, 1, 1, 1), rs("web-b", 2, 1, 1, 1, 1)}, Replicas: 2, Ceiling: 3, Floor: 2, Terminating: 1},
+				ReplicaSets: []rsRow{rs("web-a", 1, 1, 1, 1, 1), rs("web-b", 2, 1, 1, 1, 1)}, Replicas: 2, MaxSurge: 1, Ceiling: 3, Floor: 2, Terminating: 1},
 			{N: 3, Elapsed: "30s", Reasons: []string{"scaled up web-b from 1 to 2"},
-				ReplicaSets: []rsRow{rs("web-a", 1, 1, 1, 1, 1), rs("web-b", 2, 2, 2, 1, 1)}, Replicas: 2, Ceiling: 3, Floor: 2},
+				ReplicaSets: []rsRow{rs("web-a", 1, 1, 1, 1, 1), rs("web-b", 2, 2, 2, 1, 1)}, Replicas: 2, MaxSurge: 1, Ceiling: 3, Floor: 2},
 			{N: 4, Elapsed: "40s", Reasons: []string{"scaled down web-a from 1 to 0"},
-				ReplicaSets: []rsRow{rs("web-a", 1, 0, 0, 0, 0), rs("web-b", 2, 2, 2, 2, 2)}, Replicas: 2, Ceiling: 3, Floor: 2},
+				ReplicaSets: []rsRow{rs("web-a", 1, 0, 0, 0, 0), rs("web-b", 2, 2, 2, 2, 2)}, Replicas: 2, MaxSurge: 1, Ceiling: 3, Floor: 2},
 		},
 	}
 }

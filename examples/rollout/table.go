@@ -3,6 +3,8 @@ package main
 import (
 	"fmt"
 	"io"
+	"math"
+	"strconv"
 	"strings"
 
 	"github.com/rolloutmath/rolloutmath/intorpercent"
@@ -16,8 +18,8 @@ import (
 func writeTable(w io.Writer, t *trace) error {
 	p := &printer{w: w}
 	p.printf("%s\n\n", describe(t))
-	width := nameWidth(t)
-	p.printf("%-*s%-10s%-10s%-8s%s\n", width, "NAME", "DESIRED", "CURRENT", "READY", "AVAILABLE")
+	col := widths(t)
+	p.printf("%-*s%-*s%-*s%-*s%s\n", col[0], "NAME", col[1], "DESIRED", col[2], "CURRENT", col[3], "READY", "AVAILABLE")
 	for i := range t.Steps {
 		s := &t.Steps[i]
 		p.printf("# %s\n", stepLine(s))
@@ -25,7 +27,7 @@ func writeTable(w io.Writer, t *trace) error {
 			if i > 0 && !changed(&t.Steps[i-1], rs) {
 				continue
 			}
-			p.printf("%-*s%-10d%-10d%-8d%d\n", width, rs.Name, rs.Desired, rs.Current, rs.Ready, rs.Available)
+			p.printf("%-*s%-*d%-*d%-*d%d\n", col[0], rs.Name, col[1], rs.Desired, col[2], rs.Current, col[3], rs.Ready, rs.Available)
 		}
 	}
 	p.printf("\n")
@@ -86,14 +88,23 @@ func changed(prev *step, rs rsRow) bool {
 	return !ok || old != rs
 }
 
-// nameWidth returns the width of the NAME column: the longest name plus
-// three spaces, as kubectl pads its columns.
-func nameWidth(t *trace) int {
-	w := len("NAME")
-	for _, name := range t.names() {
-		w = max(w, len(name))
+// widths returns the widths of the NAME, DESIRED, CURRENT and READY
+// columns: the longest header or value plus three spaces, as kubectl pads
+// its columns.
+func widths(t *trace) [4]int {
+	w := [4]int{len("NAME"), len("DESIRED"), len("CURRENT"), len("READY")}
+	for _, s := range t.Steps {
+		for _, rs := range s.ReplicaSets {
+			w[0] = max(w[0], len(rs.Name))
+			w[1] = max(w[1], len(strconv.Itoa(int(rs.Desired))))
+			w[2] = max(w[2], len(strconv.Itoa(int(rs.Current))))
+			w[3] = max(w[3], len(strconv.Itoa(int(rs.Ready))))
+		}
 	}
-	return w + 3
+	for i := range w {
+		w[i] += 3
+	}
+	return w
 }
 
 // writeSummary prints the closing summary of t. The peak and the low
@@ -111,13 +122,22 @@ func writeSummary(p *printer, t *trace) {
 		p.printf("  bounds:               none: Recreate has no maxSurge or maxUnavailable\n")
 		return
 	}
-	p.printf("  peak pods:            %d at %s (ceiling R + maxSurge = %d + %d = %d)\n",
-		peak.pods(), stepName(peak.N), peak.Replicas, peak.Ceiling-peak.Replicas, peak.Ceiling)
+	p.printf("  peak pods:            %d at %s (ceiling R + maxSurge = %d + %d = %d%s)\n",
+		peak.pods(), stepName(peak.N), peak.Replicas, peak.MaxSurge, peak.Ceiling, saturated(peak.Ceiling))
 	p.printf("  lowest availability:  %d at %s (floor R - maxUnavailable = %d - %d = %d)\n",
-		low.available(), stepName(low.N), low.Replicas, low.Replicas-low.Floor, low.Floor)
+		low.available(), stepName(low.N), low.Replicas, low.MaxUnavailable, low.Floor)
 	p.printf("  bounds:               maxSurge %s, maxUnavailable %s\n",
-		resolved(t.MaxSurge, last.Replicas, last.Ceiling-last.Replicas, intorpercent.Up),
-		resolved(t.MaxUnavailable, last.Replicas, last.Replicas-last.Floor, intorpercent.Down))
+		resolved(t.MaxSurge, last.Replicas, last.MaxSurge, intorpercent.Up),
+		resolved(t.MaxUnavailable, last.Replicas, last.MaxUnavailable, intorpercent.Down))
+}
+
+// saturated notes a ceiling beyond int32, where the library saturates
+// R + maxSurge (upstream wraps it negative and stalls the rollout).
+func saturated(ceiling int64) string {
+	if ceiling > math.MaxInt32 {
+		return ", saturated at 2147483647"
+	}
+	return ""
 }
 
 // resolved describes how a maxSurge or maxUnavailable value as written

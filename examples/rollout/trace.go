@@ -52,12 +52,18 @@ type step struct {
 	ReplicaSets []rsRow `json:"replicaSets"`
 	// Replicas is the deployment's spec.replicas during this sync (R).
 	Replicas int32 `json:"replicas"`
-	// Ceiling is R + maxSurge and Floor is R - maxUnavailable, resolved
-	// for this step's R: the most pods a rolling update may run, and the
-	// fewest available pods it keeps. Recreate has no surge and keeps no
-	// pods available while it replaces them: its Ceiling is R, its Floor 0.
-	Ceiling int32 `json:"ceiling"`
-	Floor   int32 `json:"floor"`
+	// MaxSurge and MaxUnavailable are resolved for this step's R (both 0
+	// for Recreate).
+	MaxSurge       int32 `json:"maxSurge"`
+	MaxUnavailable int32 `json:"maxUnavailable"`
+	// Ceiling is R + maxSurge and Floor is R - maxUnavailable: the most
+	// pods a rolling update may run, and the fewest available pods it
+	// keeps. Recreate has no surge and keeps no pods available while it
+	// replaces them: its Ceiling is R, its Floor 0. Ceiling is computed in
+	// 64 bits, so it can exceed math.MaxInt32 (the library saturates
+	// there; upstream would wrap).
+	Ceiling int64 `json:"ceiling"`
+	Floor   int64 `json:"floor"`
 	// Terminating counts pods that were deleted but are still shutting
 	// down, summed over all ReplicaSets.
 	Terminating int32 `json:"terminating"`
@@ -74,20 +80,21 @@ type rsRow struct {
 }
 
 // pods returns the number of pods running in s: every ReplicaSet's
-// current pods plus the terminating ones.
-func (s *step) pods() int32 {
-	n := s.Terminating
+// current pods plus the terminating ones. Sums are 64-bit: they can pass
+// math.MaxInt32.
+func (s *step) pods() int64 {
+	n := int64(s.Terminating)
 	for _, rs := range s.ReplicaSets {
-		n += rs.Current
+		n += int64(rs.Current)
 	}
 	return n
 }
 
 // available returns the number of available pods in s.
-func (s *step) available() int32 {
-	var n int32
+func (s *step) available() int64 {
+	var n int64
 	for _, rs := range s.ReplicaSets {
-		n += rs.Available
+		n += int64(rs.Available)
 	}
 	return n
 }
