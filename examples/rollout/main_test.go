@@ -216,3 +216,56 @@ func TestHelp(t *testing.T) {
 		t.Errorf("run(-h) = %d, stdout %q, stderr %.60q...; want 0, nothing, and the flags on stderr", code, stdout, stderr)
 	}
 }
+
+// TestEveryFlagRuns runs one combination per flag (and the extremes) and
+// checks that each exits 0 with a summary and a chart that parses and
+// holds one series per ReplicaSet. What the runs print is checked by eye
+// and by the golden tests; this guards against crashes and broken charts.
+func TestEveryFlagRuns(t *testing.T) {
+	tests := [][]string{
+		{"-replicas", "0"},
+		{"-replicas", "1"},
+		{"-replicas", "100000"},
+		{"-replicas", "2147483647"},
+		{"-max-surge", "2147483647"},
+		{"-max-surge", "0", "-max-unavailable", "1000"},
+		{"-max-surge", "100%", "-max-unavailable", "100%"},
+		{"-strategy", "Recreate", "-scale", "20@3"},
+		{"-pause-at", "2", "-resume-at", "6"},
+		{"-pause-at", "2"},
+		{"-rollback-at", "4"},
+		{"-rollback-at", "4", "-rollback-to", "7"},
+		{"-never-ready", "2"},
+		{"-terminating", "25s", "-terminating-aware"},
+		{"-scale", "0@3"},
+		{"-scale", "4@3", "-scale", "12@6"},
+		{"-min-ready-seconds", "30", "-ready-delay", "5s", "-interval", "3s"},
+		{"-max-steps", "3"},
+		{"-image-from", "web:1", "-image-to", "web:1"},
+	}
+	for _, args := range tests {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "chart.svg")
+			code, stdout, stderr := runArgs(t, append(args, "-svg", path)...)
+			if code != 0 || stderr != "" {
+				t.Fatalf("run(%q) = %d, stderr %q; want 0 and no stderr", args, code, stderr)
+			}
+			if !strings.Contains(stdout, "\nSummary\n") {
+				t.Errorf("run(%q) printed no summary:\n%s", args, stdout)
+			}
+			svg, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cfg, err := parseFlags(args, nil)
+			if err != nil {
+				t.Fatalf("parseFlags(%q) = %v, want nil", args, err)
+			}
+			tr, err := simulate(&cfg)
+			if err != nil {
+				t.Fatalf("simulate(%q) = %v, want nil", args, err)
+			}
+			checkChart(t, svg, tr)
+		})
+	}
+}

@@ -1,0 +1,19 @@
+// Package adapt converts between the apps/v1 objects a controller holds
+// and the rolloutmath types, in both directions.
+//
+// Deployment and ReplicaSet turn an apps/v1 Deployment and its ReplicaSets
+// into rollout.Deployment and rollout.ReplicaSet values with
+// corev1.PodTemplateSpec templates, applying the apps/v1 defaults the
+// library does not read from a nil field (spec.replicas 1). Changes turns
+// what rollout.Plan decided into the writes a controller sends to the API
+// server: the new ReplicaSet object (name, labels, selector with the
+// pod-template-hash, annotations, controller owner reference), ReplicaSet
+// updates and deletions, a rollback of the Deployment's template, and the
+// Deployment's status.
+//
+// The conversions copy the fields the library reads and share nothing
+// the library could modify: maps and templates are shared with the input
+// objects, which the library never modifies, and the objects returned
+// by Changes are deep copies. Validate checks a Deployment as the API
+// server does, in its words.
+package adapt
