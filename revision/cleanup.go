@@ -1,6 +1,9 @@
 package revision
 
-import "sort"
+import (
+	"sort"
+	"strconv"
+)
 
 // CleanupMode chooses how [ToCleanUp] treats old ReplicaSets that still
 // have pods.
@@ -93,4 +96,15 @@ func (s byRevision[T]) Less(i, j int) bool {
 		return createdBefore(a, b)
 	}
 	return ra < rb
+}
+
+// String returns the mode's name, such as "CleanupUpstream".
+func (m CleanupMode) String() string {
+	switch m {
+	case CleanupUpstream:
+		return "CleanupUpstream"
+	case CleanupSubstitute:
+		return "CleanupSubstitute"
+	}
+	return "CleanupMode(" + strconv.Itoa(int(m)) + ")"
 }

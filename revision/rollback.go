@@ -157,7 +157,7 @@ func WithoutHashLabel[T any](t *T) T {
 	}
 	labels := v.FieldByIndex(path)
 	if !labels.CanSet() {
-		return out // reached through an unexported field
+		return out // defensive: a located labels field is always settable
 	}
 	clean := reflect.MakeMapWithSize(labels.Type(), labels.Len())
 	it := labels.MapRange()
