@@ -27,9 +27,9 @@ func TestNewAnnotations(t *testing.T) {
 		reason      string
 	}{
 		{
-			name: "new ReplicaSet",
-			in:   AnnotationsInput{Deployment: deployment, Revision: "4", Replicas: 10, MaxReplicas: 13},
-			want: map[string]string{"a": "1", RevisionAnnotation: "4", DesiredReplicasAnnotation: "10", MaxReplicasAnnotation: "13"},
+			name:        "new ReplicaSet",
+			in:          AnnotationsInput{Deployment: deployment, Revision: "4", Replicas: 10, MaxReplicas: 13},
+			want:        map[string]string{"a": "1", RevisionAnnotation: "4", DesiredReplicasAnnotation: "10", MaxReplicasAnnotation: "13"},
 			wantChanged: true,
 			reason:      "only copied annotations come from the Deployment; a new ReplicaSet gets the replica annotations",
 		},
