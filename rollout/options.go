@@ -1,6 +1,9 @@
 package rollout
 
-import "github.com/rolloutmath/rolloutmath/proportion"
+import (
+	"github.com/rolloutmath/rolloutmath/proportion"
+	"github.com/rolloutmath/rolloutmath/revision"
+)
 
 // SurgePolicy says whether terminating pods count against maxSurge.
 type SurgePolicy uint8
@@ -41,4 +44,9 @@ type Options struct {
 	// Proportion is the proportional split on a resize mid-rollout:
 	// proportion.Upstream (the default) or proportion.Conserving.
 	Proportion proportion.Mode
+	// Cleanup is how history cleanup treats old ReplicaSets that still have
+	// pods: revision.CleanupUpstream (the default) skips them without
+	// replacement, so more than revisionHistoryLimit can remain;
+	// revision.CleanupSubstitute examines newer ones instead.
+	Cleanup revision.CleanupMode
 }

@@ -265,20 +265,13 @@ func (p *planner[T]) snapshot() {
 // revisions between it and the deployment. It returns false when the sync
 // must stop (a hash collision). Upstream: getAllReplicaSetsAndSyncRevision.
 func (p *planner[T]) syncRevision(create bool) bool {
-	var maxOld int64
-	for i := range p.rss {
-		if i == p.newIdx {
-			continue
-		}
-		if v, err := revision.Revision(p.rss[i].Annotations); err == nil && v > maxOld {
-			maxOld = v
-		}
-	}
-	newRevision := maxOld + 1
+	newRevision := strconv.FormatInt(revision.NextRevision(p.rss, p.newIdx), 10)
 	_, hasDeadline := p.cur.ProgressDeadline()
 	if p.newIdx >= 0 {
 		rs := &p.rss[p.newIdx]
-		ann, changed := newReplicaSetAnnotations(p.cur.Annotations, rs.Annotations, newRevision, true, p.cur.Replicas, maxTotal(&p.cur))
+		ann, changed := revision.NewAnnotations(revision.AnnotationsInput{
+			Deployment: p.cur.Annotations, ReplicaSet: rs.Annotations, Revision: newRevision, Exists: true,
+		})
 		if changed {
 			old := rs.Annotations[revision.RevisionAnnotation]
 			rs.Annotations = ann
@@ -302,7 +295,7 @@ func (p *planner[T]) syncRevision(create bool) bool {
 			if p.cur.Status.CollisionCount != nil {
 				cc = *p.cur.Status.CollisionCount
 			}
-			next := sat(int64(cc) + 1)
+			next := revision.NextCollisionCount(p.cur.Status.CollisionCount)
 			p.cur.Status.CollisionCount = &next
 			p.act(CountCollision, name, 0, 0, fmt.Sprintf("hash collision: ReplicaSet %s exists with another template; collisionCount %d -> %d, new name next sync", name, cc, next))
 			p.requeue, p.requeueAfter = true, 0
@@ -315,7 +308,9 @@ func (p *planner[T]) syncRevision(create bool) bool {
 		p.note = err.Error()
 		return false
 	}
-	ann, _ := newReplicaSetAnnotations(p.cur.Annotations, nil, newRevision, false, p.cur.Replicas, maxTotal(&p.cur))
+	ann, _ := revision.NewAnnotations(revision.AnnotationsInput{
+		Deployment: p.cur.Annotations, Revision: newRevision, Replicas: p.cur.Replicas, MaxReplicas: maxTotal(&p.cur),
+	})
 	p.rss = append(p.rss, ReplicaSet[T]{
 		Name:         name,
 		CreationTime: p.now,
@@ -326,8 +321,8 @@ func (p *planner[T]) syncRevision(create bool) bool {
 	})
 	p.newIdx = len(p.rss) - 1
 	p.hash = hash
-	p.act(CreateReplicaSet, name, 0, size, fmt.Sprintf("created new ReplicaSet %s (revision %d) at %d: %s", name, newRevision, size, p.createWhy(size)))
-	p.setRevision(strconv.FormatInt(newRevision, 10))
+	p.act(CreateReplicaSet, name, 0, size, fmt.Sprintf("created new ReplicaSet %s (revision %s) at %d: %s", name, newRevision, size, p.createWhy(size)))
+	p.setRevision(newRevision)
 	if hasDeadline {
 		p.cur.Status.Conditions = SetCondition(p.cur.Status.Conditions, NewCondition(DeploymentProgressing, ConditionTrue, ReasonNewReplicaSetCreated, fmt.Sprintf("Created new replica set %q", name), p.now))
 	}
@@ -392,14 +387,18 @@ func (p *planner[T]) scale(i int, size int32, force bool, why string) bool {
 	}
 	desired, maxReplicas := p.cur.Replicas, maxTotal(&p.cur)
 	sizeChanged := rs.Replicas != size
-	if !sizeChanged && !replicasAnnotationsNeedUpdate(rs.Annotations, desired, maxReplicas) {
+	if !sizeChanged && !proportion.AnnotationsNeedUpdate(proportion.ReplicaSet{
+		DesiredReplicas: rs.Annotations[revision.DesiredReplicasAnnotation],
+		MaxReplicas:     rs.Annotations[revision.MaxReplicasAnnotation],
+	}, desired, maxReplicas) {
 		return false
 	}
 	ann := maps.Clone(rs.Annotations)
 	if ann == nil {
 		ann = map[string]string{}
 	}
-	setReplicasAnnotations(ann, desired, maxReplicas)
+	ann[revision.DesiredReplicasAnnotation] = proportion.FormatReplicas(desired)
+	ann[revision.MaxReplicasAnnotation] = proportion.FormatReplicas(maxReplicas)
 	rs.Annotations = ann
 	from := rs.Replicas
 	var reason string
@@ -469,7 +468,7 @@ func (p *planner[T]) sync() {
 		p.cleanupHistory()
 	}
 	p.deploymentStatus()
-	if len(p.actions) == 0 {
+	if len(p.actions) == 0 && p.note == "" {
 		if p.in.Paused {
 			p.note = "paused: no rollout step until resumed"
 		} else {
@@ -546,8 +545,8 @@ func (p *planner[T]) rollback() {
 			p.act(SkipRollback, rs.Name, rs.Replicas, rs.Replicas, fmt.Sprintf("rollback skipped: The rollback revision contains the same template as current deployment %q", p.cur.Name))
 			return
 		}
-		p.cur.Template = rs.Template
-		p.cur.Annotations = rollbackAnnotations(p.cur.Annotations, rs.Annotations)
+		p.cur.Template = revision.WithoutHashLabel(&rs.Template)
+		p.cur.Annotations = revision.RollbackAnnotations(p.cur.Annotations, rs.Annotations)
 		p.cur.Generation++
 		p.act(RollBack, rs.Name, rs.Replicas, rs.Replicas, fmt.Sprintf("Rolled back deployment %q to revision %d (template of ReplicaSet %s)", p.cur.Name, target, rs.Name))
 		return
@@ -756,7 +755,7 @@ func (p *planner[T]) cleanupHistory() {
 	if base == nil {
 		base = p.rss
 	}
-	for _, i := range historyToDelete(base, p.preNew, limit) {
+	for _, i := range revision.ToCleanUp(base, p.preNew, &limit, p.opts.Cleanup) {
 		if p.deleted == nil {
 			p.deleted = make([]bool, len(p.rss))
 		}

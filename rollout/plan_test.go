@@ -383,3 +383,86 @@ func TestPlanErrorsAreTyped(t *testing.T) {
 		t.Errorf("Plan(Canary) error = %v, want ErrInvalid", err)
 	}
 }
+
+func TestPlanWithCleanupSubstitute(t *testing.T) {
+	// Limit 1, three old ReplicaSets; the lowest revision still has pods.
+	// Upstream examines only the two lowest and deletes one; substituting
+	// deletes two.
+	d := dep(3, nil, nil)
+	d.Paused = true
+	d.RevisionHistoryLimit = ptr(int32(1))
+	old := func(name, rev string, age int, spec int32) ReplicaSet[tmpl] {
+		r := rs(name, age, spec, spec)
+		r.Annotations = map[string]string{revision.RevisionAnnotation: rev, revision.DesiredReplicasAnnotation: "3", revision.MaxReplicasAnnotation: "4"}
+		return r
+	}
+	cur := old("cur", "4", 1, 2)
+	cur.Template = d.Template
+	rss := []ReplicaSet[tmpl]{old("r1", "1", 30, 1), old("r2", "2", 20, 0), old("r3", "3", 10, 0), cur}
+	for _, tt := range []struct {
+		mode revision.CleanupMode
+		want []string
+	}{
+		{mode: revision.CleanupUpstream, want: []string{"r2"}},
+		{mode: revision.CleanupSubstitute, want: []string{"r2", "r3"}},
+	} {
+		s, err := PlanWith(d, rss, t0, Options{Cleanup: tt.mode})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var deleted []string
+		for _, a := range s.Actions {
+			if a.Kind == DeleteReplicaSet {
+				deleted = append(deleted, a.ReplicaSet)
+			}
+		}
+		if !cmp.Equal(deleted, tt.want) {
+			t.Errorf("PlanWith(Cleanup %v) deleted %v, want %v", tt.mode, deleted, tt.want)
+		}
+	}
+}
+
+func TestPlanWithTerminatingAwareSurge(t *testing.T) {
+	t.Run("rolling scale-up takes terminating pods into account", func(t *testing.T) {
+		d, rss := rolled(10, "nginx:2")
+		rss[0].Replicas, rss[0].TerminatingReplicas = 8, ptr(int32(2))
+		for _, tt := range []struct {
+			surge SurgePolicy
+			want  int32
+		}{{SurgeIgnoresTerminating, 5}, {SurgeCountsTerminating, 3}} {
+			s, _ := PlanWith(d, rss, t0, Options{Surge: tt.surge})
+			if got := s.ReplicaSets[s.NewReplicaSet].Replicas; got != tt.want {
+				t.Errorf("PlanWith(%v) created the new ReplicaSet at %d, want %d", tt.surge, got, tt.want)
+			}
+		}
+	})
+	t.Run("proportional scale-up waits for terminating pods", func(t *testing.T) {
+		d := dep(20, nil, nil)
+		ann := map[string]string{revision.RevisionAnnotation: "1", revision.DesiredReplicasAnnotation: "10", revision.MaxReplicasAnnotation: "13"}
+		old, nw := rs("old", 10, 8, 8), rs("new", 1, 5, 3)
+		old.Annotations, nw.Annotations, nw.Template = ann, cloneMap(ann), d.Template
+		nw.Annotations[revision.RevisionAnnotation] = "2"
+		old.TerminatingReplicas = ptr(int32(20))
+		rss := []ReplicaSet[tmpl]{old, nw}
+		s, _ := PlanWith(d, rss, t0, Options{Surge: SurgeCountsTerminating})
+		if len(s.Actions) != 0 || !strings.HasPrefix(s.Reason, "waiting for 20 terminating pods before scaling up to 25") {
+			t.Errorf("PlanWith(resize with 20 terminating) = %+v %q, want a wait", s.Actions, s.Reason)
+		}
+		s, _ = PlanWith(d, rss, t0, Options{})
+		if len(s.Actions) != 2 {
+			t.Errorf("PlanWith(resize, default) = %+v, want both ReplicaSets scaled", s.Actions)
+		}
+	})
+	t.Run("Recreate waits for the new ReplicaSet's terminating pods", func(t *testing.T) {
+		d := dep(3, nil, nil)
+		d.Strategy, d.MaxSurge, d.MaxUnavailable = Recreate, nil, nil
+		nw := rs("new", 1, 1, 1)
+		nw.Template = d.Template
+		nw.Annotations = map[string]string{revision.RevisionAnnotation: "1", revision.DesiredReplicasAnnotation: "3", revision.MaxReplicasAnnotation: "3"}
+		nw.TerminatingReplicas = ptr(int32(2))
+		s, _ := PlanWith(d, []ReplicaSet[tmpl]{nw}, t0, Options{Surge: SurgeCountsTerminating})
+		if len(s.Actions) != 0 || s.Reason != "waiting for 2 terminating pods before starting new pods" {
+			t.Errorf("PlanWith(Recreate, terminating) = %+v %q, want a wait", s.Actions, s.Reason)
+		}
+	})
+}
