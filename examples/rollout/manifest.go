@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -43,16 +42,14 @@ type manifest struct {
 	} `json:"spec"`
 }
 
-// readManifest decodes one apps/v1 Deployment from r. It rejects unknown
-// kinds and API versions, trailing data, a template without containers,
-// and int-or-percent values that are not a number or a "N%" string.
-// Defaults are not applied here; see config.apply.
+// readManifest decodes one apps/v1 Deployment from r. It rejects other
+// kinds and API versions, trailing data, a missing name, a template
+// without containers, and int-or-percent values that are not a number or
+// a "N%" string. Defaults are not applied here; see
+// config.applyManifest. Validation (negative replicas, both fenceposts
+// zero, ...) is left to rollout.Validate.
 func readManifest(r io.Reader) (*manifest, error) {
-	data, err := io.ReadAll(r)
-	if err != nil {
-		return nil, err
-	}
-	dec := json.NewDecoder(bytes.NewReader(data))
+	dec := json.NewDecoder(r)
 	var m manifest
 	if err := dec.Decode(&m); err != nil {
 		return nil, fmt.Errorf("decoding Deployment: %w", err)
@@ -62,6 +59,9 @@ func readManifest(r io.Reader) (*manifest, error) {
 	}
 	if m.APIVersion != "apps/v1" || m.Kind != "Deployment" {
 		return nil, fmt.Errorf("want an apps/v1 Deployment, got apiVersion %q kind %q", m.APIVersion, m.Kind)
+	}
+	if m.Metadata.Name == "" {
+		return nil, fmt.Errorf("metadata.name: Required value: name or generateName is required")
 	}
 	if len(m.Spec.Template.Spec.Containers) == 0 {
 		return nil, fmt.Errorf("spec.template.spec.containers: Required value")
