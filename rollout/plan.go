@@ -617,8 +617,9 @@ func (p *planner[T]) reconcileOld() bool {
 	for i := range base {
 		sizes[i] = base[i].Replicas
 	}
-	cleaned, err := CleanupUnhealthy(base, n, budget, sizes)
-	for i := nextOldest(base, -1, n); i >= 0; i = nextOldest(base, i, n) {
+	order := oldestOrder(base, n)
+	cleaned, err := cleanupUnhealthy(base, n, order, budget, sizes)
+	for _, i := range order {
 		if sizes[i] != p.rss[i].Replicas {
 			unhealthy := base[i].Replicas - base[i].AvailableReplicas
 			p.scale(i, sizes[i], false, fmt.Sprintf("removing unavailable pods first (%d of its pods unavailable, %d old pods may go)", unhealthy, budget))
@@ -635,8 +636,8 @@ func (p *planner[T]) reconcileOld() bool {
 			available += int64(base[i].AvailableReplicas)
 		}
 	}
-	removed, _ := ScaleDownOld(&p.cur, base, n, sizes)
-	for i := nextOldest(base, -1, n); i >= 0; i = nextOldest(base, i, n) {
+	removed, _ := scaleDownOld(&p.cur, base, n, order, sizes)
+	for _, i := range order {
 		if sizes[i] != p.rss[i].Replicas {
 			p.scale(i, sizes[i], false, fmt.Sprintf("%d pods available, at least %d must stay available (%d - maxUnavailable %d)", available, minAvail, p.cur.Replicas, MaxUnavailable(&p.cur)))
 		}
@@ -799,10 +800,8 @@ func (p *planner[T]) result() Sync[T] {
 	for _, a := range p.actions {
 		reasons = append(reasons, a.Reason)
 	}
-	if len(reasons) == 0 || p.note != "" && p.path != PathDeleting {
-		if p.note != "" {
-			reasons = append(reasons, p.note)
-		}
+	if p.note != "" {
+		reasons = append(reasons, p.note)
 	}
 	out.Reason = strings.Join(reasons, "; ")
 	return out

@@ -3,6 +3,7 @@ package rollout
 import (
 	"errors"
 	"fmt"
+	"sort"
 	"strconv"
 
 	"github.com/rolloutmath/rolloutmath/intorpercent"
@@ -180,6 +181,31 @@ func nextOldest[T any](rss []ReplicaSet[T], prev, skip int) int {
 	return best
 }
 
+// oldestOrder returns the indices of rss other than skip, oldest first.
+func oldestOrder[T any](rss []ReplicaSet[T], skip int) []int {
+	order := make([]int, 0, len(rss))
+	for i := range rss {
+		if i != skip {
+			order = append(order, i)
+		}
+	}
+	sort.Slice(order, func(a, b int) bool { return older(rss, order[a], order[b]) })
+	return order
+}
+
+// nth returns the k-th ReplicaSet other than skip, oldest first, given the
+// (k-1)-th in prev: from order when it is not nil (O(1)), otherwise by
+// nextOldest (O(n), no allocation). It returns -1 past the end.
+func nth[T any](rss []ReplicaSet[T], skip int, order []int, k, prev int) int {
+	if order != nil {
+		if k < len(order) {
+			return order[k]
+		}
+		return -1
+	}
+	return nextOldest(rss, prev, skip)
+}
+
 // CleanupUnhealthy removes unavailable pods from the old ReplicaSets,
 // oldest first, at most maxCleanup in all. sizes[i] is rss[i]'s current
 // spec.replicas (len(sizes) == len(rss)); the old ReplicaSets are all but
@@ -196,11 +222,17 @@ func nextOldest[T any](rss []ReplicaSet[T], prev, skip int) int {
 // fails. It does not allocate unless it fails.
 // Upstream: cleanupUnhealthyReplicas.
 func CleanupUnhealthy[T any](rss []ReplicaSet[T], newRS int, maxCleanup int32, sizes []int32) (int32, error) {
+	return cleanupUnhealthy(rss, newRS, nil, maxCleanup, sizes)
+}
+
+// cleanupUnhealthy is CleanupUnhealthy visiting the old ReplicaSets in
+// order (nil: computed on the fly).
+func cleanupUnhealthy[T any](rss []ReplicaSet[T], newRS int, order []int, maxCleanup int32, sizes []int32) (int32, error) {
 	if len(sizes) != len(rss) {
 		return 0, indexError("sizes length", len(sizes), len(rss)+1)
 	}
 	var cleaned int32
-	for i := nextOldest(rss, -1, newRS); i >= 0; i = nextOldest(rss, i, newRS) {
+	for k, i := 0, nth(rss, newRS, order, 0, -1); i >= 0; k, i = k+1, nth(rss, newRS, order, k+1, i) {
 		if cleaned >= maxCleanup {
 			break
 		}
@@ -229,6 +261,12 @@ func CleanupUnhealthy[T any](rss []ReplicaSet[T], newRS int, maxCleanup int32, s
 // allocate unless it fails (a sizes slice of the wrong length, ErrIndex).
 // Upstream: scaleDownOldReplicaSetsForRollingUpdate.
 func ScaleDownOld[T any](d *Deployment[T], rss []ReplicaSet[T], newRS int, sizes []int32) (int32, error) {
+	return scaleDownOld(d, rss, newRS, nil, sizes)
+}
+
+// scaleDownOld is ScaleDownOld visiting the old ReplicaSets in order (nil:
+// computed on the fly).
+func scaleDownOld[T any](d *Deployment[T], rss []ReplicaSet[T], newRS int, order []int, sizes []int32) (int32, error) {
 	if len(sizes) != len(rss) {
 		return 0, indexError("sizes length", len(sizes), len(rss)+1)
 	}
@@ -243,7 +281,7 @@ func ScaleDownOld[T any](d *Deployment[T], rss []ReplicaSet[T], newRS int, sizes
 		return 0, nil
 	}
 	var removed int64
-	for i := nextOldest(rss, -1, newRS); i >= 0; i = nextOldest(rss, i, newRS) {
+	for k, i := 0, nth(rss, newRS, order, 0, -1); i >= 0; k, i = k+1, nth(rss, newRS, order, k+1, i) {
 		if removed >= budget {
 			break
 		}

@@ -397,7 +397,7 @@ func step[T any](k int, now, start time.Time, events []string, s *Sync[T], befor
 		Replicas: s.Deployment.Replicas, MaxSurge: MaxSurge(&s.Deployment), MaxUnavailable: MaxUnavailable(&s.Deployment),
 		Pods: podsSeen,
 	}
-	for i := nextOldest(s.ReplicaSets, -1, -1); i >= 0; i = nextOldest(s.ReplicaSets, i, -1) {
+	for _, i := range oldestOrder(s.ReplicaSets, -1) {
 		rs := &s.ReplicaSets[i]
 		rev, _ := revision.Revision(rs.Annotations)
 		state := ReplicaSetState{Name: rs.Name, Revision: rev, New: i == s.NewReplicaSet, Desired: rs.Replicas}
