@@ -1,0 +1,367 @@
+package revision_test
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strconv"
+	"time"
+
+	"github.com/rolloutmath/rolloutmath/revision"
+)
+
+// spec is a small pod spec for the examples: container images.
+type spec = []string
+
+var t0 = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+
+// replicaSet builds a ReplicaSet of the examples.
+func replicaSet(name, rev string, minutes int, images ...string) revision.ReplicaSet[revision.Template[spec]] {
+	return revision.ReplicaSet[revision.Template[spec]]{
+		Name:         name,
+		UID:          "uid-" + name,
+		CreationTime: t0.Add(time.Duration(minutes) * time.Minute),
+		Annotations:  map[string]string{revision.RevisionAnnotation: rev},
+		Template: revision.Template[spec]{
+			Labels: map[string]string{"app": "web", revision.HashLabel: "h" + name},
+			Spec:   images,
+		},
+	}
+}
+
+func printSorted(m map[string]string) {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		fmt.Printf("  %s=%q\n", k, m[k])
+	}
+}
+
+func ExampleEqualIgnoreHash() {
+	deployment := revision.Template[spec]{
+		Labels: map[string]string{"app": "web"},
+		Spec:   spec{"nginx:1.27"},
+	}
+	rs := revision.Template[spec]{
+		Labels: map[string]string{"app": "web", revision.HashLabel: "5d4c8f7b9"},
+		Spec:   spec{"nginx:1.27"},
+	}
+	fmt.Println(revision.EqualIgnoreHash(&deployment, &rs))
+
+	rs.Spec = spec{"nginx:1.28"}
+	fmt.Println(revision.EqualIgnoreHash(&deployment, &rs))
+
+	// nil and empty are equal; a nil pointer and a pointer to 0 are not.
+	type podSpec struct {
+		Args        []string
+		GracePeriod *int64
+	}
+	zero := int64(0)
+	a := revision.Template[podSpec]{Spec: podSpec{Args: nil}}
+	b := revision.Template[podSpec]{Labels: map[string]string{}, Spec: podSpec{Args: []string{}}}
+	c := revision.Template[podSpec]{Spec: podSpec{GracePeriod: &zero}}
+	fmt.Println(revision.EqualIgnoreHash(&a, &b), revision.EqualIgnoreHash(&a, &c))
+	// Output:
+	// true
+	// false
+	// true false
+}
+
+// The values below agree with upstream's pipeline over the real go-spew
+// (checked outside this repository; see hash_test.go).
+func ExampleHash() {
+	deployment := revision.Template[spec]{
+		Labels: map[string]string{"app": "web"},
+		Spec:   spec{"nginx:1.27"},
+	}
+	fmt.Println(revision.Hash(&deployment, nil))
+
+	// After a collision, status.collisionCount salts the hash.
+	count := int32(1)
+	fmt.Println(revision.Hash(&deployment, &count))
+	// Output:
+	// 5555c64fdd
+	// d5c79579c
+}
+
+func ExampleReplicaSetName() {
+	fmt.Println(revision.ReplicaSetName("web", "5d4c8f7b9"))
+
+	long := fmt.Sprintf("%0250d", 0)
+	name := revision.ReplicaSetName(long, "5d4c8f7b99")
+	fmt.Println(len(name), name[240:])
+	// Output:
+	// web-5d4c8f7b9
+	// 253 00-5d4c8f7b99
+}
+
+func ExampleFindNew() {
+	deployment := revision.Template[spec]{Labels: map[string]string{"app": "web"}, Spec: spec{"nginx:1.28"}}
+	rss := []revision.ReplicaSet[revision.Template[spec]]{
+		replicaSet("web-a", "1", 0, "nginx:1.27"),
+		replicaSet("web-c", "3", 9, "nginx:1.28"), // a duplicate, created later
+		replicaSet("web-b", "2", 5, "nginx:1.28"),
+	}
+	if i, ok := revision.FindNew(&deployment, rss); ok {
+		fmt.Println(rss[i].Name)
+	}
+
+	deployment.Spec = spec{"nginx:1.29"}
+	fmt.Println(revision.FindNew(&deployment, rss))
+	// Output:
+	// web-b
+	// -1 false
+}
+
+func ExampleFindOld() {
+	deployment := revision.Template[spec]{Labels: map[string]string{"app": "web"}, Spec: spec{"nginx:1.28"}}
+	rss := []revision.ReplicaSet[revision.Template[spec]]{
+		replicaSet("web-a", "1", 0, "nginx:1.26"),
+		replicaSet("web-b", "2", 5, "nginx:1.27"),
+		replicaSet("web-c", "3", 9, "nginx:1.28"),
+	}
+	rss[1].Replicas = 4 // web-b still has pods
+	all, active := revision.FindOld(&deployment, rss)
+	fmt.Println(all, active)
+	// Output:
+	// [0 1] [1]
+}
+
+func ExampleRevision() {
+	fmt.Println(revision.Revision(map[string]string{revision.RevisionAnnotation: "7"}))
+	fmt.Println(revision.Revision(nil))
+	// Output:
+	// 7 <nil>
+	// 0 <nil>
+}
+
+func ExampleRevision_errors() {
+	_, err := revision.Revision(map[string]string{revision.RevisionAnnotation: "v7"})
+	fmt.Println(err)
+	fmt.Println(errors.Is(err, revision.ErrSyntax))
+	// Output:
+	// revision: parsing "v7": invalid syntax
+	// true
+}
+
+func ExampleParseError() {
+	_, err := revision.Revision(map[string]string{revision.RevisionAnnotation: "99999999999999999999"})
+	var pe *revision.ParseError
+	if errors.As(err, &pe) {
+		fmt.Printf("%q: %v\n", pe.Value, pe.Err)
+	}
+	// Output:
+	// "99999999999999999999": value out of range
+}
+
+func ExampleParseError_Error() {
+	err := &revision.ParseError{Value: "1.5", Err: revision.ErrSyntax}
+	fmt.Println(err.Error())
+	// Output:
+	// revision: parsing "1.5": invalid syntax
+}
+
+func ExampleParseError_Unwrap() {
+	_, err := revision.Revision(map[string]string{revision.RevisionAnnotation: "99999999999999999999"})
+	fmt.Println(errors.Unwrap(err) == revision.ErrRange, errors.Is(err, revision.ErrRange))
+	// Output:
+	// true true
+}
+
+func ExampleMaxRevision() {
+	rss := []revision.ReplicaSet[revision.Template[spec]]{
+		replicaSet("a", "x", 0), replicaSet("b", "4", 1), replicaSet("c", "2", 2),
+	}
+	fmt.Println(revision.MaxRevision(rss))
+	// Output:
+	// 4
+}
+
+func ExampleLastRevision() {
+	for _, revs := range [][]string{{"1", "2", "3"}, {"3", "3", "1"}, {"5"}} {
+		var rss []revision.ReplicaSet[revision.Template[spec]]
+		for i, r := range revs {
+			rss = append(rss, replicaSet(strconv.Itoa(i), r, i))
+		}
+		fmt.Println(revs, "->", revision.LastRevision(rss))
+	}
+	// Output:
+	// [1 2 3] -> 2
+	// [3 3 1] -> 3
+	// [5] -> 0
+}
+
+func ExampleNextRevision() {
+	rss := []revision.ReplicaSet[revision.Template[spec]]{
+		replicaSet("a", "1", 0), replicaSet("b", "2", 1), replicaSet("c", "3", 2),
+	}
+	fmt.Println(revision.NextRevision(rss, -1)) // no new ReplicaSet yet
+	fmt.Println(revision.NextRevision(rss, 0))  // rolling back to a
+	fmt.Println(revision.NextRevision(rss, 2))  // c is already the newest
+	// Output:
+	// 4
+	// 4
+	// 3
+}
+
+func ExampleCopied() {
+	fmt.Println(revision.Copied("team"), revision.Copied(revision.RevisionAnnotation), revision.Copied(revision.LastAppliedAnnotation))
+	// Output:
+	// true false false
+}
+
+func ExampleNewAnnotations() {
+	// A new ReplicaSet for revision 4 of a Deployment with 10 replicas and
+	// maxSurge 3.
+	ann, changed := revision.NewAnnotations(revision.AnnotationsInput{
+		Deployment: map[string]string{
+			"team":                      "web",
+			revision.RevisionAnnotation: "3",
+		},
+		Revision:    "4",
+		Replicas:    10,
+		MaxReplicas: 13,
+	})
+	fmt.Println(changed)
+	printSorted(ann)
+	// Output:
+	// true
+	//   deployment.kubernetes.io/desired-replicas="10"
+	//   deployment.kubernetes.io/max-replicas="13"
+	//   deployment.kubernetes.io/revision="4"
+	//   team="web"
+}
+
+func ExampleNewAnnotations_rollback() {
+	// Rolling back to the ReplicaSet of revision 2 makes it revision 5;
+	// 2 moves to its history.
+	ann, changed := revision.NewAnnotations(revision.AnnotationsInput{
+		ReplicaSet: map[string]string{
+			revision.RevisionAnnotation:        "2",
+			revision.RevisionHistoryAnnotation: "1",
+		},
+		Revision: "5",
+		Exists:   true,
+	})
+	fmt.Println(changed)
+	printSorted(ann)
+	// Output:
+	// true
+	//   deployment.kubernetes.io/revision="5"
+	//   deployment.kubernetes.io/revision-history="1,2"
+}
+
+func ExampleRollbackAnnotations() {
+	ann := revision.RollbackAnnotations(
+		map[string]string{revision.RevisionAnnotation: "5", "team": "web", "owner": "ana"},
+		map[string]string{revision.RevisionAnnotation: "2", "team": "platform"},
+	)
+	printSorted(ann)
+	// Output:
+	//   deployment.kubernetes.io/revision="5"
+	//   team="platform"
+}
+
+func ExampleRollbackTo() {
+	fmt.Println(revision.RollbackTo(map[string]string{revision.RollbackToAnnotation: "0"}))
+	fmt.Println(revision.RollbackTo(map[string]string{revision.RollbackToAnnotation: "two"}))
+	// Output:
+	// 0 true
+	// 0 false
+}
+
+func ExampleRollbackTarget() {
+	rss := []revision.ReplicaSet[revision.Template[spec]]{
+		replicaSet("web-a", "1", 0, "nginx:1.26"),
+		replicaSet("web-b", "2", 5, "nginx:1.27"),
+		replicaSet("web-c", "3", 9, "nginx:1.28"),
+	}
+	current := revision.Template[spec]{Labels: map[string]string{"app": "web"}, Spec: spec{"nginx:1.28"}}
+	for _, to := range []int64{0, 3, 7} {
+		r := revision.RollbackTarget(&current, rss, to)
+		fmt.Printf("%d: %v %d %d\n", to, r.Outcome, r.Revision, r.Index)
+	}
+	// Output:
+	// 0: RolledBack 2 1
+	// 3: RollbackUnchanged 3 2
+	// 7: RollbackNotFound 7 -1
+}
+
+func ExampleRollback_Message() {
+	r := revision.Rollback{Outcome: revision.RolledBack, Revision: 2, Index: 1}
+	fmt.Println(r.Message("web"))
+	r = revision.Rollback{Outcome: revision.RollbackNoPrevious, Index: -1}
+	fmt.Println(r.Message("web"))
+	// Output:
+	// Rolled back deployment "web" to revision 2
+	// Unable to find last revision.
+}
+
+func ExampleRollbackOutcome_Reason() {
+	fmt.Println(revision.RollbackUnchanged.Reason())
+	// Output:
+	// DeploymentRollbackTemplateUnchanged
+}
+
+func ExampleRollbackOutcome_String() {
+	fmt.Println(revision.RollbackNoPrevious)
+	// Output:
+	// RollbackNoPrevious
+}
+
+func ExampleWithoutHashLabel() {
+	rs := replicaSet("web-b", "2", 5, "nginx:1.27")
+	t := revision.WithoutHashLabel(&rs.Template)
+	fmt.Println(t.Labels, t.Spec)
+	fmt.Println(len(rs.Template.Labels)) // unchanged
+	// Output:
+	// map[app:web] [nginx:1.27]
+	// 2
+}
+
+func ExampleToCleanUp() {
+	// revisionHistoryLimit 1, four old ReplicaSets; the lowest revision
+	// still has pods.
+	rss := []revision.ReplicaSet[revision.Template[spec]]{
+		replicaSet("r1", "1", 0), replicaSet("r2", "2", 1), replicaSet("r3", "3", 2),
+		replicaSet("r4", "4", 3), replicaSet("r5", "5", 4),
+	}
+	rss[0].Replicas = 2
+	limit := int32(1)
+	newRS := 4
+	fmt.Println(revision.ToCleanUp(rss, newRS, &limit, revision.CleanupUpstream))
+	fmt.Println(revision.ToCleanUp(rss, newRS, &limit, revision.CleanupSubstitute))
+	fmt.Println(revision.ToCleanUp(rss, newRS, nil, revision.CleanupUpstream))
+	// Output:
+	// [1 2]
+	// [1 2 3]
+	// []
+}
+
+func ExampleCleanupMode_String() {
+	fmt.Println(revision.CleanupSubstitute)
+	// Output:
+	// CleanupSubstitute
+}
+
+func ExampleCollision() {
+	deployment := revision.Template[spec]{Labels: map[string]string{"app": "web"}, Spec: spec{"nginx:1.28"}}
+	existing := replicaSet("web-5555c64fdd", "3", 0, "nginx:1.28")
+	fmt.Println(revision.Collision("uid-web", &deployment, "uid-web", &existing.Template))
+	fmt.Println(revision.Collision("uid-web", &deployment, "uid-other", &existing.Template))
+	// Output:
+	// false
+	// true
+}
+
+func ExampleNextCollisionCount() {
+	fmt.Println(revision.NextCollisionCount(nil))
+	two := int32(2)
+	fmt.Println(revision.NextCollisionCount(&two))
+	// Output:
+	// 1
+	// 3
+}
