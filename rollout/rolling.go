@@ -49,6 +49,11 @@ func (e *StaleStatusError) Error() string {
 // Unwrap returns ErrStaleStatus.
 func (e *StaleStatusError) Unwrap() error { return ErrStaleStatus }
 
+// nilDeployment is the error for a nil *Deployment.
+func nilDeployment() error {
+	return fmt.Errorf("rollout: nil Deployment: %w", ErrInvalid)
+}
+
 func indexError(what string, i, n int) error {
 	return fmt.Errorf("rollout: %s %d out of range [-1, %d): %w", what, i, n, ErrIndex)
 }
@@ -65,7 +70,8 @@ func indexError(what string, i, n int) error {
 // Sums are computed in int64, so where upstream wraps R + maxSurge (a
 // maxSurge of math.MaxInt32 stalls the rollout forever) NewReplicas
 // saturates and lets the rollout proceed; on every other input it equals
-// upstream. Errors: an unsupported strategy (*StrategyError), a negative R
+// upstream. Errors: a nil d (ErrInvalid), an unsupported strategy
+// (*StrategyError), a negative R
 // (intorpercent.ErrNegativeTotal), newRS out of range (ErrIndex); the count
 // is then 0. NewReplicas does not allocate unless it fails.
 // Upstream: deploymentutil.NewRSNewReplicas.
@@ -76,6 +82,9 @@ func NewReplicas[T any](d *Deployment[T], rss []ReplicaSet[T], newRS int) (int32
 // newReplicas is NewReplicas; with countTerminating (SurgeCountsTerminating)
 // the terminating pods of every ReplicaSet count towards the total.
 func newReplicas[T any](d *Deployment[T], rss []ReplicaSet[T], newRS int, countTerminating bool) (int32, error) {
+	if d == nil {
+		return 0, nilDeployment()
+	}
 	if newRS < -1 || newRS >= len(rss) {
 		return 0, indexError("new ReplicaSet index", newRS, len(rss))
 	}
@@ -124,6 +133,9 @@ func terminating[T any](rs *ReplicaSet[T]) int32 {
 // allocate unless it fails; errors are NewReplicas's (newRS must be >= 0).
 // Upstream: reconcileNewReplicaSet.
 func ReconcileNew[T any](d *Deployment[T], rss []ReplicaSet[T], newRS int) (int32, error) {
+	if d == nil {
+		return 0, nilDeployment()
+	}
 	if newRS < 0 || newRS >= len(rss) {
 		return 0, indexError("new ReplicaSet index", newRS, len(rss))
 	}

@@ -102,9 +102,13 @@ func TerminatingReplicas[T any](rss []ReplicaSet[T]) *int32 {
 // AvailableReplicas >= R - MaxUnavailable(d), else False
 // (MinimumReplicasUnavailable), by SetCondition at now. Sums saturate at
 // math.MaxInt32. It allocates only the conditions and pointers it returns.
+// A nil d gives the zero Status.
 // Upstream: calculateStatus (with the DeploymentReplicaSetTerminatingReplicas
 // gate on, the v1.35+ default).
 func CalculateStatus[T any](d *Deployment[T], rss []ReplicaSet[T], newRS int, now time.Time) Status {
+	if d == nil {
+		return Status{}
+	}
 	var replicas, ready, available, spec int64
 	for i := range rss {
 		replicas += int64(rss[i].StatusReplicas)
@@ -139,17 +143,24 @@ func CalculateStatus[T any](d *Deployment[T], rss []ReplicaSet[T], newRS int, no
 // Complete reports whether the rollout described by s is complete: all R
 // pods updated, running and available, and s observes d's generation:
 // s.UpdatedReplicas == R && s.Replicas == R && s.AvailableReplicas == R &&
-// s.ObservedGeneration >= d.Generation. It does not allocate.
+// s.ObservedGeneration >= d.Generation (false for a nil d or s). It does
+// not allocate.
 // Upstream: deploymentutil.DeploymentComplete.
 func Complete[T any](d *Deployment[T], s *Status) bool {
+	if d == nil || s == nil {
+		return false
+	}
 	return s.UpdatedReplicas == d.Replicas && s.Replicas == d.Replicas && s.AvailableReplicas == d.Replicas && s.ObservedGeneration >= d.Generation
 }
 
 // Progressing reports whether s shows progress over d.Status: more updated
 // pods, fewer old pods (Replicas - UpdatedReplicas), more ready pods or
-// more available pods. It does not allocate.
+// more available pods (false for a nil d or s). It does not allocate.
 // Upstream: deploymentutil.DeploymentProgressing.
 func Progressing[T any](d *Deployment[T], s *Status) bool {
+	if d == nil || s == nil {
+		return false
+	}
 	old := &d.Status
 	return s.UpdatedReplicas > old.UpdatedReplicas ||
 		int64(s.Replicas)-int64(s.UpdatedReplicas) < int64(old.Replicas)-int64(old.UpdatedReplicas) ||
@@ -162,10 +173,13 @@ func Progressing[T any](d *Deployment[T], s *Status) bool {
 // Progressing condition, false when that condition's reason is
 // NewReplicaSetAvailable, true when it is ProgressDeadlineExceeded, and
 // otherwise true exactly when LastUpdateTime + deadline is strictly before
-// now (at the deadline itself it is not yet timed out). It does not
-// allocate.
+// now (at the deadline itself it is not yet timed out). A nil d or s gives
+// false. It does not allocate.
 // Upstream: deploymentutil.DeploymentTimedOut.
 func TimedOut[T any](d *Deployment[T], s *Status, now time.Time) bool {
+	if d == nil || s == nil {
+		return false
+	}
 	deadline, ok := d.ProgressDeadline()
 	if !ok {
 		return false
@@ -204,8 +218,12 @@ func subject[T any](d *Deployment[T], rss []ReplicaSet[T], newRS int) string {
 // ("Deployment "d"" replaces "ReplicaSet "x"" when newRS is -1). Without a
 // deadline the Progressing condition is removed. ReplicaFailure is
 // removed (ReplicaSet conditions are not modelled). Upstream:
-// syncRolloutStatus; use Requeue when the result equals d.Status.
+// syncRolloutStatus; use Requeue when the result equals d.Status. A nil d
+// gives the zero Status.
 func RolloutStatus[T any](d *Deployment[T], rss []ReplicaSet[T], newRS int, now time.Time) Status {
+	if d == nil {
+		return Status{}
+	}
 	s := CalculateStatus(d, rss, newRS, now)
 	_, hasDeadline := d.ProgressDeadline()
 	if !hasDeadline {
@@ -242,9 +260,13 @@ func RolloutStatus[T any](d *Deployment[T], rss []ReplicaSet[T], newRS int, now 
 // Complete or when d.Status already reports ProgressDeadlineExceeded.
 // Otherwise, with left = LastUpdateTime + deadline - now: after = left + 1 s
 // (upstream adds a second against clock skew), or 0 (immediately,
-// rate-limited) when left < 1 s. It does not allocate.
+// rate-limited) when left < 1 s. A nil d or s gives (0, false). It does
+// not allocate.
 // Upstream: requeueStuckDeployment.
 func Requeue[T any](d *Deployment[T], s *Status, now time.Time) (after time.Duration, ok bool) {
+	if d == nil || s == nil {
+		return 0, false
+	}
 	deadline, hasDeadline := d.ProgressDeadline()
 	cur, hasCur := FindCondition(d.Status.Conditions, DeploymentProgressing)
 	if !hasDeadline || !hasCur {
@@ -267,9 +289,12 @@ func Requeue[T any](d *Deployment[T], s *Status, now time.Time) (after time.Dura
 // ("Deployment is paused"); a running one that still has it gets
 // Progressing=Unknown DeploymentResumed ("Deployment is resumed"), which
 // restarts the deadline so time spent paused does not count. The times are
-// now; d.Status.Conditions is never modified.
+// now; d.Status.Conditions is never modified. A nil d gives (nil, false).
 // Upstream: checkPausedConditions.
 func PausedConditions[T any](d *Deployment[T], now time.Time) ([]Condition, bool) {
+	if d == nil {
+		return nil, false
+	}
 	conds := d.Status.Conditions
 	if _, ok := d.ProgressDeadline(); !ok {
 		return conds, false

@@ -104,3 +104,48 @@ func TestPlanRejectsInvalidInput(t *testing.T) {
 		t.Errorf("Plan(nil) error = %v, want ErrInvalid", err)
 	}
 }
+
+func TestNothingPanicsOnNilOrExtremeInput(t *testing.T) {
+	var d *Deployment[tmpl]
+	var rss []ReplicaSet[tmpl]
+	if _, err := NewReplicas(d, rss, -1); !errors.Is(err, ErrInvalid) {
+		t.Errorf("NewReplicas(nil) error = %v, want ErrInvalid", err)
+	}
+	if _, err := ReconcileNew(d, rss, 0); !errors.Is(err, ErrInvalid) {
+		t.Errorf("ReconcileNew(nil) error = %v, want ErrInvalid", err)
+	}
+	_ = MaxScaledDown(d, rss, 5)
+	_, _ = CleanupUnhealthy(rss, 7, 3, nil)
+	_, _ = ScaleDownOld(d, rss, -1, nil)
+	_, _ = ReconcileOld(d, rss, -1, nil)
+	_ = IsSaturated(d, nil)
+	if s := CalculateStatus(d, rss, 0, t0); s.Conditions != nil {
+		t.Errorf("CalculateStatus(nil) = %+v, want zero", s)
+	}
+	_ = RolloutStatus(d, rss, 3, t0)
+	if Complete(d, nil) || Progressing(d, nil) || TimedOut(d, nil, t0) {
+		t.Errorf("predicates on nil = true, want false")
+	}
+	if _, ok := Requeue(d, nil, t0); ok {
+		t.Errorf("Requeue(nil) = ok, want not")
+	}
+	if _, changed := PausedConditions(d, t0); changed {
+		t.Errorf("PausedConditions(nil) changed")
+	}
+	if _, err := Simulate(d, rss, Config[tmpl]{}); !errors.Is(err, ErrInvalid) {
+		t.Errorf("Simulate(nil) error = %v, want ErrInvalid", err)
+	}
+	// Values near MaxInt32 never wrap.
+	big := dep(math.MaxInt32, num(math.MaxInt32), num(math.MaxInt32))
+	huge := []ReplicaSet[tmpl]{rs("a", 3, math.MaxInt32, math.MaxInt32), rs("b", 2, math.MaxInt32, 0)}
+	if n, err := NewReplicas(big, huge, 1); err != nil || n != math.MaxInt32 {
+		t.Errorf("NewReplicas(MaxInt32 everywhere) = (%d, %v), want (MaxInt32, nil)", n, err)
+	}
+	s := CalculateStatus(big, huge, 1, t0)
+	if s.Replicas != math.MaxInt32 || s.UnavailableReplicas != math.MaxInt32 {
+		t.Errorf("CalculateStatus(MaxInt32 everywhere) = %+v, want saturated counters", s)
+	}
+	if _, err := Plan(big, huge, t0); err != nil {
+		t.Errorf("Plan(MaxInt32 everywhere) error = %v", err)
+	}
+}
