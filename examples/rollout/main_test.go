@@ -269,3 +269,35 @@ func TestEveryFlagRuns(t *testing.T) {
 		})
 	}
 }
+
+// FuzzRun checks that no command line makes the program panic and that
+// it always exits 0, 1 or 2, printing to stderr exactly when it fails.
+// Arguments are split on spaces. Flags that touch files (-f, -svg) or
+// raise the step limit are left out, to keep each run fast and hermetic.
+func FuzzRun(f *testing.F) {
+	seeds := []string{
+		"", "-replicas -1", "-max-surge 2.5%", "-max-surge 0 -max-unavailable 0%", "-strategy BlueGreen",
+		"-replicas 2147483647 -max-surge 2147483647", "-scale 0@1 -scale 7@2 -pause-at 3 -resume-at 3",
+		"-rollback-at 1 -rollback-to -5", "-strategy Recreate -never-ready 3 -terminating 1h",
+		"-interval 1ns -ready-delay 1h -min-ready-seconds 2147483647", "-o json -terminating-aware",
+	}
+	for _, s := range seeds {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		args := strings.Fields(line)
+		for _, a := range args {
+			if strings.HasPrefix(a, "-f") || strings.HasPrefix(a, "-svg") || strings.Contains(a, "max-steps") ||
+				strings.Contains(a, "-h") {
+				t.Skip()
+			}
+		}
+		code, _, stderr := runArgs(t, args...)
+		switch {
+		case code != 0 && code != 1 && code != 2:
+			t.Errorf("run(%q) = %d, want 0, 1 or 2", args, code)
+		case (code == 0) != (stderr == ""):
+			t.Errorf("run(%q) = %d with stderr %q: want stderr exactly when the exit status is not 0", args, code, stderr)
+		}
+	})
+}
