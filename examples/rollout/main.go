@@ -11,9 +11,9 @@
 //	go run ./examples/rollout -f deployment.json -o json
 //	go run ./examples/rollout -svg rollout.svg
 //
-// Run it with -h for every flag. Invalid input is reported in the API
-// server's words, and the program exits with status 1 (2 for flags it
-// cannot parse).
+// Run it with -h for every flag. A Deployment the API server would reject
+// is reported in the API server's words, with exit status 1; arguments or
+// a manifest that cannot be read at all give exit status 2.
 package main
 
 import (
@@ -29,8 +29,9 @@ func main() {
 
 // run runs the program with the command-line arguments args (without the
 // program name) and returns its exit status: 0 on success, 1 for a
-// Deployment the API server would reject or a failed simulation, 2 for
-// arguments that cannot be parsed.
+// Deployment the API server would reject or a failed simulation or write,
+// 2 for arguments or a manifest that cannot be read. It never panics
+// (FuzzRun checks).
 func run(args []string, stdout, stderr io.Writer) int {
 	cfg, err := parseFlags(args, stderr)
 	if errors.Is(err, errHelp) {
