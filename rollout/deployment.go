@@ -13,7 +13,11 @@ import (
 // (Replicas, StatusReplicas, ReadyReplicas, AvailableReplicas,
 // TerminatingReplicas), the desired-replicas, max-replicas and revision
 // annotations, the creation time and name (for oldest-first order) and the
-// template (to find the new ReplicaSet).
+// template (to find the new ReplicaSet). Zero values: a nil
+// TerminatingReplicas means "not reported" (a synced ReplicaSet without it
+// makes the deployment's count unknown), ObservedGeneration 0 means never
+// synced by the ReplicaSet controller, a zero CreationTime sorts oldest, and
+// missing annotations mean revision 0 and no desired/max replicas.
 type ReplicaSet[T any] = revision.ReplicaSet[T]
 
 // StrategyType is spec.strategy.type. The zero value "" means

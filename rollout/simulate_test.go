@@ -108,3 +108,83 @@ func TestSimulateResizeMidRollout(t *testing.T) {
 		})
 	}
 }
+
+func TestSimulateOutcomes(t *testing.T) {
+	for _, tt := range []struct {
+		name   string
+		edit   func(d *Deployment[tmpl], cfg *Config[tmpl])
+		want   Outcome
+		reason string
+	}{
+		{name: "pods never ready, 60 s deadline", want: OutcomeTimedOut, edit: func(d *Deployment[tmpl], cfg *Config[tmpl]) {
+			d.ProgressDeadlineSeconds = ptr(int32(60))
+			cfg.NeverReady = 100
+		}},
+		{name: "pods never ready, no deadline", want: OutcomeStalled, edit: func(d *Deployment[tmpl], cfg *Config[tmpl]) {
+			d.ProgressDeadlineSeconds = ptr(NoLimit)
+			cfg.NeverReady = 100
+		}},
+		{name: "paused mid-rollout", want: OutcomePaused, edit: func(d *Deployment[tmpl], cfg *Config[tmpl]) {
+			cfg.Events = append(cfg.Events, Event[tmpl]{Step: 3, Kind: Pause})
+		}},
+		{name: "paused then resumed", want: OutcomeComplete, edit: func(d *Deployment[tmpl], cfg *Config[tmpl]) {
+			cfg.Events = append(cfg.Events, Event[tmpl]{Step: 3, Kind: Pause}, Event[tmpl]{Step: 8, Kind: Resume})
+		}},
+		{name: "step limit", want: OutcomeStepLimit, edit: func(d *Deployment[tmpl], cfg *Config[tmpl]) { cfg.MaxSteps = 4 }},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			d, rss, cfg := canonical()
+			tt.edit(&d, &cfg)
+			tr, err := Simulate(&d, rss, cfg)
+			if err != nil || tr.Outcome != tt.want {
+				t.Errorf("Simulate(%s) = %v, %v; want %v\n%s", tt.name, tr.Outcome, err, tt.want, tr.String())
+			}
+		})
+	}
+}
+
+func TestSimulateTimedOutCondition(t *testing.T) {
+	d, rss, cfg := canonical()
+	d.ProgressDeadlineSeconds = ptr(int32(60))
+	cfg.NeverReady = 100
+	tr, _ := Simulate(&d, rss, cfg)
+	last := tr.Steps[len(tr.Steps)-1]
+	c, _ := FindCondition(last.Status.Conditions, DeploymentProgressing)
+	// The last progress is sync 3 (30 s), whose status first shows the 5
+	// new pods; the deadline, 90 s, must be passed strictly, so sync 9 at
+	// exactly 90 s is not yet late and sync 10 reports it.
+	if c.Reason != ReasonProgressDeadlineExceeded || last.Sync != 10 {
+		t.Errorf("last step = sync %d with %+v, want sync 10 with ProgressDeadlineExceeded\n%s", last.Sync, c, tr.String())
+	}
+}
+
+func TestSimulateRollbackEvent(t *testing.T) {
+	d, rss, cfg := canonical(Event[tmpl]{Step: 12, Kind: Rollback, Revision: 1})
+	tr, err := Simulate(&d, rss, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr.Outcome != OutcomeComplete || tr.Deployment.Template.Spec != "nginx:1.9" {
+		t.Fatalf("Simulate(rollback) = %v at %q, want Complete at nginx:1.9\n%s", tr.Outcome, tr.Deployment.Template.Spec, tr.String())
+	}
+	// The old ReplicaSet is new again, renumbered 3 with 1 in its history.
+	final := tr.ReplicaSets
+	var back *ReplicaSet[tmpl]
+	for i := range final {
+		if final[i].Name == "nginx-1" {
+			back = &final[i]
+		}
+	}
+	if back == nil || back.Replicas != 10 || back.Annotations["deployment.kubernetes.io/revision"] != "3" || back.Annotations["deployment.kubernetes.io/revision-history"] != "1" {
+		t.Errorf("rolled-back ReplicaSet = %+v, want 10 replicas, revision 3, history 1", back)
+	}
+}
+
+func TestSimulateRejectsInvalidEvent(t *testing.T) {
+	d, rss, cfg := canonical(Event[tmpl]{Step: 2, Kind: SetReplicas, Replicas: -4})
+	tr, err := Simulate(&d, rss, cfg)
+	want := `rollout: invalid Deployment "nginx": spec.replicas: Invalid value: -4: must be greater than or equal to 0`
+	if err == nil || err.Error() != want || len(tr.Steps) != 1 {
+		t.Errorf("Simulate(replicas -4 at sync 2) = %d steps, %v; want 1 step and %q", len(tr.Steps), err, want)
+	}
+}
