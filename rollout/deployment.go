@@ -96,9 +96,10 @@ type Deployment[T any] struct {
 	// Template is spec.template, without the pod-template-hash label.
 	Template T `json:"template"`
 	// RollbackTo is a pending rollback: the revision to return to, 0 for
-	// the previous one. nil means none. Upstream reads it from the
-	// deprecated.deployment.rollback.to annotation; a caller holding that
-	// annotation parses it (non-integer values are ignored upstream).
+	// the previous one. nil means none, unless Annotations holds the
+	// deprecated.deployment.rollback.to annotation with an integer, which
+	// is how upstream receives it (other values are ignored, as upstream
+	// ignores them). Plan clears both once the rollback is handled.
 	RollbackTo *int64 `json:"rollbackTo,omitempty"`
 
 	// Status is the deployment's status as last written.

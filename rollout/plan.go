@@ -240,7 +240,7 @@ func (p *planner[T]) run() {
 	case d.Paused:
 		p.path = PathPaused
 		p.sync()
-	case d.RollbackTo != nil:
+	case p.rollbackPending():
 		p.path = PathRollback
 		p.rollback()
 	case p.isScalingEvent():
@@ -464,7 +464,7 @@ func (p *planner[T]) sync() {
 	}
 	p.snapshot()
 	p.proportional()
-	if p.in.Paused && p.in.RollbackTo == nil {
+	if p.in.Paused && !p.rollbackPending() {
 		p.cleanupHistory()
 	}
 	p.deploymentStatus()
@@ -517,8 +517,8 @@ func (p *planner[T]) rollback() {
 	if !p.syncRevision(true) {
 		return
 	}
-	target := *p.in.RollbackTo
-	p.cur.RollbackTo = nil
+	target, _ := p.rollbackTarget()
+	p.clearRollback()
 	if target == 0 {
 		target = revision.LastRevision(p.rss)
 		if target == 0 {
@@ -547,11 +547,37 @@ func (p *planner[T]) rollback() {
 		}
 		p.cur.Template = revision.WithoutHashLabel(&rs.Template)
 		p.cur.Annotations = revision.RollbackAnnotations(p.cur.Annotations, rs.Annotations)
+		delete(p.cur.Annotations, revision.RollbackToAnnotation)
 		p.cur.Generation++
 		p.act(RollBack, rs.Name, rs.Replicas, rs.Replicas, fmt.Sprintf("Rolled back deployment %q to revision %d (template of ReplicaSet %s)", p.cur.Name, target, rs.Name))
 		return
 	}
 	p.act(SkipRollback, "", 0, 0, fmt.Sprintf("rollback skipped: Unable to find the revision to rollback to (revision %d).", target))
+}
+
+// rollbackTarget returns the pending rollback: d.RollbackTo, else the
+// deprecated.deployment.rollback.to annotation when it holds an integer.
+// Upstream: getRollbackTo.
+func (p *planner[T]) rollbackTarget() (int64, bool) {
+	if p.in.RollbackTo != nil {
+		return *p.in.RollbackTo, true
+	}
+	return revision.RollbackTo(p.in.Annotations)
+}
+
+func (p *planner[T]) rollbackPending() bool {
+	_, ok := p.rollbackTarget()
+	return ok
+}
+
+// clearRollback removes the pending rollback, field and annotation.
+// Upstream: updateDeploymentAndClearRollbackTo.
+func (p *planner[T]) clearRollback() {
+	p.cur.RollbackTo = nil
+	if _, ok := p.cur.Annotations[revision.RollbackToAnnotation]; ok {
+		p.cur.Annotations = maps.Clone(p.cur.Annotations)
+		delete(p.cur.Annotations, revision.RollbackToAnnotation)
+	}
 }
 
 // rolling is one RollingUpdate step. Upstream: rolloutRolling.

@@ -466,3 +466,45 @@ func TestPlanWithTerminatingAwareSurge(t *testing.T) {
 		}
 	})
 }
+
+func TestPlanRollbackFromAnnotation(t *testing.T) {
+	d, rss := rolled(3, "nginx:2")
+	s, _ := Plan(d, rss, t0)
+	d2 := s.Deployment
+	d2.Annotations = cloneMap(d2.Annotations)
+	d2.Annotations[revision.RollbackToAnnotation] = "1"
+	s, err := Plan(&d2, s.ReplicaSets, t0.Add(time.Minute))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Path != PathRollback || s.Deployment.Template.Spec != "nginx:1.9" {
+		t.Errorf("Plan(rollback annotation) = %v at %q, want a rollback to nginx:1.9", s.Path, s.Deployment.Template.Spec)
+	}
+	if _, ok := s.Deployment.Annotations[revision.RollbackToAnnotation]; ok {
+		t.Errorf("Plan(rollback annotation) kept the annotation: %v", s.Deployment.Annotations)
+	}
+	d2.Annotations[revision.RollbackToAnnotation] = "soon"
+	if s, _ := Plan(&d2, s.ReplicaSets, t0.Add(time.Minute)); s.Path == PathRollback {
+		t.Errorf("Plan(rollback annotation %q) took the rollback path, want it ignored", "soon")
+	}
+}
+
+func TestOldPodsRunning(t *testing.T) {
+	for _, tt := range []struct {
+		name        string
+		old         ReplicaSet[tmpl]
+		newRS       ReplicaSet[tmpl]
+		wantRunning bool
+	}{
+		{name: "old pods in status", old: ReplicaSet[tmpl]{Name: "old", StatusReplicas: 1}, wantRunning: true},
+		{name: "old pods terminating", old: ReplicaSet[tmpl]{Name: "old", TerminatingReplicas: ptr(int32(2))}, wantRunning: true},
+		{name: "old gone", old: ReplicaSet[tmpl]{Name: "old", TerminatingReplicas: ptr(int32(0))}, wantRunning: false},
+		{name: "new pods do not count", old: ReplicaSet[tmpl]{Name: "old"}, newRS: ReplicaSet[tmpl]{Name: "new", StatusReplicas: 3, TerminatingReplicas: ptr(int32(1))}, wantRunning: false},
+		{name: "terminating not reported", old: ReplicaSet[tmpl]{Name: "old"}, wantRunning: false},
+	} {
+		p := &planner[tmpl]{rss: []ReplicaSet[tmpl]{tt.old, tt.newRS}, newIdx: 1}
+		if got, _ := p.oldPodsRunning(); got != tt.wantRunning {
+			t.Errorf("oldPodsRunning(%s) = %v, want %v", tt.name, got, tt.wantRunning)
+		}
+	}
+}
