@@ -158,7 +158,7 @@ const (
 	// ReasonReplicaSetUpdated: Progressing=True, a ReplicaSet made progress.
 	ReasonReplicaSetUpdated = "ReplicaSetUpdated"
 	// ReasonReplicaSetCreateError: Progressing=False, creating the new
-	// ReplicaSet failed.
+	// ReplicaSet failed. Plan models no API failures, so it never sets it.
 	ReasonReplicaSetCreateError = "ReplicaSetCreateError"
 	// ReasonNewReplicaSetCreated: Progressing=True, the new ReplicaSet was
 	// created in this sync.

@@ -502,3 +502,25 @@ func ExampleOutcome_MarshalText() {
 	fmt.Println(string(b))
 	// Output: {"outcome":"Paused"}
 }
+
+func ExampleInvalidError_Unwrap() {
+	_, err := rollout.Plan(&rollout.Deployment[template]{Name: "web", Replicas: 1, MinReadySeconds: -1}, nil, start)
+	var fe *intorpercent.FieldError
+	fmt.Println(errors.Is(err, rollout.ErrInvalid), errors.As(err, &fe), fe.Field)
+	// Output: true true spec.minReadySeconds
+}
+
+func ExampleStrategyError_Unwrap() {
+	_, err := rollout.NewReplicas(&rollout.Deployment[template]{Strategy: "BlueGreen"}, nil, -1)
+	var se *rollout.StrategyError
+	fmt.Println(errors.Is(err, rollout.ErrUnsupportedStrategy), errors.As(err, &se), se.Type)
+	// Output: true true BlueGreen
+}
+
+func ExampleStaleStatusError_Unwrap() {
+	rss := replicaSets("old", 3, 5, "new", 3, 0)
+	_, err := rollout.CleanupUnhealthy(rss, 1, 2, []int32{3, 3})
+	var se *rollout.StaleStatusError
+	fmt.Println(errors.As(err, &se), se.ReplicaSet, se.From, se.To)
+	// Output: true old 3 5
+}
