@@ -304,3 +304,84 @@ func TestPausedConditions(t *testing.T) {
 		t.Errorf("PausedConditions without a deadline changed the conditions")
 	}
 }
+
+// TestRolloutStatusUpstreamCases follows the eleven cases of upstream's
+// TestSyncRolloutStatus (progress_test.go); upstream's nil deadline is
+// NoLimit here, because nil means the 600 s default.
+func TestRolloutStatusUpstreamCases(t *testing.T) {
+	testTime := time.Date(2017, 2, 15, 18, 49, 0, 0, time.UTC)
+	now := testTime.Add(24 * time.Hour)
+	timedOut := Condition{Type: DeploymentProgressing, Status: ConditionFalse, Reason: ReasonProgressDeadlineExceeded}
+	available := Condition{Type: DeploymentProgressing, Status: ConditionTrue, Reason: ReasonNewReplicaSetAvailable, LastUpdateTime: testTime, LastTransitionTime: testTime}
+	updated := Condition{Type: DeploymentProgressing, Status: ConditionTrue, Reason: ReasonReplicaSetUpdated, LastUpdateTime: testTime, LastTransitionTime: testTime}
+	deployment := func(pds int32, replicas, statusReplicas, updatedReplicas, availableReplicas int32, conds ...Condition) *Deployment[tmpl] {
+		return &Deployment[tmpl]{Name: "progress-test", Replicas: replicas, Strategy: Recreate, ProgressDeadlineSeconds: &pds,
+			Status: Status{Replicas: statusReplicas, UpdatedReplicas: updatedReplicas, AvailableReplicas: availableReplicas, Conditions: conds}}
+	}
+	withAvailable := func(name string, spec, status, avail int32) ReplicaSet[tmpl] {
+		return ReplicaSet[tmpl]{Name: name, Replicas: spec, StatusReplicas: status, AvailableReplicas: avail}
+	}
+	for _, tt := range []struct {
+		name           string
+		d              *Deployment[tmpl]
+		rss            []ReplicaSet[tmpl]
+		newRS          int
+		wantNone       bool
+		wantStatus     ConditionStatus
+		wantReason     string
+		keepUpdate     bool // LastUpdateTime stays testTime
+		keepTransition bool // LastTransitionTime stays testTime
+	}{
+		{name: "no deadline: Progressing removed", d: deployment(NoLimit, 3, 2, 2, 2, updated),
+			rss: []ReplicaSet[tmpl]{withAvailable("bar", 0, 1, 1), withAvailable("foo", 3, 2, 2)}, newRS: 1, wantNone: true},
+		{name: "one active ReplicaSet, already complete: untouched", d: deployment(60, 3, 3, 3, 3, available),
+			rss: []ReplicaSet[tmpl]{withAvailable("bar", 3, 3, 3)}, newRS: -1,
+			wantStatus: ConditionTrue, wantReason: ReasonNewReplicaSetAvailable, keepUpdate: true, keepTransition: true},
+		{name: "progressing: LastTransitionTime kept when already True", d: deployment(60, 3, 2, 2, 2, updated),
+			rss: []ReplicaSet[tmpl]{withAvailable("bar", 0, 1, 1), withAvailable("foo", 3, 2, 2)}, newRS: 1,
+			wantStatus: ConditionTrue, wantReason: ReasonReplicaSetUpdated, keepTransition: true},
+		{name: "progressing: everything updated after Progressing=False", d: deployment(60, 3, 2, 2, 2, timedOut),
+			rss: []ReplicaSet[tmpl]{withAvailable("bar", 0, 1, 1), withAvailable("foo", 3, 2, 2)}, newRS: 1,
+			wantStatus: ConditionTrue, wantReason: ReasonReplicaSetUpdated},
+		{name: "progressing: condition created", d: deployment(60, 3, 2, 2, 2),
+			rss: []ReplicaSet[tmpl]{withAvailable("bar", 0, 1, 1), withAvailable("foo", 3, 2, 2)}, newRS: 1,
+			wantStatus: ConditionTrue, wantReason: ReasonReplicaSetUpdated},
+		{name: "complete: LastTransitionTime kept when already True", d: deployment(60, 3, 3, 3, 3, updated),
+			rss: []ReplicaSet[tmpl]{withAvailable("foo", 3, 3, 3)}, newRS: 0,
+			wantStatus: ConditionTrue, wantReason: ReasonNewReplicaSetAvailable, keepTransition: true},
+		{name: "complete: everything updated after Progressing=False", d: deployment(60, 3, 3, 3, 3, timedOut),
+			rss: []ReplicaSet[tmpl]{withAvailable("foo", 3, 3, 3)}, newRS: 0,
+			wantStatus: ConditionTrue, wantReason: ReasonNewReplicaSetAvailable},
+		{name: "complete: condition created", d: deployment(60, 3, 3, 3, 3),
+			rss: []ReplicaSet[tmpl]{withAvailable("foo", 3, 3, 3)}, newRS: 0,
+			wantStatus: ConditionTrue, wantReason: ReasonNewReplicaSetAvailable},
+		{name: "complete without a new ReplicaSet", d: deployment(60, 0, 3, 3, 3, updated),
+			rss: []ReplicaSet[tmpl]{withAvailable("foo", 0, 0, 0)}, newRS: -1,
+			wantStatus: ConditionTrue, wantReason: ReasonNewReplicaSetAvailable},
+		{name: "timed out past the deadline", d: deployment(60, 3, 2, 2, 2, updated),
+			rss: []ReplicaSet[tmpl]{withAvailable("foo", 3, 2, 2)}, newRS: 0,
+			wantStatus: ConditionFalse, wantReason: ReasonProgressDeadlineExceeded},
+		{name: "timed out stays as it was", d: deployment(60, 3, 2, 2, 2, Condition{Type: DeploymentProgressing, Status: ConditionFalse, Reason: ReasonProgressDeadlineExceeded, LastUpdateTime: testTime, LastTransitionTime: testTime}),
+			rss: []ReplicaSet[tmpl]{withAvailable("foo", 3, 2, 2)}, newRS: 0,
+			wantStatus: ConditionFalse, wantReason: ReasonProgressDeadlineExceeded, keepUpdate: true, keepTransition: true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			s := RolloutStatus(tt.d, tt.rss, tt.newRS, now)
+			c, ok := FindCondition(s.Conditions, DeploymentProgressing)
+			switch {
+			case tt.wantNone:
+				if ok {
+					t.Errorf("RolloutStatus(%s) Progressing = %+v, want none", tt.name, c)
+				}
+			case !ok || c.Status != tt.wantStatus || c.Reason != tt.wantReason:
+				t.Errorf("RolloutStatus(%s) Progressing = %+v (found %v), want %s/%s", tt.name, c, ok, tt.wantStatus, tt.wantReason)
+			case tt.keepUpdate && !c.LastUpdateTime.Equal(testTime):
+				t.Errorf("RolloutStatus(%s) LastUpdateTime = %v, want %v", tt.name, c.LastUpdateTime, testTime)
+			case tt.keepTransition && !c.LastTransitionTime.Equal(testTime):
+				t.Errorf("RolloutStatus(%s) LastTransitionTime = %v, want %v", tt.name, c.LastTransitionTime, testTime)
+			case !tt.keepUpdate && !c.LastUpdateTime.Equal(now):
+				t.Errorf("RolloutStatus(%s) LastUpdateTime = %v, want now %v", tt.name, c.LastUpdateTime, now)
+			}
+		})
+	}
+}
