@@ -229,6 +229,7 @@ func TestReconcileOld(t *testing.T) {
 		{name: "maxUnavailable 0", d: dep(10, num(0), num(0)), old: 10, avail: 10, wantRemoved: 1, wantOld: 9},
 		{name: "maxUnavailable 2", d: dep(10, num(0), num(2)), old: 10, avail: 10, wantRemoved: 2, wantOld: 8},
 		{name: "unhealthy cleanup", d: dep(10, num(0), num(2)), old: 10, avail: 8, wantRemoved: 2, wantOld: 8},
+		{name: "one unhealthy cleaned, one ready scaled down", d: dep(10, num(0), num(2)), old: 10, avail: 9, wantRemoved: 2, wantOld: 8, reason: "cleanup 1 (budget 2), then 9 available - 8 = 1"},
 		{name: "new ReplicaSet unavailable blocks", d: dep(10, num(0), num(2)), old: 8, avail: 8, newSpec: 2, wantRemoved: 0, wantOld: 8},
 		{name: "no old pods", d: dep(10, nil, nil), old: 0, avail: 0, newSpec: 10, newAvail: 10, wantRemoved: 0, wantOld: 0},
 	} {
