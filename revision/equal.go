@@ -42,9 +42,10 @@ import (
 // A nil template equals only another nil template. EqualIgnoreHash never
 // modifies or copies the templates, never panics, and does not allocate,
 // except when it calls an Equal method on values that are not identical
-// (reflection allocates for the call), and for maps of more than
-// smallMap entries, or reached through unexported fields, whose entries
-// reflection must copy out.
+// (reflection allocates for the call), and for maps of more than 32
+// entries, or reached through unexported fields, whose entries reflection
+// must copy out. The first comparison of a template type also builds that
+// type's cached description.
 // Upstream: deploymentutil.EqualIgnoreHash.
 func EqualIgnoreHash[T any](a, b *T) bool {
 	if a == nil || b == nil {
@@ -54,11 +55,12 @@ func EqualIgnoreHash[T any](a, b *T) bool {
 		return true
 	}
 	va, vb := reflect.ValueOf(a).Elem(), reflect.ValueOf(b).Elem()
+	ti := infoOf(va.Type())
 	var w walker
-	if path := infoOf(va.Type()).labels; path != nil {
-		return w.equalExcept(va, vb, path)
+	if ti.labels != nil {
+		return w.equalExcept(va, vb, ti, ti.labels)
 	}
-	return w.equal(va, vb)
+	return w.equal(va, vb, ti)
 }
 
 // smallMap is the largest map compareMap compares without allocating, by
@@ -72,7 +74,7 @@ var timeType = reflect.TypeFor[time.Time]()
 // visit is one pair of references being compared, for cycle detection.
 type visit struct {
 	a, b uintptr
-	t    reflect.Type
+	t    *typeInfo
 }
 
 // walker compares two values of the same type. Its zero value is ready
@@ -90,7 +92,7 @@ type walker struct {
 
 // enter records that a and b of type t are being compared, and reports
 // whether they already were higher up (a cycle).
-func (w *walker) enter(a, b uintptr, t reflect.Type) (cycle bool) {
+func (w *walker) enter(a, b uintptr, t *typeInfo) (cycle bool) {
 	v := visit{a, b, t}
 	for i := range min(w.n, len(w.path)) {
 		if w.path[i] == v {
@@ -121,17 +123,17 @@ func (w *walker) leave() {
 
 // equalExcept compares structs a and b field by field, comparing the
 // labels map at path (relative to a) without its HashLabel entry.
-func (w *walker) equalExcept(a, b reflect.Value, path []int) bool {
-	for i := range a.NumField() {
+func (w *walker) equalExcept(a, b reflect.Value, ti *typeInfo, path []int) bool {
+	for i, fi := range ti.fields {
 		fa, fb := a.Field(i), b.Field(i)
 		var ok bool
 		switch {
 		case i != path[0]:
-			ok = w.equal(fa, fb)
+			ok = w.equal(fa, fb, fi)
 		case len(path) > 1:
-			ok = w.equalExcept(fa, fb, path[1:])
+			ok = w.equalExcept(fa, fb, fi, path[1:])
 		default:
-			ok = w.compareMap(fa, fb, true)
+			ok = w.compareMap(fa, fb, fi, true)
 		}
 		if !ok {
 			return false
@@ -140,26 +142,19 @@ func (w *walker) equalExcept(a, b reflect.Value, path []int) bool {
 	return true
 }
 
-// mayHaveMethods reports whether t can have methods: it is a named type or
-// a struct (which may promote methods from embedded fields).
-func mayHaveMethods(t reflect.Type) bool {
-	return t.Kind() == reflect.Struct || t.Name() != ""
-}
-
-// equal compares a and b, which have the same type.
-func (w *walker) equal(a, b reflect.Value) bool {
-	t := a.Type()
-	if !w.strict && mayHaveMethods(t) {
-		if t == timeType && a.CanAddr() && b.CanAddr() && a.CanInterface() {
+// equal compares a and b, which have the type described by ti.
+func (w *walker) equal(a, b reflect.Value, ti *typeInfo) bool {
+	if !w.strict {
+		if ti.isTime && a.CanAddr() && b.CanAddr() && a.CanInterface() && b.CanInterface() {
 			return a.Addr().Interface().(*time.Time).Equal(*b.Addr().Interface().(*time.Time))
 		}
-		if m := infoOf(t).equal; m.call != noEqual {
-			if equalResult, called := callEqual(m, a, b); called {
+		if ti.equal.call != noEqual {
+			if equalResult, called := callEqual(ti, a, b); called {
 				return equalResult
 			}
 		}
 	}
-	switch a.Kind() {
+	switch ti.kind {
 	case reflect.Bool:
 		return a.Bool() == b.Bool()
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
@@ -181,7 +176,8 @@ func (w *walker) equal(a, b reflect.Value) bool {
 			return a.IsNil() == b.IsNil()
 		}
 		ea, eb := a.Elem(), b.Elem()
-		return ea.Type() == eb.Type() && w.equal(ea, eb)
+		t := ea.Type()
+		return t == eb.Type() && w.equal(ea, eb, infoOf(t))
 	case reflect.Pointer:
 		if a.IsNil() || b.IsNil() {
 			return a.IsNil() == b.IsNil()
@@ -190,15 +186,15 @@ func (w *walker) equal(a, b reflect.Value) bool {
 		if pa == pb {
 			return true
 		}
-		if w.enter(pa, pb, t) {
+		if w.enter(pa, pb, ti) {
 			return true
 		}
-		ok := w.equal(a.Elem(), b.Elem())
+		ok := w.equal(a.Elem(), b.Elem(), ti.elem)
 		w.leave()
 		return ok
 	case reflect.Array:
 		for i := range a.Len() {
-			if !w.equal(a.Index(i), b.Index(i)) {
+			if !w.equal(a.Index(i), b.Index(i), ti.elem) {
 				return false
 			}
 		}
@@ -218,20 +214,20 @@ func (w *walker) equal(a, b reflect.Value) bool {
 		if pa == pb {
 			return true
 		}
-		if w.enter(pa, pb, t) {
+		if w.enter(pa, pb, ti) {
 			return true
 		}
 		ok := true
 		for i := 0; i < n && ok; i++ {
-			ok = w.equal(a.Index(i), b.Index(i))
+			ok = w.equal(a.Index(i), b.Index(i), ti.elem)
 		}
 		w.leave()
 		return ok
 	case reflect.Map:
-		return w.compareMap(a, b, false)
+		return w.compareMap(a, b, ti, false)
 	case reflect.Struct:
-		for i := range a.NumField() {
-			if !w.equal(a.Field(i), b.Field(i)) {
+		for i, fi := range ti.fields {
+			if !w.equal(a.Field(i), b.Field(i), fi) {
 				return false
 			}
 		}
@@ -244,7 +240,8 @@ func (w *walker) equal(a, b reflect.Value) bool {
 // first checks whether they are identical, which needs no call. called is
 // false when the method cannot be called through reflection on these
 // values; the caller then compares them field by field.
-func callEqual(m equalMethod, a, b reflect.Value) (equal, called bool) {
+func callEqual(ti *typeInfo, a, b reflect.Value) (equal, called bool) {
+	m := ti.equal
 	recv, arg := a, b
 	if m.call == pointerEqual {
 		if !a.CanAddr() {
@@ -262,7 +259,7 @@ func callEqual(m equalMethod, a, b reflect.Value) (equal, called bool) {
 		return false, false // reached through an unexported field
 	}
 	identical := walker{strict: true}
-	if identical.equal(a, b) {
+	if identical.equal(a, b, ti) {
 		return true, true
 	}
 	return invokeEqual(recv.Method(m.index), arg), true
@@ -279,10 +276,10 @@ func invokeEqual(eq, arg reflect.Value) (equal bool) {
 	return eq.Call([]reflect.Value{arg})[0].Bool()
 }
 
-// compareMap compares maps a and b of the same type. With labels set, the
-// maps have string keys and values and their HashLabel entries are
-// ignored.
-func (w *walker) compareMap(a, b reflect.Value, labels bool) bool {
+// compareMap compares maps a and b of the type described by ti. With
+// labels set, the maps have string keys and values and their HashLabel
+// entries are ignored.
+func (w *walker) compareMap(a, b reflect.Value, ti *typeInfo, labels bool) bool {
 	if w.strict && a.IsNil() != b.IsNil() {
 		return false
 	}
@@ -299,27 +296,14 @@ func (w *walker) compareMap(a, b reflect.Value, labels bool) bool {
 	if a.Type() == stringMapType && a.CanInterface() && b.CanInterface() {
 		return equalStringMaps(a.Interface().(map[string]string), b.Interface().(map[string]string), labels)
 	}
-	t := a.Type()
-	if w.enter(pa, pb, t) {
+	if w.enter(pa, pb, ti) {
 		return true
 	}
 	defer w.leave()
-	if labels {
-		na, nb := a.Len(), b.Len()
-		if a.MapIndex(hashLabelKey(t)).IsValid() {
-			na--
-		}
-		if b.MapIndex(hashLabelKey(t)).IsValid() {
-			nb--
-		}
-		if na != nb {
-			return false
-		}
+	if !a.CanInterface() || !b.CanInterface() || a.Len() > smallMap || b.Len() > smallMap {
+		return w.compareMapByIndex(a, b, ti, labels)
 	}
-	if !a.CanInterface() || !b.CanInterface() || a.Len() > smallMap {
-		return w.compareMapByIndex(a, b, labels)
-	}
-	pool := infoOf(t).scratch
+	pool := ti.scratch
 	s := pool.Get().(*mapScratch)
 	defer func() {
 		s.keyA.SetZero()
@@ -330,12 +314,16 @@ func (w *walker) compareMap(a, b reflect.Value, labels bool) bool {
 		s.iterB.Reset(reflect.Value{})
 		pool.Put(s)
 	}()
+	// Every entry of a must be in b with an equal value; then the maps
+	// are equal if they have as many entries (not counting the hash label).
+	na := 0
 	s.iterA.Reset(a)
 	for s.iterA.Next() {
 		s.keyA.SetIterKey(&s.iterA)
 		if labels && s.keyA.String() == HashLabel {
 			continue
 		}
+		na++
 		s.elemA.SetIterValue(&s.iterA)
 		found := false
 		s.iterB.Reset(b)
@@ -350,35 +338,51 @@ func (w *walker) compareMap(a, b reflect.Value, labels bool) bool {
 			return false
 		}
 		s.elemB.SetIterValue(&s.iterB)
-		if !w.equal(s.elemA, s.elemB) {
+		if !w.equal(s.elemA, s.elemB, ti.elem) {
 			return false
 		}
 	}
-	return true
+	if !labels {
+		return true
+	}
+	nb := 0
+	s.iterB.Reset(b)
+	for s.iterB.Next() {
+		s.keyB.SetIterKey(&s.iterB)
+		if s.keyB.String() != HashLabel {
+			nb++
+		}
+	}
+	return na == nb
 }
 
 // compareMapByIndex is compareMap for large maps and maps reached through
 // unexported fields: it looks each key of a up in b, which allocates a
 // copy of every value.
-func (w *walker) compareMapByIndex(a, b reflect.Value, labels bool) bool {
+func (w *walker) compareMapByIndex(a, b reflect.Value, ti *typeInfo, labels bool) bool {
+	na := 0
 	it := a.MapRange()
 	for it.Next() {
 		k := it.Key()
 		if labels && k.String() == HashLabel {
 			continue
 		}
+		na++
 		eb := b.MapIndex(k)
-		if !eb.IsValid() || !w.equal(it.Value(), eb) {
+		if !eb.IsValid() || !w.equal(it.Value(), eb, ti.elem) {
 			return false
 		}
 	}
-	return true
-}
-
-// hashLabelKey returns HashLabel as a value of the key type of the labels
-// map type t.
-func hashLabelKey(t reflect.Type) reflect.Value {
-	return reflect.ValueOf(HashLabel).Convert(t.Key())
+	if !labels {
+		return true
+	}
+	nb := 0
+	for it = b.MapRange(); it.Next(); {
+		if it.Key().String() != HashLabel {
+			nb++
+		}
+	}
+	return na == nb
 }
 
 var stringMapType = reflect.TypeFor[map[string]string]()

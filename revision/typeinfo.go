@@ -7,17 +7,30 @@ import (
 
 // typeInfo holds the reflection facts this package needs about one type.
 // They are computed once per type and cached, because looking them up
-// through package reflect allocates.
+// through package reflect allocates and is slow. The typeInfo of a
+// composite type points to those of its element and field types, so that
+// a comparison walks the plan without further lookups.
 type typeInfo struct {
+	kind reflect.Kind
+
 	// equal says how to call the type's own Equal method, if it has one.
 	equal equalMethod
+
+	// isTime marks time.Time, compared with its Equal method directly.
+	isTime bool
+
+	// elem is the element type of a pointer, slice, array or map.
+	elem *typeInfo
+
+	// fields are the field types of a struct, in order.
+	fields []*typeInfo
 
 	// labels is the field index path from a template type to its labels
 	// map (see labelsPath), or nil when the type has none.
 	labels []int
 
-	// scratch, for map types with exported-field access, pools the
-	// settable values compareMap copies entries into.
+	// scratch, for map types, pools the settable values compareMap copies
+	// entries into.
 	scratch *sync.Pool
 }
 
@@ -46,19 +59,50 @@ type mapScratch struct {
 }
 
 // typeInfos caches *typeInfo by reflect.Type. It only ever holds facts
-// derived from the type itself, so it never changes a result.
-var typeInfos sync.Map
+// derived from the types themselves, so it never changes a result.
+// Complete typeInfos are published to it under infoMu.
+var (
+	typeInfos sync.Map
+	infoMu    sync.Mutex
+)
 
-// infoOf returns the cached facts about t, computing them on first use.
+// infoOf returns the cached facts about t, computing them, and those of
+// every type t contains, on first use.
 func infoOf(t reflect.Type) *typeInfo {
 	if ti, ok := typeInfos.Load(t); ok {
 		return ti.(*typeInfo)
 	}
+	infoMu.Lock()
+	defer infoMu.Unlock()
+	building := map[reflect.Type]*typeInfo{}
+	ti := buildInfo(t, building)
+	for bt, bi := range building {
+		typeInfos.Store(bt, bi)
+	}
+	return ti
+}
+
+// buildInfo computes the typeInfo of t, recording the new ones in
+// building so that recursive types end.
+func buildInfo(t reflect.Type, building map[reflect.Type]*typeInfo) *typeInfo {
+	if ti, ok := typeInfos.Load(t); ok {
+		return ti.(*typeInfo)
+	}
+	if ti, ok := building[t]; ok {
+		return ti
+	}
 	ti := &typeInfo{
+		kind:   t.Kind(),
 		equal:  findEqual(t),
+		isTime: t == timeType,
 		labels: labelsPath(t),
 	}
-	if t.Kind() == reflect.Map {
+	building[t] = ti
+	switch ti.kind {
+	case reflect.Pointer, reflect.Slice, reflect.Array:
+		ti.elem = buildInfo(t.Elem(), building)
+	case reflect.Map:
+		ti.elem = buildInfo(t.Elem(), building)
 		kt, et := t.Key(), t.Elem()
 		ti.scratch = &sync.Pool{New: func() any {
 			return &mapScratch{
@@ -68,9 +112,13 @@ func infoOf(t reflect.Type) *typeInfo {
 				elemB: reflect.New(et).Elem(),
 			}
 		}}
+	case reflect.Struct:
+		ti.fields = make([]*typeInfo, t.NumField())
+		for i := range ti.fields {
+			ti.fields[i] = buildInfo(t.Field(i).Type, building)
+		}
 	}
-	actual, _ := typeInfos.LoadOrStore(t, ti)
-	return actual.(*typeInfo)
+	return ti
 }
 
 // findEqual looks for a method Equal(T) bool or Equal(*T) bool on T or
