@@ -58,10 +58,6 @@ func Deployment(d *appsv1.Deployment) (rollout.Deployment[Template], error) {
 		if out.MaxSurge, err = value(ru.MaxSurge, rollingUpdateField+".maxSurge"); err != nil {
 			errs = append(errs, err)
 		}
-		if out.MaxSurge == nil && out.MaxUnavailable == nil {
-			// rollingUpdate: {} is not nil: its zero fields are
-			// defaulted to 25% each, as the nil fields are.
-		}
 	}
 	if n, ok := revision.RollbackTo(d.Annotations); ok {
 		out.RollbackTo = &n

@@ -1,0 +1,194 @@
+package adapt
+
+import (
+	"fmt"
+
+	appsv1 "k8s.io/api/apps/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/api/equality"
+
+	"github.com/rolloutmath/rolloutmath/revision"
+	"github.com/rolloutmath/rolloutmath/rollout"
+)
+
+// Verb is the kind of write a Change makes.
+type Verb uint8
+
+// The writes a Deployment controller sends.
+const (
+	// CreateReplicaSet creates Change.ReplicaSet.
+	CreateReplicaSet Verb = iota + 1
+	// UpdateReplicaSet updates Change.ReplicaSet: spec.replicas and
+	// annotations.
+	UpdateReplicaSet
+	// DeleteReplicaSet deletes Change.ReplicaSet (an old revision beyond
+	// the history limit).
+	DeleteReplicaSet
+	// UpdateDeployment updates Change.Deployment's spec and annotations
+	// (a rollback restores an old template, or clears the rollback
+	// annotation).
+	UpdateDeployment
+	// UpdateDeploymentStatus writes Change.Deployment's status (and its
+	// revision annotation) through the status subresource.
+	UpdateDeploymentStatus
+)
+
+// String returns the verb's name, such as "CreateReplicaSet".
+func (v Verb) String() string {
+	switch v {
+	case CreateReplicaSet:
+		return "CreateReplicaSet"
+	case UpdateReplicaSet:
+		return "UpdateReplicaSet"
+	case DeleteReplicaSet:
+		return "DeleteReplicaSet"
+	case UpdateDeployment:
+		return "UpdateDeployment"
+	case UpdateDeploymentStatus:
+		return "UpdateDeploymentStatus"
+	}
+	return fmt.Sprintf("Verb(%d)", uint8(v))
+}
+
+// Change is one write to the API server, with the object to send.
+type Change struct {
+	Verb Verb
+	// ReplicaSet is the object to create, update or delete, for the
+	// ReplicaSet verbs.
+	ReplicaSet *appsv1.ReplicaSet
+	// Deployment is the object to update, for the Deployment verbs.
+	Deployment *appsv1.Deployment
+	// Reason is the rollout.Action's reason, or "status" for the final
+	// status write.
+	Reason string
+}
+
+// deploymentKind is the kind a ReplicaSet's controller reference names.
+var deploymentKind = appsv1.SchemeGroupVersion.WithKind("Deployment")
+
+// Changes returns the writes that carry out s, the result of rollout.Plan
+// for the Deployment d with the ReplicaSets rss (the objects the
+// rollout values were converted from), in the order the controller sends
+// them: one per rollout.Action (a created ReplicaSet, scaled or annotated
+// ones, deletions, a rollback), then the status write when the status or
+// the Deployment's revision annotation changed. Every object is a new
+// deep copy; d and rss are not modified.
+//
+// A created ReplicaSet is built as the controller builds it: named
+// revision.ReplicaSetName(d.Name, s.Hash), in d's namespace, with d's
+// template plus the pod-template-hash label (also its labels), d's
+// selector plus the hash label, spec.replicas and minReadySeconds,
+// the annotations s gives it, and a controller owner reference to d.
+// An error reports an action naming a ReplicaSet found neither in rss
+// nor in s.
+func Changes(d *appsv1.Deployment, rss []*appsv1.ReplicaSet, s *rollout.Sync[Template]) ([]Change, error) {
+	byName := make(map[string]*appsv1.ReplicaSet, len(rss)+1)
+	for _, rs := range rss {
+		if rs != nil {
+			byName[rs.Name] = rs
+		}
+	}
+	after := make(map[string]*rollout.ReplicaSet[Template], len(s.ReplicaSets))
+	for i := range s.ReplicaSets {
+		after[s.ReplicaSets[i].Name] = &s.ReplicaSets[i]
+	}
+	var out []Change
+	var deployment *appsv1.Deployment // the Deployment as written so far
+	for _, a := range s.Actions {
+		switch a.Kind {
+		case rollout.CreateReplicaSet:
+			rs, ok := after[a.ReplicaSet]
+			if !ok {
+				return nil, fmt.Errorf("adapt: created ReplicaSet %q is not in the sync's ReplicaSets", a.ReplicaSet)
+			}
+			obj := NewReplicaSetObject(d, s.Hash, a.To, rs.Annotations)
+			byName[obj.Name] = obj
+			out = append(out, Change{Verb: CreateReplicaSet, ReplicaSet: obj.DeepCopy(), Reason: a.Reason})
+		case rollout.ScaleReplicaSet, rollout.AnnotateReplicaSet:
+			base, ok := byName[a.ReplicaSet]
+			if !ok {
+				return nil, fmt.Errorf("adapt: %v of unknown ReplicaSet %q", a.Kind, a.ReplicaSet)
+			}
+			obj := base.DeepCopy()
+			if a.Kind == rollout.ScaleReplicaSet {
+				to := a.To
+				obj.Spec.Replicas = &to
+			}
+			if rs, ok := after[a.ReplicaSet]; ok {
+				obj.Annotations = cloneMap(rs.Annotations)
+				obj.Spec.MinReadySeconds = d.Spec.MinReadySeconds
+			}
+			byName[obj.Name] = obj
+			out = append(out, Change{Verb: UpdateReplicaSet, ReplicaSet: obj.DeepCopy(), Reason: a.Reason})
+		case rollout.DeleteReplicaSet:
+			base, ok := byName[a.ReplicaSet]
+			if !ok {
+				return nil, fmt.Errorf("adapt: deletion of unknown ReplicaSet %q", a.ReplicaSet)
+			}
+			out = append(out, Change{Verb: DeleteReplicaSet, ReplicaSet: base.DeepCopy(), Reason: a.Reason})
+		case rollout.RollBack, rollout.SkipRollback:
+			deployment = d.DeepCopy()
+			deployment.Annotations = cloneMap(s.Deployment.Annotations)
+			delete(deployment.Annotations, revision.RollbackToAnnotation)
+			if a.Kind == rollout.RollBack {
+				deployment.Spec.Template = *s.Deployment.Template.DeepCopy()
+			}
+			out = append(out, Change{Verb: UpdateDeployment, Deployment: deployment.DeepCopy(), Reason: a.Reason})
+		case rollout.CountCollision:
+			// Written with the status below.
+		}
+	}
+	if deployment == nil {
+		deployment = d.DeepCopy()
+	}
+	status := StatusObject(&s.Deployment.Status)
+	rev, hasRev := s.Deployment.Annotations[revision.RevisionAnnotation]
+	revChanged := hasRev && deployment.Annotations[revision.RevisionAnnotation] != rev
+	if revChanged || !equality.Semantic.DeepEqual(status, d.Status) {
+		obj := deployment.DeepCopy()
+		if revChanged {
+			if obj.Annotations == nil {
+				obj.Annotations = map[string]string{}
+			}
+			obj.Annotations[revision.RevisionAnnotation] = rev
+		}
+		obj.Status = status
+		out = append(out, Change{Verb: UpdateDeploymentStatus, Deployment: obj, Reason: "status"})
+	}
+	return out, nil
+}
+
+// NewReplicaSetObject returns the ReplicaSet the controller creates for
+// d with pod-template-hash hash, replicas pods and the given annotations
+// (copied): see Changes.
+func NewReplicaSetObject(d *appsv1.Deployment, hash string, replicas int32, annotations map[string]string) *appsv1.ReplicaSet {
+	template := d.Spec.Template.DeepCopy()
+	template.Labels = cloneMap(template.Labels)
+	if template.Labels == nil {
+		template.Labels = map[string]string{}
+	}
+	template.Labels[revision.HashLabel] = hash
+	selector := d.Spec.Selector.DeepCopy()
+	if selector == nil {
+		selector = &metav1.LabelSelector{}
+	}
+	if selector.MatchLabels == nil {
+		selector.MatchLabels = map[string]string{}
+	}
+	selector.MatchLabels[revision.HashLabel] = hash
+	return &appsv1.ReplicaSet{
+		ObjectMeta: metav1.ObjectMeta{
+			Name:            revision.ReplicaSetName(d.Name, hash),
+			Namespace:       d.Namespace,
+			Labels:          template.Labels,
+			Annotations:     cloneMap(annotations),
+			OwnerReferences: []metav1.OwnerReference{*metav1.NewControllerRef(d, deploymentKind)},
+		},
+		Spec: appsv1.ReplicaSetSpec{
+			Replicas:        &replicas,
+			MinReadySeconds: d.Spec.MinReadySeconds,
+			Selector:        selector,
+			Template:        *template,
+		},
+	}
+}

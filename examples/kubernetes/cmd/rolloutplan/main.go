@@ -1,0 +1,141 @@
+// Command rolloutplan reads a Deployment (and optionally its ReplicaSets)
+// from Kubernetes manifests, validates it as the API server would, and
+// prints the rollout kube-controller-manager v1.36 would run, sync by
+// sync, as `kubectl get rs -w` shows it, with the reason for every step:
+//
+//	go run ./cmd/rolloutplan -f deployment.yaml --set-image nginx=nginx:1.9.3
+//	go run ./cmd/rolloutplan -f deployment.yaml -f replicasets.yaml
+//	kubectl get deploy web -o yaml | go run ./cmd/rolloutplan -f - --set-image '*=web:v2'
+//
+// Manifests are YAML or JSON, decoded strictly with apimachinery's
+// decoders: apps/v1 Deployments and ReplicaSets, one per document, or
+// in a List. Exactly one Deployment is required. ReplicaSets it does not
+// control (by owner reference, or, for orphans, by selector) are ignored.
+//
+// Without ReplicaSets, the Deployment is first settled on its template
+// (one ReplicaSet, revision 1, every pod available), as after an earlier
+// rollout; --set-image then starts the update at sync 1. Without
+// --set-image the Deployment's own state is simply run to the end.
+//
+// ReplicaSet names carry the pod-template-hash, which is computed over
+// the template as given: they match the cluster's when the manifest is as
+// the API server stored it (kubectl get -o yaml), since defaulting fills
+// in pod fields that change the hash.
+//
+// Exit status: 0 on success, 1 for invalid or unreadable manifests or a
+// failed simulation, 2 for bad flags.
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// config is what the flags ask for.
+type config struct {
+	files      []string
+	images     []imageChange
+	interval   time.Duration
+	readyDelay time.Duration
+	maxSteps   int
+}
+
+// imageChange is one --set-image CONTAINER=IMAGE; container "*" means
+// every container.
+type imageChange struct{ container, image string }
+
+// listFlag collects a repeated string flag.
+type listFlag []string
+
+func (l *listFlag) String() string     { return strings.Join(*l, ",") }
+func (l *listFlag) Set(s string) error { *l = append(*l, s); return nil }
+
+var errHelp = errors.New("help requested")
+
+// parseFlags reads the command line.
+func parseFlags(args []string, stderr io.Writer) (config, error) {
+	var cfg config
+	var files, images listFlag
+	fs := flag.NewFlagSet("rolloutplan", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Var(&files, "f", "manifest `file` (YAML or JSON; - for standard input); repeatable")
+	fs.Var(&images, "set-image", "`container=image` to roll out, as kubectl set image (* for every container); repeatable")
+	fs.DurationVar(&cfg.interval, "interval", 10*time.Second, "time between syncs of the controller")
+	fs.DurationVar(&cfg.readyDelay, "ready-delay", 10*time.Second, "how long a new pod takes to become ready")
+	fs.IntVar(&cfg.maxSteps, "max-steps", 1000, "most syncs to simulate")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return cfg, errHelp
+		}
+		return cfg, err
+	}
+	if fs.NArg() > 0 {
+		return cfg, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	if len(files) == 0 {
+		return cfg, errors.New("no manifest: give one with -f")
+	}
+	cfg.files = files
+	for _, s := range images {
+		name, image, ok := strings.Cut(s, "=")
+		if !ok || name == "" || image == "" {
+			return cfg, fmt.Errorf("--set-image %q: want CONTAINER=IMAGE", s)
+		}
+		cfg.images = append(cfg.images, imageChange{name, image})
+	}
+	if cfg.interval <= 0 || cfg.readyDelay < 0 || cfg.maxSteps <= 0 {
+		return cfg, errors.New("-interval and -max-steps must be positive, -ready-delay not negative")
+	}
+	return cfg, nil
+}
+
+// run runs the program and returns its exit status.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	cfg, err := parseFlags(args, stderr)
+	if errors.Is(err, errHelp) {
+		return 0
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "rolloutplan: %v\n", err)
+		return 2
+	}
+	var objs objects
+	for _, name := range cfg.files {
+		if err := readFile(&objs, name, stdin); err != nil {
+			fmt.Fprintf(stderr, "rolloutplan: %v\n", err)
+			return 1
+		}
+	}
+	t, err := simulate(&cfg, &objs, stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "%v\n", err)
+		return 1
+	}
+	if err := writeTable(stdout, t); err != nil {
+		fmt.Fprintf(stderr, "rolloutplan: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+// readFile decodes the manifest file name ("-": stdin) into objs.
+func readFile(objs *objects, name string, stdin io.Reader) error {
+	if name == "-" {
+		return objs.decode("standard input", stdin)
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return objs.decode(name, f)
+}

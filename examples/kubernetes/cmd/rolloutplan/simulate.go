@@ -1,0 +1,155 @@
+package main
+
+import (
+	"cmp"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"time"
+
+	appsv1 "k8s.io/api/apps/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
+
+	"github.com/rolloutmath/rolloutmath/examples/kubernetes/adapt"
+	"github.com/rolloutmath/rolloutmath/revision"
+	"github.com/rolloutmath/rolloutmath/rollout"
+)
+
+// start is when the simulation starts. A fixed time keeps the output
+// reproducible; the program never reads the clock.
+var start = time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+
+// trace is a simulated rollout as the table prints it.
+type trace struct {
+	d        rollout.Deployment[adapt.Template] // before the update
+	from, to string                             // container images before and after
+	initial  []rollout.ReplicaSetState          // step 0
+	t        rollout.Trace[adapt.Template]
+}
+
+// simulate validates the manifests' Deployment and ReplicaSets, builds
+// the starting state and runs the rollout.
+func simulate(cfg *config, objs *objects, stderr io.Writer) (*trace, error) {
+	if n := len(objs.deployments); n != 1 {
+		return nil, fmt.Errorf("rolloutplan: the manifests hold %d Deployments, want exactly 1", n)
+	}
+	obj := objs.deployments[0]
+	if err := adapt.Validate(obj); err != nil {
+		return nil, fmt.Errorf("The Deployment %q is invalid: %v", obj.Name, err)
+	}
+	d, err := adapt.Deployment(obj)
+	if err != nil {
+		return nil, fmt.Errorf("The Deployment %q is invalid: %v", obj.Name, err)
+	}
+	var rss []rollout.ReplicaSet[adapt.Template]
+	for _, rs := range objs.replicaSets {
+		if !controls(obj, rs) {
+			fmt.Fprintf(stderr, "rolloutplan: ignoring ReplicaSet %q: not controlled by Deployment %q\n", rs.Name, obj.Name)
+			continue
+		}
+		r := adapt.ReplicaSet(rs)
+		if err := rollout.ValidateReplicaSet(&r); err != nil {
+			return nil, fmt.Errorf("The ReplicaSet %q is invalid: %v", rs.Name, err)
+		}
+		rss = append(rss, r)
+	}
+	newTemplate, err := setImages(&d.Template, cfg.images)
+	if err != nil {
+		return nil, err
+	}
+	sim := rollout.Config[adapt.Template]{
+		Start:      start,
+		Interval:   cfg.interval,
+		ReadyDelay: cfg.readyDelay,
+		MaxSteps:   cfg.maxSteps,
+	}
+	if len(rss) == 0 && newTemplate != nil {
+		if d, rss, err = settle(d, sim); err != nil {
+			return nil, err
+		}
+	}
+	t := &trace{d: d, from: images(&d.Template), to: images(&d.Template), initial: states(&d, rss)}
+	if newTemplate != nil {
+		t.to = images(newTemplate)
+		sim.Events = []rollout.Event[adapt.Template]{{Step: 1, Kind: rollout.SetTemplate, Template: *newTemplate}}
+	}
+	if t.t, err = rollout.Simulate(&d, rss, sim); err != nil {
+		return nil, fmt.Errorf("rolloutplan: simulating: %w", err)
+	}
+	return t, nil
+}
+
+// controls reports whether d's controller manages rs: rs's controller
+// owner reference is d, or rs has none (an orphan d would adopt) and d's
+// selector matches its labels.
+func controls(d *appsv1.Deployment, rs *appsv1.ReplicaSet) bool {
+	if ref := metav1.GetControllerOf(rs); ref != nil {
+		return ref.UID == d.UID && ref.Kind == "Deployment" && ref.Name == d.Name
+	}
+	sel, err := metav1.LabelSelectorAsSelector(d.Spec.Selector)
+	return err == nil && !sel.Empty() && sel.Matches(labels.Set(rs.Labels))
+}
+
+// setImages returns a copy of t with the images changes set, or nil
+// when there are none. A container name that t lacks is an error, as
+// with kubectl set image.
+func setImages(t *adapt.Template, changes []imageChange) (*adapt.Template, error) {
+	if len(changes) == 0 {
+		return nil, nil
+	}
+	out := t.DeepCopy()
+	for _, c := range changes {
+		found := false
+		for i := range out.Spec.Containers {
+			if c.container == "*" || out.Spec.Containers[i].Name == c.container {
+				out.Spec.Containers[i].Image = c.image
+				found = true
+			}
+		}
+		if !found {
+			return nil, fmt.Errorf("rolloutplan: --set-image: unable to find container named %q", c.container)
+		}
+	}
+	return out, nil
+}
+
+// settle returns d and its ReplicaSets once the controller has rolled
+// out d's template from nothing, an hour before start: the state a
+// Deployment is in long after its last rollout.
+func settle(d rollout.Deployment[adapt.Template], sim rollout.Config[adapt.Template]) (rollout.Deployment[adapt.Template], []rollout.ReplicaSet[adapt.Template], error) {
+	d.Status = rollout.Status{}
+	sim.Start = start.Add(-time.Hour)
+	t, err := rollout.Simulate(&d, nil, sim)
+	if err != nil {
+		return d, nil, fmt.Errorf("rolloutplan: settling the Deployment before the update: %w", err)
+	}
+	return t.Deployment, t.ReplicaSets, nil
+}
+
+// images returns the images of t's containers, comma-separated.
+func images(t *adapt.Template) string {
+	var s []string
+	for _, c := range t.Spec.Containers {
+		s = append(s, c.Image)
+	}
+	return strings.Join(s, ",")
+}
+
+// states returns rss as the table shows them, oldest revision first.
+func states(d *rollout.Deployment[adapt.Template], rss []rollout.ReplicaSet[adapt.Template]) []rollout.ReplicaSetState {
+	newRS, _ := revision.FindNew(&d.Template, rss)
+	out := make([]rollout.ReplicaSetState, len(rss))
+	for i := range rss {
+		rs := &rss[i]
+		rev, _ := revision.Revision(rs.Annotations)
+		out[i] = rollout.ReplicaSetState{Name: rs.Name, Revision: rev, New: i == newRS,
+			Desired: rs.Replicas, Current: rs.StatusReplicas, Ready: rs.ReadyReplicas, Available: rs.AvailableReplicas}
+		if rs.TerminatingReplicas != nil {
+			out[i].Terminating = *rs.TerminatingReplicas
+		}
+	}
+	slices.SortStableFunc(out, func(a, b rollout.ReplicaSetState) int { return cmp.Compare(a.Revision, b.Revision) })
+	return out
+}
