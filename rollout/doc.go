@@ -7,8 +7,8 @@
 //   - Step math: the numbers one sync works with. [Fenceposts], [MaxSurge],
 //     [MaxUnavailable] and [MinAvailable] resolve the strategy's bounds;
 //     [NewReplicas] and [ReconcileNew] size the new ReplicaSet;
-//     [MaxScaledDown], [CleanupUnhealthy] and [ScaleDownOld] shrink the old
-//     ones; [IsSaturated], [CalculateStatus], [Complete], [Progressing],
+//     [MaxScaledDown], [CleanupUnhealthy] and [ScaleDownOld] (together
+//     [ReconcileOld]) shrink the old ones; [IsSaturated], [CalculateStatus], [Complete], [Progressing],
 //     [TimedOut], [RolloutStatus] and [Requeue] judge the result. Each names
 //     its upstream counterpart in its doc comment, does not allocate (the
 //     status functions allocate only the conditions they return) and never
@@ -32,8 +32,15 @@
 //
 // Beyond upstream, [Options] offers a terminating-aware surge
 // ([SurgeCountsTerminating]): terminating pods count against maxSurge, as
-// users have asked for in kubernetes/kubernetes#37955 and KEP-5882. It is off
-// by default, so default results stay upstream-exact.
+// users have asked for in kubernetes/kubernetes#37955 and KEP-5882. It also
+// selects the proportion package's conserving split and the revision
+// package's substituting history cleanup. All are off by default, so
+// default results stay upstream-exact.
+//
+// Not modelled: API errors and write conflicts (ReplicaSetCreateError is
+// never set), ReplicaSet conditions (ReplicaFailure is always removed), an
+// empty selector, and a ReplicaSet's minReadySeconds (the deployment's is
+// used).
 //
 // The package keeps no state, reads no clock (time is a parameter) and is
 // safe for concurrent use.

@@ -233,7 +233,16 @@ func drawState(t *rapid.T) (*Deployment[tmpl], []ReplicaSet[tmpl], time.Time) {
 }
 
 func TestPlanIsDeterministicAndNeverMutatesInputs(t *testing.T) {
-	rapid.Check(t, func(t *rapid.T) {
+	rapid.Check(t, planIsDeterministicAndPure)
+}
+
+// FuzzPlan runs the purity property under the fuzzer: go test -fuzz FuzzPlan.
+func FuzzPlan(f *testing.F) {
+	f.Fuzz(rapid.MakeFuzz(planIsDeterministicAndPure))
+}
+
+func planIsDeterministicAndPure(t *rapid.T) {
+	{
 		d, rss, now := drawState(t)
 		dCopy := *d
 		dCopy.Annotations = cloneMap(d.Annotations)
@@ -258,7 +267,7 @@ func TestPlanIsDeterministicAndNeverMutatesInputs(t *testing.T) {
 				t.Fatalf("Plan wrote a negative size: %+v", a.ReplicaSets[i])
 			}
 		}
-	})
+	}
 }
 
 // newReplicasOnePodAtATime is the slow reference for NewReplicas: add one
