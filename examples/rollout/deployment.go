@@ -1,11 +1,13 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
 
 	"github.com/rolloutmath/rolloutmath/examples/internal/cluster"
+	"github.com/rolloutmath/rolloutmath/intorpercent"
 	"github.com/rolloutmath/rolloutmath/rollout"
 )
 
@@ -13,15 +15,16 @@ import (
 type template = cluster.Template
 
 // deployment returns the Deployment cfg describes, with the new template
-// (the first container running cfg.toImage).
+// (the first container running cfg.toImage). An invalid maxSurge or
+// maxUnavailable text stands in as intOrPercent.value() says.
 func (cfg *config) deployment() rollout.Deployment[template] {
 	d := rollout.Deployment[template]{
 		Name:                    cfg.name,
 		Generation:              1,
 		Replicas:                cfg.replicas,
 		Strategy:                rollout.StrategyType(cfg.strategy),
-		MaxSurge:                cfg.maxSurge,
-		MaxUnavailable:          cfg.maxUnavailable,
+		MaxSurge:                valuePtr(cfg.maxSurge),
+		MaxUnavailable:          valuePtr(cfg.maxUnavailable),
 		MinReadySeconds:         cfg.minReadySeconds,
 		Paused:                  cfg.paused,
 		ProgressDeadlineSeconds: cfg.progressDeadlineSeconds,
@@ -29,6 +32,15 @@ func (cfg *config) deployment() rollout.Deployment[template] {
 		Template:                cfg.template(cfg.toImage),
 	}
 	return d
+}
+
+// valuePtr returns a pointer to p's value, or nil for nil.
+func valuePtr(p *intOrPercent) *intorpercent.Value {
+	if p == nil {
+		return nil
+	}
+	v := p.value()
+	return &v
 }
 
 // template returns the pod template of cfg with the first container
@@ -45,14 +57,32 @@ func (cfg *config) template(image string) template {
 //	The Deployment "web" is invalid: spec.replicas: Invalid value: -1: must be greater than or equal to 0
 func (cfg *config) validate() error {
 	d := cfg.deployment()
-	if err := rollout.Validate(&d); err != nil {
-		return fmt.Errorf("The Deployment %q is invalid: %v", d.Name, err)
+	if errs := cfg.errors(&d); len(errs) > 0 {
+		return fmt.Errorf("The Deployment %q is invalid: %v", d.Name, errs)
 	}
 	for _, e := range cfg.scales {
 		d.Replicas = e.replicas
-		if err := rollout.Validate(&d); err != nil {
-			return fmt.Errorf("The Deployment %q is invalid (-scale %d@%d): %v", d.Name, e.replicas, e.at, err)
+		if errs := cfg.errors(&d); len(errs) > 0 {
+			return fmt.Errorf("The Deployment %q is invalid (-scale %d@%d): %v", d.Name, e.replicas, e.at, errs)
 		}
 	}
 	return nil
+}
+
+// errors returns what the API server finds wrong with d, the Deployment
+// cfg describes: rollout.Validate's errors, with a malformed maxSurge or
+// maxUnavailable text reported in the API server's words. The API server
+// checks the text only for a rolling update; for Recreate it forbids the
+// fields whatever they hold, and an unknown strategy is all it reports.
+func (cfg *config) errors(d *rollout.Deployment[template]) intorpercent.ErrorList {
+	var errs intorpercent.ErrorList
+	if err := rollout.Validate(d); err != nil {
+		if !errors.As(err, &errs) {
+			return intorpercent.ErrorList{{Type: intorpercent.Invalid, Field: "spec", Detail: err.Error()}}
+		}
+	}
+	if d.Strategy == rollout.RollingUpdate || d.Strategy == "" {
+		errs = fixRollingUpdateErrors(errs, cfg.maxUnavailable, cfg.maxSurge)
+	}
+	return errs
 }

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/rolloutmath/rolloutmath/examples/internal/cluster"
-	"github.com/rolloutmath/rolloutmath/intorpercent"
+	"github.com/rolloutmath/rolloutmath/rollout"
 )
 
 // config is everything one run simulates and prints: the deployment as it
@@ -22,8 +22,8 @@ type config struct {
 	labels                  map[string]string
 	replicas                int32
 	strategy                string
-	maxSurge                *intorpercent.Value // nil: not set (the apps/v1 default for RollingUpdate)
-	maxUnavailable          *intorpercent.Value // nil: not set
+	maxSurge                *intOrPercent // nil: not set (the apps/v1 default for RollingUpdate)
+	maxUnavailable          *intOrPercent // nil: not set
 	minReadySeconds         int32
 	progressDeadlineSeconds *int32
 	revisionHistoryLimit    *int32
@@ -91,7 +91,8 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.Usage = func() {}
 
 	var replicas int32Flag = 10
-	surge, unavailable := intorpercent.Percent(25), intorpercent.Percent(25)
+	surge := intOrPercent{v: rollout.DefaultMaxSurge()}
+	unavailable := intOrPercent{v: rollout.DefaultMaxUnavailable()}
 	var minReady, neverReady int32Flag
 	fs.Var(&replicas, "replicas", "spec.replicas `R`")
 	fs.TextVar(&surge, "max-surge", surge, "maxSurge: pods above R during the update, a count or a percent of R")

@@ -84,24 +84,36 @@ func TestDocsChartInSync(t *testing.T) {
 	golden.CheckFile(t, docsChart, buf.Bytes())
 }
 
+// percentRuleText is the API server's message for a string that is not a
+// valid percentage; the double space is the API server's.
+const percentRuleText = "a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')"
+
 func TestBadInput(t *testing.T) {
 	tests := []struct {
-		name string
-		args []string
-		code int
-		want string // the whole of stderr
+		name   string
+		args   []string
+		code   int
+		want   string // the whole of stderr
+		reason string
 	}{
 		{
 			name: "malformed percent",
 			args: []string{"-max-surge", "2.5%"},
-			code: 2,
-			want: `rollout: invalid value "2.5%" for flag -max-surge: intorpercent: parsing "2.5%": fractional percentages are not allowed`,
+			code: 1,
+			want: `The Deployment "nginx-deployment" is invalid: spec.strategy.rollingUpdate.maxSurge: Invalid value: "2.5%": ` + percentRuleText,
 		},
 		{
 			name: "signed percent",
 			args: []string{"-max-unavailable", "-5%"},
-			code: 2,
-			want: `rollout: invalid value "-5%" for flag -max-unavailable: intorpercent: parsing "-5%": a sign is not allowed`,
+			code: 1,
+			want: `The Deployment "nginx-deployment" is invalid: spec.strategy.rollingUpdate.maxUnavailable: Invalid value: "-5%": ` + percentRuleText,
+		},
+		{
+			name:   "malformed text counts as zero for the both-zero rule",
+			args:   []string{"-max-unavailable", "abc", "-max-surge", "0"},
+			code:   1,
+			want:   `The Deployment "nginx-deployment" is invalid: [spec.strategy.rollingUpdate.maxUnavailable: Invalid value: "abc": ` + percentRuleText + ", spec.strategy.rollingUpdate.maxUnavailable: Invalid value: \"abc\": may not be 0 when `maxSurge` is 0]",
+			reason: "upstream reads a string that is not a valid percentage as 0 when it compares the two values with zero",
 		},
 		{
 			name: "negative replicas",
@@ -148,8 +160,24 @@ func TestBadInput(t *testing.T) {
 		{
 			name: "malformed percent in a manifest",
 			args: []string{"-f", "testdata/bad-percent.json"},
+			code: 1,
+			want: `The Deployment "web" is invalid: [spec.strategy.rollingUpdate.maxSurge: Invalid value: "2.5%": ` + percentRuleText +
+				", spec.strategy.rollingUpdate.maxUnavailable: Invalid value: 0: may not be 0 when `maxSurge` is 0]",
+			reason: "maxUnavailable is 0 and the malformed maxSurge counts as 0",
+		},
+		{
+			name: "quoted count and negative count in a manifest",
+			args: []string{"-f", "testdata/quoted-count.json"},
+			code: 1,
+			want: `The Deployment "web" is invalid: [spec.strategy.rollingUpdate.maxUnavailable: Invalid value: -1: must be greater than or equal to 0, ` +
+				`spec.strategy.rollingUpdate.maxSurge: Invalid value: "3": ` + percentRuleText + "]",
+			reason: `a quoted "3" is a string to the API server, and strings must be percentages; it reads as 3, so the both-zero rule does not fire`,
+		},
+		{
+			name: "fractional count in a manifest",
+			args: []string{"-f", "testdata/fractional-count.json"},
 			code: 2,
-			want: `rollout: testdata/bad-percent.json: decoding Deployment: intorpercent: parsing "2.5%": fractional percentages are not allowed`,
+			want: `rollout: testdata/fractional-count.json: decoding Deployment: intorpercent: parsing "2.5": fractional numbers are not allowed`,
 		},
 		{
 			name: "negative replicas in a manifest",
@@ -201,7 +229,7 @@ func TestBadInput(t *testing.T) {
 				t.Errorf("run(%q) = %d, want %d", tt.args, code, tt.code)
 			}
 			if got := strings.TrimSuffix(stderr, "\n"); got != tt.want {
-				t.Errorf("run(%q) stderr:\n got  %s\n want %s", tt.args, got, tt.want)
+				t.Errorf("run(%q) stderr:\n got  %s\n want %s\n(%s)", tt.args, got, tt.want, tt.reason)
 			}
 			if stdout != "" {
 				t.Errorf("run(%q) stdout = %q, want nothing", tt.args, stdout)

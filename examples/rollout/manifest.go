@@ -6,7 +6,6 @@ import (
 	"io"
 
 	"github.com/rolloutmath/rolloutmath/examples/internal/cluster"
-	"github.com/rolloutmath/rolloutmath/intorpercent"
 )
 
 // manifest mirrors the fields of an apps/v1 Deployment in JSON that this
@@ -25,8 +24,8 @@ type manifest struct {
 		Strategy struct {
 			Type          string `json:"type"`
 			RollingUpdate *struct {
-				MaxSurge       *intorpercent.Value `json:"maxSurge"`
-				MaxUnavailable *intorpercent.Value `json:"maxUnavailable"`
+				MaxSurge       *intOrPercent `json:"maxSurge"`
+				MaxUnavailable *intOrPercent `json:"maxUnavailable"`
 			} `json:"rollingUpdate"`
 		} `json:"strategy"`
 		MinReadySeconds         int32  `json:"minReadySeconds"`
@@ -44,8 +43,9 @@ type manifest struct {
 
 // readManifest decodes one apps/v1 Deployment from r. It rejects other
 // kinds and API versions, trailing data, a missing name, a template
-// without containers, and int-or-percent values that are not a number or
-// a "N%" string. Defaults are not applied here; see
+// without containers, and int-or-percent values that are neither a number
+// nor a string (a malformed string is kept for validation to reject, as
+// the API server does). Defaults are not applied here; see
 // config.applyManifest. Validation (negative replicas, both fenceposts
 // zero, ...) is left to rollout.Validate.
 func readManifest(r io.Reader) (*manifest, error) {

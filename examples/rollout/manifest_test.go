@@ -21,7 +21,7 @@ func TestReadManifest(t *testing.T) {
 	}
 	surge, unavailable := intorpercent.Percent(25), intorpercent.Percent(25)
 	ru := m.Spec.Strategy.RollingUpdate
-	if ru == nil || *ru.MaxSurge != surge || *ru.MaxUnavailable != unavailable {
+	if ru == nil || ru.MaxSurge.v != surge || ru.MaxUnavailable.v != unavailable || ru.MaxSurge.invalid {
 		t.Errorf("readManifest(nginx-deployment.json).Spec.Strategy.RollingUpdate = %+v, want maxSurge and maxUnavailable 25%%", ru)
 	}
 	if m.Spec.Replicas == nil || *m.Spec.Replicas != 10 {
@@ -77,8 +77,10 @@ func TestReadManifestErrors(t *testing.T) {
 		{name: "wrong kind", in: `{"apiVersion": "apps/v1", "kind": "StatefulSet"}`, want: `want an apps/v1 Deployment, got apiVersion "apps/v1" kind "StatefulSet"`},
 		{name: "no name", in: `{"apiVersion": "apps/v1", "kind": "Deployment"}`, want: "metadata.name: Required value: name or generateName is required"},
 		{name: "no containers", in: `{"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "web"}}`, want: "spec.template.spec.containers: Required value"},
-		{name: "quoted count", in: `{"apiVersion": "apps/v1", "kind": "Deployment", "spec": {"strategy": {"rollingUpdate": {"maxSurge": "3"}}}}`,
-			want: `decoding Deployment: intorpercent: parsing "3": a quoted value must be a percentage such as "25%"; write a count as a bare number`},
+		{name: "fractional count", in: `{"apiVersion": "apps/v1", "kind": "Deployment", "spec": {"strategy": {"rollingUpdate": {"maxSurge": 2.5}}}}`,
+			want: `decoding Deployment: intorpercent: parsing "2.5": fractional numbers are not allowed`},
+		{name: "boolean", in: `{"apiVersion": "apps/v1", "kind": "Deployment", "spec": {"strategy": {"rollingUpdate": {"maxUnavailable": true}}}}`,
+			want: `decoding Deployment: intorpercent: parsing "true": want a number such as 3 or a string such as "25%"`},
 		{name: "replicas beyond int32", in: `{"apiVersion": "apps/v1", "kind": "Deployment", "spec": {"replicas": 3000000000}}`,
 			want: "decoding Deployment: json: cannot unmarshal number 3000000000", prefix: true},
 	}

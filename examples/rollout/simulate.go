@@ -87,10 +87,10 @@ func (cfg *config) events() ([]rollout.Event[template], map[int][]string) {
 func (cfg *config) trace(d *rollout.Deployment[template], old *rollout.ReplicaSet[template], tr *rollout.Trace[template], described map[int][]string) *trace {
 	surge, unavailable := rollout.DefaultMaxSurge(), rollout.DefaultMaxUnavailable()
 	if cfg.maxSurge != nil {
-		surge = *cfg.maxSurge
+		surge = cfg.maxSurge.v
 	}
 	if cfg.maxUnavailable != nil {
-		unavailable = *cfg.maxUnavailable
+		unavailable = cfg.maxUnavailable.v
 	}
 	t := &trace{
 		Deployment: d.Name,
