@@ -136,8 +136,11 @@ type Sync[T any] struct {
 	// ReplicaSets are the ReplicaSets as the sync leaves them, in input
 	// order without deleted ones, a created one last. A ReplicaSet whose
 	// spec.replicas changed has Generation raised by one; a created one has
-	// Generation 1, CreationTime now and no status. Maps are fresh where
-	// changed; nothing is shared that the sync modified.
+	// Generation 1, CreationTime now, no UID and no status, and its
+	// Template is the deployment's as is: a caller writing it to a cluster
+	// adds the label revision.HashLabel = Hash to its template and
+	// selector, as upstream does. Maps are fresh where changed; nothing is
+	// shared that the sync modified.
 	ReplicaSets []ReplicaSet[T]
 	// NewReplicaSet is the index of the new ReplicaSet in ReplicaSets, or
 	// -1 when there is none (yet).
@@ -321,7 +324,7 @@ func (p *planner[T]) syncRevision(create bool) bool {
 	})
 	p.newIdx = len(p.rss) - 1
 	p.hash = hash
-	p.act(CreateReplicaSet, name, 0, size, fmt.Sprintf("created new ReplicaSet %s (revision %s) at %d: %s", name, newRevision, size, p.createWhy(size)))
+	p.act(CreateReplicaSet, name, 0, size, fmt.Sprintf("created new ReplicaSet %s (revision %s) at %d: %s", name, newRevision, size, p.createWhy()))
 	p.setRevision(newRevision)
 	if hasDeadline {
 		p.cur.Status.Conditions = SetCondition(p.cur.Status.Conditions, NewCondition(DeploymentProgressing, ConditionTrue, ReasonNewReplicaSetCreated, fmt.Sprintf("Created new replica set %q", name), p.now))
@@ -330,15 +333,15 @@ func (p *planner[T]) syncRevision(create bool) bool {
 }
 
 // createWhy explains the size of a ReplicaSet being created.
-func (p *planner[T]) createWhy(size int32) string {
+func (p *planner[T]) createWhy() string {
 	if p.cur.strategy() == Recreate {
 		return fmt.Sprintf("Recreate starts all %d pods once the old ones are gone", p.cur.Replicas)
 	}
-	return p.surgeWhy(p.newIdx, size)
+	return p.surgeWhy(p.newIdx)
 }
 
-// surgeWhy explains a rolling scale-up of the new ReplicaSet to size.
-func (p *planner[T]) surgeWhy(newIdx int, size int32) string {
+// surgeWhy explains a rolling scale-up of the new ReplicaSet rss[newIdx].
+func (p *planner[T]) surgeWhy(newIdx int) string {
 	var total int64
 	var term int64
 	for i := range p.rss {
@@ -359,9 +362,7 @@ func (p *planner[T]) surgeWhy(newIdx int, size int32) string {
 // Upstream: SetDeploymentRevision.
 func (p *planner[T]) setRevision(rev string) {
 	if p.cur.Annotations[revision.RevisionAnnotation] == rev {
-		if _, ok := p.cur.Annotations[revision.RevisionAnnotation]; ok || rev == "" {
-			return
-		}
+		return
 	}
 	ann := maps.Clone(p.cur.Annotations)
 	if ann == nil {
@@ -600,7 +601,7 @@ func (p *planner[T]) rolling() {
 				p.note = err.Error()
 				return
 			}
-			why = p.surgeWhy(n, to)
+			why = p.surgeWhy(n)
 		}
 		if p.scale(n, to, false, why) {
 			p.rolloutStatus()
