@@ -3,6 +3,7 @@ package revision
 import (
 	"maps"
 	"reflect"
+	"strconv"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -157,6 +158,19 @@ func TestWithoutHashLabel(t *testing.T) {
 	t.Run("nil", func(t *testing.T) {
 		if got := WithoutHashLabel[tmpl](nil); !reflect.DeepEqual(got, tmpl{}) {
 			t.Errorf("WithoutHashLabel(nil) = %+v, want the zero template", got)
+		}
+	})
+}
+
+func FuzzRollbackTo(f *testing.F) {
+	for _, s := range []string{"", "0", "3", "-1", "abc", "+2", " 1", "9223372036854775808"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got, ok := RollbackTo(map[string]string{RollbackToAnnotation: s})
+		want, err := strconv.ParseInt(s, 10, 64)
+		if ok != (err == nil) || ok && got != want || !ok && got != 0 {
+			t.Fatalf("RollbackTo(%q) = %d, %v; strconv.ParseInt gives %d, %v", s, got, ok, want, err)
 		}
 	})
 }
