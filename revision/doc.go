@@ -24,6 +24,7 @@
 // sorts in place, this package sorts its own copy of the indices.
 //
 // Everything is pure and safe for concurrent use. The only shared state is
-// an internal per-type cache of reflection facts (which fields hold the
-// labels, which types have an Equal method), which never changes a result.
+// internal and never changes a result: a per-type cache of reflection
+// facts (where the labels are, which types have an Equal method) and pools
+// of scratch space that let map comparisons run without allocating.
 package revision

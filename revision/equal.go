@@ -42,10 +42,11 @@ import (
 // A nil template equals only another nil template. EqualIgnoreHash never
 // modifies or copies the templates, never panics, and does not allocate,
 // except when it calls an Equal method on values that are not identical
-// (reflection allocates for the call), and for maps of more than 32
-// entries, or reached through unexported fields, whose entries reflection
-// must copy out. The first comparison of a template type also builds that
-// type's cached description.
+// (reflection allocates for the call), and for maps whose entries
+// reflection must copy out: maps of more than 32 entries, other than
+// map[string]string (labels, annotations and selectors never allocate),
+// and maps reached through unexported fields. The first comparison of a
+// template type also builds that type's cached description.
 // Upstream: deploymentutil.EqualIgnoreHash.
 func EqualIgnoreHash[T any](a, b *T) bool {
 	if a == nil || b == nil {
