@@ -61,10 +61,10 @@ type AnnotationsInput struct {
 //  1. Every Deployment annotation that is [Copied] is set on the
 //     ReplicaSet if it is absent or different there. Annotations are
 //     never removed, even when the Deployment no longer has them.
-//  2. The ReplicaSet's revision is parsed. If it is present but not an
-//     integer, NewAnnotations stops there and reports changed = false,
-//     even if step 1 changed something. A missing (or empty) revision is
-//  0. If in.Revision is not an integer, it stops the same way.
+//  2. The ReplicaSet's revision is parsed; a missing or empty one counts
+//     as 0. If it is present but not an integer, NewAnnotations stops
+//     there and reports changed = false, even if step 1 changed
+//     something. If in.Revision is not an integer, it stops the same way.
 //  3. If the old revision is lower than in.Revision, the revision becomes
 //     in.Revision; a revision is never lowered.
 //  4. If the ReplicaSet already had a revision annotation and it was

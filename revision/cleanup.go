@@ -46,7 +46,8 @@ const (
 // unparsable (a missing revision is 0). That comparison is not a strict
 // order when unparsable revisions are mixed in; like upstream, ToCleanUp
 // then sorts with sort.Sort starting from rss order, so the result is
-// upstream's for the same input order. rss is not modified; ToCleanUp
+// upstream's for the same input order and the same sort.Sort (that is,
+// the same Go release). rss is not modified; ToCleanUp
 // allocates only its working list and result.
 // Upstream: cleanupDeployment in the deployment controller.
 func ToCleanUp[T any](rss []ReplicaSet[T], newRS int, limit *int32, mode CleanupMode) []int {
