@@ -524,3 +524,8 @@ func ExampleStaleStatusError_Unwrap() {
 	fmt.Println(errors.As(err, &se), se.ReplicaSet, se.From, se.To)
 	// Output: true old 3 5
 }
+
+func ExampleResizePolicy_String() {
+	fmt.Println(rollout.ResizeUpstream, rollout.ResizeRefreshesAnnotations)
+	// Output: ResizeUpstream ResizeRefreshesAnnotations
+}

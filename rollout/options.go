@@ -36,6 +36,37 @@ func (p SurgePolicy) String() string {
 	return "SurgePolicy(" + itoa(int64(p)) + ")"
 }
 
+// ResizePolicy says what a resize does to an active ReplicaSet that the
+// proportional split leaves alone.
+type ResizePolicy uint8
+
+const (
+	// ResizeUpstream is upstream's behaviour (the default): its
+	// desired-replicas annotation is not refreshed. When a resize makes R
+	// equal the size of the only active ReplicaSet while its annotation
+	// still holds the old R (for example R 2 -> 1 with maxSurge 0 after the
+	// first old pod went and the new ReplicaSet is still at 0), every later
+	// sync is a scaling event with nothing to resize and the rollout never
+	// resumes; the same happens to Recreate with two active ReplicaSets
+	// (SPEC B8). Simulate reports it as OutcomeStalled.
+	ResizeUpstream ResizePolicy = iota
+	// ResizeRefreshesAnnotations writes desired-replicas and max-replicas
+	// on every active ReplicaSet whose desired-replicas differs from R, so
+	// the next sync is no longer a scaling event and the rollout resumes.
+	ResizeRefreshesAnnotations
+)
+
+// String returns the policy's name.
+func (p ResizePolicy) String() string {
+	switch p {
+	case ResizeUpstream:
+		return "ResizeUpstream"
+	case ResizeRefreshesAnnotations:
+		return "ResizeRefreshesAnnotations"
+	}
+	return "ResizePolicy(" + itoa(int64(p)) + ")"
+}
+
 // Options changes how Plan and Simulate decide. The zero value is
 // upstream's behaviour.
 type Options struct {
@@ -44,6 +75,9 @@ type Options struct {
 	// Proportion is the proportional split on a resize mid-rollout:
 	// proportion.Upstream (the default) or proportion.Conserving.
 	Proportion proportion.Mode
+	// Resize says whether a resize refreshes stale desired-replicas
+	// annotations that upstream leaves behind.
+	Resize ResizePolicy
 	// Cleanup is how history cleanup treats old ReplicaSets that still have
 	// pods: revision.CleanupUpstream (the default) skips them without
 	// replacement, so more than revisionHistoryLimit can remain;

@@ -505,9 +505,26 @@ func (p *planner[T]) proportional() {
 		}
 	}
 	why := fmt.Sprintf("proportional share after resize to %d (%d pods allowed, %d before)", p.cur.Replicas, maxTotal(&p.cur), from)
+	written := make([]bool, len(p.rss))
 	for i, t := range res.Targets {
 		if t.Annotate || t.Replicas != p.rss[i].Replicas {
 			p.scale(i, t.Replicas, true, why)
+			written[i] = true
+		}
+	}
+	if p.opts.Resize != ResizeRefreshesAnnotations {
+		return
+	}
+	// Upstream leaves a stale desired-replicas annotation on an active
+	// ReplicaSet that scale() does not touch, and every later sync is a
+	// scaling event again: refresh it so the rollout can go on.
+	for i := range p.rss {
+		rs := &p.rss[i]
+		if written[i] || rs.Replicas == 0 {
+			continue
+		}
+		if v, ok := proportion.DesiredAnnotation(proportion.ReplicaSet{DesiredReplicas: rs.Annotations[revision.DesiredReplicasAnnotation]}); ok && v != p.cur.Replicas {
+			p.scale(i, rs.Replicas, true, "")
 		}
 	}
 }

@@ -508,3 +508,33 @@ func TestOldPodsRunning(t *testing.T) {
 		}
 	}
 }
+
+func TestPlanUpstreamScalingDeadEnd(t *testing.T) {
+	// R 2 with maxSurge 0: the first sync created the new ReplicaSet at 0
+	// and took the old one to 1 (desired-replicas 2). Then R becomes 1: the
+	// only active ReplicaSet already has 1, so upstream's scale() returns
+	// without refreshing its annotation, and every sync after is the same
+	// scaling event.
+	d, rss := rolled(2, "nginx:2")
+	d.MaxSurge, d.MaxUnavailable = num(0), num(1)
+	s, _ := Plan(d, rss, t0)
+	d2 := s.Deployment
+	d2.Replicas, d2.Generation = 1, d2.Generation+1
+	rss2 := s.ReplicaSets
+	for sync := 0; sync < 3; sync++ {
+		s2, _ := Plan(&d2, rss2, t0.Add(time.Minute))
+		if s2.Path != PathScaling || len(s2.Actions) != 0 {
+			t.Fatalf("Plan(dead end) sync %d = %v %+v, want a scaling event with nothing to do", sync, s2.Path, s2.Actions)
+		}
+		d2, rss2 = s2.Deployment, s2.ReplicaSets
+	}
+	s3, _ := PlanWith(&d2, rss2, t0.Add(time.Minute), Options{Resize: ResizeRefreshesAnnotations})
+	want := []Action{{Kind: ScaleReplicaSet, ReplicaSet: "nginx-1", From: 1, To: 1, Reason: "refreshed replicas annotations of old ReplicaSet nginx-1 (desired 1, max 1)"}}
+	if diff := cmp.Diff(want, s3.Actions); diff != "" {
+		t.Fatalf("PlanWith(ResizeRefreshesAnnotations) mismatch (-want +got):\n%s", diff)
+	}
+	s4, _ := PlanWith(&s3.Deployment, s3.ReplicaSets, t0.Add(2*time.Minute), Options{Resize: ResizeRefreshesAnnotations})
+	if s4.Path != PathRollingUpdate {
+		t.Errorf("after the refresh, path = %v, want RollingUpdate", s4.Path)
+	}
+}

@@ -3,6 +3,7 @@ package rollout
 import (
 	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -154,14 +155,29 @@ func completionBound(s scenario) int {
 	return last + 2*(maxR+2)*wait
 }
 
+// TestSimulateCompletesWhenAllPodsBecomeReady checks that a rollout whose
+// pods all become ready completes within completionBound syncs when stale
+// desired-replicas annotations are refreshed, and that upstream's default
+// either completes within the bound or ends in its one dead end: a scaling
+// event with nothing to resize (see ResizeUpstream).
 func TestSimulateCompletesWhenAllPodsBecomeReady(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		strategy := rapid.SampledFrom([]StrategyType{RollingUpdate, RollingUpdate, Recreate}).Draw(t, "strategy")
 		s := drawScenario(t, strategy, true, false)
 		bound := completionBound(s)
 		tr := s.run(t)
-		if tr.Outcome != OutcomeComplete || tr.Syncs > bound {
+		if tr.Outcome == OutcomeStalled {
+			last := tr.Steps[len(tr.Steps)-1]
+			if last.Path != PathScaling || !strings.HasSuffix(last.Reason, "scaling event: nothing to resize") {
+				t.Fatalf("Simulate stalled outside upstream's scaling dead end\n%s", tr.String())
+			}
+		} else if tr.Outcome != OutcomeComplete || tr.Syncs > bound {
 			t.Fatalf("Simulate ended %v after %d syncs, want Complete within %d\n%s", tr.Outcome, tr.Syncs, bound, tr.String())
+		}
+		s.cfg.Options.Resize = ResizeRefreshesAnnotations
+		tr = s.run(t)
+		if tr.Outcome != OutcomeComplete || tr.Syncs > bound {
+			t.Fatalf("Simulate(ResizeRefreshesAnnotations) ended %v after %d syncs, want Complete within %d\n%s", tr.Outcome, tr.Syncs, bound, tr.String())
 		}
 	})
 }
