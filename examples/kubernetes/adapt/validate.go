@@ -52,4 +52,3 @@ func Validate(d *appsv1.Deployment) error {
 	}
 	return errs.ToError()
 }
-
