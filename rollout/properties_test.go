@@ -357,3 +357,71 @@ func TestScaleDownOldMatchesOnePodAtATime(t *testing.T) {
 		}
 	})
 }
+
+// reconcileOldOnePodAtATime is the slow reference for ReconcileOld: with
+// budget = MaxScaledDown, remove unavailable old pods one at a time, oldest
+// ReplicaSet first, while budget is left; then remove old pods one at a
+// time, oldest first, while available pods exceed MinAvailable.
+func reconcileOldOnePodAtATime(d *Deployment[tmpl], rss []ReplicaSet[tmpl], newRS int) (int64, []int32) {
+	sizes := sizesOf(rss)
+	var oldPods int64
+	for i := range rss {
+		if i != newRS {
+			oldPods += int64(rss[i].Replicas)
+		}
+	}
+	if oldPods == 0 {
+		return 0, sizes
+	}
+	budget := int64(MaxScaledDown(d, rss, newRS))
+	if budget <= 0 {
+		return 0, sizes
+	}
+	var removed int64
+	for i := nextOldest(rss, -1, newRS); i >= 0 && budget > 0; i = nextOldest(rss, i, newRS) {
+		for budget > 0 && sizes[i] > rss[i].AvailableReplicas {
+			sizes[i]--
+			budget--
+			removed++
+		}
+	}
+	var available int64
+	for i := range rss {
+		if i == newRS || rss[i].Replicas > 0 {
+			available += int64(rss[i].AvailableReplicas)
+		}
+	}
+	surplus := available - int64(MinAvailable(d))
+	for i := nextOldest(rss, -1, newRS); i >= 0 && surplus > 0; i = nextOldest(rss, i, newRS) {
+		for surplus > 0 && sizes[i] > 0 {
+			sizes[i]--
+			surplus--
+			removed++
+		}
+	}
+	return removed, sizes
+}
+
+func TestReconcileOldMatchesOnePodAtATime(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		r := rapid.Int32Range(0, 60).Draw(t, "replicas")
+		d := dep(r, boundValue(t, "maxSurge", 100), boundValue(t, "maxUnavailable", 100))
+		if Validate(d) != nil {
+			d.MaxUnavailable = num(1)
+		}
+		n := rapid.IntRange(1, 4).Draw(t, "old")
+		var rss []ReplicaSet[tmpl]
+		for i := 0; i < n; i++ {
+			spec := rapid.Int32Range(0, 40).Draw(t, fmt.Sprintf("spec%d", i))
+			rss = append(rss, rs(fmt.Sprintf("old%d", i), rapid.IntRange(2, 9).Draw(t, fmt.Sprintf("age%d", i)), spec, rapid.Int32Range(0, spec).Draw(t, fmt.Sprintf("available%d", i))))
+		}
+		newSpec := rapid.Int32Range(0, 40).Draw(t, "newSpec")
+		rss = append(rss, rs("new", 1, newSpec, rapid.Int32Range(0, newSpec).Draw(t, "newAvailable")))
+		sizes := sizesOf(rss)
+		got, err := ReconcileOld(d, rss, n, sizes)
+		want, wantSizes := reconcileOldOnePodAtATime(d, rss, n)
+		if err != nil || int64(got) != want || !reflect.DeepEqual(sizes, wantSizes) {
+			t.Fatalf("ReconcileOld = (%d, %v) sizes %v, reference %d sizes %v", got, err, sizes, want, wantSizes)
+		}
+	})
+}
