@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/rolloutmath/rolloutmath/proportion"
 	"github.com/rolloutmath/rolloutmath/revision"
 )
 
@@ -536,5 +537,39 @@ func TestPlanUpstreamScalingDeadEnd(t *testing.T) {
 	s4, _ := PlanWith(&s3.Deployment, s3.ReplicaSets, t0.Add(2*time.Minute), Options{Resize: ResizeRefreshesAnnotations})
 	if s4.Path != PathRollingUpdate {
 		t.Errorf("after the refresh, path = %v, want RollingUpdate", s4.Path)
+	}
+}
+
+func TestPlanWithConservingProportion(t *testing.T) {
+	// R 10 -> 1 over three ReplicaSets of 1 (maxSurge 0): upstream keeps the
+	// new one; the conserving split, by largest remainder with upstream's
+	// order for ties, keeps the oldest. Both sum to 1.
+	d := dep(1, num(0), num(1))
+	mk := func(name string, age int, rev string) ReplicaSet[tmpl] {
+		r := rs(name, age, 1, 1)
+		r.Annotations = map[string]string{revision.RevisionAnnotation: rev, revision.DesiredReplicasAnnotation: "10", revision.MaxReplicasAnnotation: "10"}
+		return r
+	}
+	c := mk("c", 1, "3")
+	c.Template = d.Template
+	rss := []ReplicaSet[tmpl]{mk("a", 3, "1"), mk("b", 2, "2"), c}
+	for _, tt := range []struct {
+		mode proportion.Mode
+		want []int32
+	}{
+		{mode: proportion.Upstream, want: []int32{0, 0, 1}},
+		{mode: proportion.Conserving, want: []int32{1, 0, 0}},
+	} {
+		s, err := PlanWith(d, rss, t0, Options{Proportion: tt.mode})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []int32
+		for _, r := range s.ReplicaSets {
+			got = append(got, r.Replicas)
+		}
+		if s.Path != PathScaling || !cmp.Equal(got, tt.want) {
+			t.Errorf("PlanWith(%v) = %v %v, want scaling %v", tt.mode, s.Path, got, tt.want)
+		}
 	}
 }
