@@ -3,15 +3,18 @@ package conformance
 import (
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"sort"
 	"sync"
 	"testing"
+
+	"k8s.io/klog/v2"
 )
 
 // defaultChecks is how many generated inputs each property runs when
 // -rapid.checks is not given: thousands per upstream function.
-const defaultChecks = "3000"
+const defaultChecks = "10000"
 
 func TestMain(m *testing.M) {
 	flag.Parse()
@@ -23,6 +26,10 @@ func TestMain(m *testing.M) {
 			os.Exit(2)
 		}
 	}
+	// Upstream logs through klog (for example on unparsable revisions);
+	// keep the test output readable.
+	klog.LogToStderr(false)
+	klog.SetOutput(io.Discard)
 	code := m.Run()
 	if testing.Verbose() {
 		printTallies()
