@@ -136,7 +136,8 @@ func intOrString(v *intorpercent.Value) *intstr.IntOrString {
 // (spec.replicas always set, rollingUpdate nil when d has neither bound),
 // the template, and the status. A pending rollback is not written back
 // (the annotation is kept as base has it). A nil base starts from an
-// empty Deployment named d.Name.
+// empty Deployment named d.Name, which then has no selector (the rollout
+// math does not read it).
 func DeploymentObject(d *rollout.Deployment[Template], base *appsv1.Deployment) *appsv1.Deployment {
 	out := &appsv1.Deployment{}
 	if base != nil {

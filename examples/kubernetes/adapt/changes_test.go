@@ -1,0 +1,207 @@
+package adapt_test
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	appsv1 "k8s.io/api/apps/v1"
+	"k8s.io/apimachinery/pkg/api/equality"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/kubernetes/pkg/controller"
+
+	"github.com/rolloutmath/rolloutmath/examples/kubernetes/adapt"
+	"github.com/rolloutmath/rolloutmath/rollout"
+)
+
+// cluster is an in-memory API server holding one Deployment and its
+// ReplicaSets, with a ReplicaSet controller whose pods are ready at once.
+type cluster struct {
+	d   *appsv1.Deployment
+	rss map[string]*appsv1.ReplicaSet
+	now time.Time
+	log []string
+}
+
+func (c *cluster) list() []*appsv1.ReplicaSet {
+	names := slices.Sorted(maps.Keys(c.rss))
+	out := make([]*appsv1.ReplicaSet, len(names))
+	for i, n := range names {
+		out[i] = c.rss[n]
+	}
+	return out
+}
+
+// apply carries out the changes as the API server would.
+func (c *cluster) apply(t *testing.T, changes []adapt.Change) {
+	for _, ch := range changes {
+		c.log = append(c.log, describe(ch))
+		switch ch.Verb {
+		case adapt.CreateReplicaSet:
+			rs := ch.ReplicaSet.DeepCopy()
+			if _, ok := c.rss[rs.Name]; ok {
+				t.Fatalf("create of existing ReplicaSet %s", rs.Name)
+			}
+			rs.UID = types.UID("uid-" + rs.Name)
+			rs.CreationTimestamp = metav1.NewTime(c.now)
+			rs.Generation = 1
+			c.rss[rs.Name] = rs
+		case adapt.UpdateReplicaSet:
+			old, ok := c.rss[ch.ReplicaSet.Name]
+			if !ok {
+				t.Fatalf("update of missing ReplicaSet %s", ch.ReplicaSet.Name)
+			}
+			rs := ch.ReplicaSet.DeepCopy()
+			rs.Status = old.Status // the spec write does not touch the status
+			if !equality.Semantic.DeepEqual(rs.Spec, old.Spec) {
+				rs.Generation = old.Generation + 1
+			}
+			c.rss[rs.Name] = rs
+		case adapt.DeleteReplicaSet:
+			delete(c.rss, ch.ReplicaSet.Name)
+		case adapt.UpdateDeployment:
+			d := ch.Deployment.DeepCopy()
+			d.Status = c.d.Status
+			if !equality.Semantic.DeepEqual(d.Spec, c.d.Spec) {
+				d.Generation = c.d.Generation + 1
+			}
+			c.d = d
+		case adapt.UpdateDeploymentStatus:
+			c.d.Status = ch.Deployment.Status
+			c.d.Annotations = ch.Deployment.Annotations
+		}
+	}
+}
+
+// runReplicaSets makes every ReplicaSet's pods match its spec, all
+// ready and available.
+func (c *cluster) runReplicaSets() {
+	for _, rs := range c.rss {
+		n := *rs.Spec.Replicas
+		rs.Status = appsv1.ReplicaSetStatus{Replicas: n, FullyLabeledReplicas: n, ReadyReplicas: n, AvailableReplicas: n,
+			ObservedGeneration: rs.Generation, TerminatingReplicas: ptr(int32(0))}
+	}
+}
+
+func describe(ch adapt.Change) string {
+	switch {
+	case ch.ReplicaSet != nil:
+		return fmt.Sprintf("%v %s %d", ch.Verb, ch.ReplicaSet.Name, *ch.ReplicaSet.Spec.Replicas)
+	default:
+		return fmt.Sprintf("%v %s", ch.Verb, ch.Deployment.Name)
+	}
+}
+
+// sync runs one Plan and applies its changes, returning them.
+func (c *cluster) sync(t *testing.T) []adapt.Change {
+	t.Helper()
+	d, err := adapt.Deployment(c.d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	list := c.list()
+	s, err := rollout.Plan(&d, adapt.ReplicaSets(list), c.now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	changes, err := adapt.Changes(c.d, list, &s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.apply(t, changes)
+	return changes
+}
+
+// TestChangesDriveARollout runs a whole rolling update through Plan and
+// Changes against an in-memory API server and checks the ReplicaSet the
+// controller creates field by field, against upstream's hash.
+func TestChangesDriveARollout(t *testing.T) {
+	d := nginxDeployment()
+	oldHash := controller.ComputeHash(&d.Spec.Template, nil)
+	c := &cluster{d: d, rss: map[string]*appsv1.ReplicaSet{}, now: at.Add(time.Hour)}
+	old := nginxReplicaSet(d, oldHash)
+	c.rss[old.Name] = old
+	if changes := c.sync(t); len(changes) != 0 {
+		t.Fatalf("a settled Deployment should need no change, got %v", c.log)
+	}
+
+	c.d.Spec.Template = nginxTemplate("nginx:1.9.3")
+	c.d.Generation++
+	newHash := controller.ComputeHash(&c.d.Spec.Template, c.d.Status.CollisionCount)
+	first := c.sync(t)
+	if len(first) == 0 || first[0].Verb != adapt.CreateReplicaSet {
+		t.Fatalf("the first sync after the update should create the new ReplicaSet, got %v", c.log)
+	}
+	created := first[0].ReplicaSet
+	want := map[string]string{"app": "nginx", "pod-template-hash": newHash}
+	switch {
+	case created.Name != "nginx-deployment-"+newHash:
+		t.Errorf("created ReplicaSet name %q, want nginx-deployment-%s", created.Name, newHash)
+	case created.Namespace != "default":
+		t.Errorf("created ReplicaSet namespace %q", created.Namespace)
+	case !maps.Equal(created.Labels, want), !maps.Equal(created.Spec.Template.Labels, want),
+		!maps.Equal(created.Spec.Selector.MatchLabels, want):
+		t.Errorf("created ReplicaSet labels %v, template labels %v, selector %v, want %v",
+			created.Labels, created.Spec.Template.Labels, created.Spec.Selector.MatchLabels, want)
+	case len(created.OwnerReferences) != 1 || created.OwnerReferences[0].UID != d.UID ||
+		created.OwnerReferences[0].Kind != "Deployment" || !*created.OwnerReferences[0].Controller:
+		t.Errorf("created ReplicaSet owner references %+v", created.OwnerReferences)
+	case *created.Spec.Replicas != 3:
+		t.Errorf("created ReplicaSet with %d replicas, want 3 (10 + maxSurge 3 - 10)", *created.Spec.Replicas)
+	case !maps.Equal(created.Annotations, map[string]string{"deployment.kubernetes.io/revision": "2", "team": "web",
+		"deployment.kubernetes.io/desired-replicas": "10", "deployment.kubernetes.io/max-replicas": "13"}):
+		t.Errorf("created ReplicaSet annotations %v", created.Annotations)
+	}
+
+	for i := 0; i < 30; i++ {
+		c.now = c.now.Add(10 * time.Second)
+		c.runReplicaSets()
+		if len(c.sync(t)) == 0 {
+			break
+		}
+	}
+	newRS, oldRS := c.rss["nginx-deployment-"+newHash], c.rss[old.Name]
+	if newRS == nil || oldRS == nil || *newRS.Spec.Replicas != 10 || *oldRS.Spec.Replicas != 0 {
+		t.Fatalf("the rollout did not converge:\n%s", strings.Join(c.log, "\n"))
+	}
+	if s := c.d.Status; s.UpdatedReplicas != 10 || s.AvailableReplicas != 10 || s.ObservedGeneration != c.d.Generation ||
+		c.d.Annotations["deployment.kubernetes.io/revision"] != "2" {
+		t.Errorf("final Deployment status %+v, revision %q", s, c.d.Annotations["deployment.kubernetes.io/revision"])
+	}
+	t.Logf("writes:\n%s", strings.Join(c.log, "\n"))
+}
+
+func TestChangesDeleteBeyondHistoryLimit(t *testing.T) {
+	d := nginxDeployment()
+	d.Spec.RevisionHistoryLimit = ptr(int32(1))
+	c := &cluster{d: d, rss: map[string]*appsv1.ReplicaSet{}, now: at.Add(time.Hour)}
+	current := nginxReplicaSet(d, controller.ComputeHash(&d.Spec.Template, nil))
+	c.rss[current.Name] = current
+	for i, image := range []string{"nginx:1.7", "nginx:1.8"} {
+		tmpl := nginxTemplate(image)
+		h := controller.ComputeHash(&tmpl, nil)
+		rs := nginxReplicaSet(d, h)
+		rs.Spec.Template = tmpl
+		rs.Spec.Template.Labels["pod-template-hash"] = h
+		rs.UID = types.UID("old-" + h)
+		rs.Spec.Replicas = ptr(int32(0))
+		rs.Status = appsv1.ReplicaSetStatus{ObservedGeneration: 1}
+		rs.Annotations["deployment.kubernetes.io/revision"] = fmt.Sprint(i + 1)
+		c.rss[rs.Name] = rs
+	}
+	current.Annotations["deployment.kubernetes.io/revision"] = "3"
+	c.d.Annotations["deployment.kubernetes.io/revision"] = "3"
+	var deleted []string
+	for _, ch := range c.sync(t) {
+		if ch.Verb == adapt.DeleteReplicaSet {
+			deleted = append(deleted, ch.ReplicaSet.Annotations["deployment.kubernetes.io/revision"])
+		}
+	}
+	if !slices.Equal(deleted, []string{"1"}) {
+		t.Fatalf("deleted revisions %v, want [1]; writes %v", deleted, c.log)
+	}
+}
