@@ -68,7 +68,7 @@ func nginxDeployment() *appsv1.Deployment {
 					Message: "Deployment has minimum availability.", LastUpdateTime: metav1.NewTime(at.Add(30 * time.Second)),
 					LastTransitionTime: metav1.NewTime(at.Add(30 * time.Second))},
 				{Type: appsv1.DeploymentProgressing, Status: corev1.ConditionTrue, Reason: "NewReplicaSetAvailable",
-					Message: `ReplicaSet "nginx-deployment-57f8948cb9" has successfully progressed.`,
+					Message:        `ReplicaSet "nginx-deployment-57f8948cb9" has successfully progressed.`,
 					LastUpdateTime: metav1.NewTime(at.Add(30 * time.Second)), LastTransitionTime: metav1.NewTime(at)},
 			},
 		},

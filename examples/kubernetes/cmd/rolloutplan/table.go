@@ -66,7 +66,7 @@ type row struct {
 // steps returns the state before the update followed by every sync that
 // changed something.
 func (t *trace) steps() []row {
-	first := row{line: "before the update: " + initialReason(t), rss: t.initial, replicas: t.d.Replicas}
+	first := row{line: startLabel(t) + initialReason(t), rss: t.initial, replicas: t.d.Replicas}
 	first.ceiling, first.floor = bounds(&t.d, t.d.Replicas, rollout.MaxSurge(&t.d), rollout.MaxUnavailable(&t.d))
 	out := []row{first}
 	for _, s := range t.t.Steps {
@@ -193,4 +193,12 @@ func outcome(o rollout.Outcome) string {
 		return "stopped at the step limit (-max-steps)"
 	}
 	return o.String()
+}
+
+// startLabel begins the comment line of the starting state.
+func startLabel(t *trace) string {
+	if t.to != t.from {
+		return "before the update: "
+	}
+	return "at the start: "
 }
