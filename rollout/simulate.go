@@ -45,7 +45,8 @@ func (k EventKind) String() string {
 }
 
 // Event is a change a user makes to the deployment, applied just before
-// sync number Step (1 is the first sync). Template, spec.replicas, pause
+// sync number Step (1 is the first sync; an event whose Step is below 1 or
+// beyond the last sync is never applied). Template, spec.replicas, pause
 // and resume raise the deployment's generation, as the API server does.
 type Event[T any] struct {
 	Step     int
@@ -238,8 +239,8 @@ type cluster struct {
 // maxUnavailable) and with ReadyDelay/Interval.
 //
 // Errors: an invalid d or ReplicaSet (*InvalidError), or an event making
-// the deployment invalid; the trace up to that sync is returned with it.
-// d and rss are never modified.
+// the deployment invalid; the trace up to that sync is returned with it,
+// with Outcome 0. d and rss are never modified.
 func Simulate[T any](d *Deployment[T], rss []ReplicaSet[T], cfg Config[T]) (Trace[T], error) {
 	if cfg.Start.IsZero() {
 		cfg.Start = time.Unix(0, 0).UTC()
