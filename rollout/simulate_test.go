@@ -42,6 +42,9 @@ func canonical(events ...Event[tmpl]) (Deployment[tmpl], []ReplicaSet[tmpl], Con
 	return d, rss, cfg
 }
 
+// TestSimulateCanonicalTrace pins the issue's canonical trace; it was also
+// checked sync by sync against the real v1.36.3 controller (see
+// TestSimulateResizeTraces).
 func TestSimulateCanonicalTrace(t *testing.T) {
 	d, rss, cfg := canonical()
 	tr, err := Simulate(&d, rss, cfg)
@@ -186,5 +189,47 @@ func TestSimulateRejectsInvalidEvent(t *testing.T) {
 	want := `rollout: invalid Deployment "nginx": spec.replicas: Invalid value: -4: must be greater than or equal to 0`
 	if err == nil || err.Error() != want || len(tr.Steps) != 1 {
 		t.Errorf("Simulate(replicas -4 at sync 2) = %d steps, %v; want 1 step and %q", len(tr.Steps), err, want)
+	}
+}
+
+// TestSimulateResizeTraces pins whole traces of resizes during the
+// canonical rollout. Each was checked sync by sync against the real
+// v1.36.3 controller (pkg/controller/deployment) driven with the same pod
+// model, outside this module.
+func TestSimulateResizeTraces(t *testing.T) {
+	r := func(sync int, oldSpec, oldAvail, newSpec, newAvail, replicas, updated, available, unavailable int32) row {
+		return row{Sync: int(sync), OldSpec: oldSpec, OldAvail: oldAvail, NewSpec: newSpec, NewAvail: newAvail, Replicas: replicas, Updated: updated, Available: available, Unavailable: unavailable}
+	}
+	canon := []row{r(1, 8, 10, 3, 0, 10, 0, 10, 3), r(2, 8, 8, 5, 0, 11, 3, 8, 3)}
+	for _, tt := range []struct {
+		name string
+		at   int
+		to   int32
+		want []row
+	}{
+		{name: "10 to 20 at sync 3", at: 3, to: 20, want: append(canon[:2:2],
+			r(3, 15, 8, 10, 3, 13, 5, 11, 2), r(4, 10, 8, 10, 5, 25, 10, 13, 12), r(5, 10, 10, 15, 10, 20, 10, 20, 0),
+			r(6, 5, 10, 15, 10, 25, 15, 20, 5), r(7, 5, 5, 20, 15, 20, 15, 20, 0), r(8, 0, 5, 20, 15, 25, 20, 20, 5),
+			r(9, 0, 0, 20, 20, 20, 20, 20, 0))},
+		{name: "10 to 4 at sync 3", at: 3, to: 4, want: append(canon[:2:2],
+			r(3, 3, 8, 2, 3, 13, 5, 11, 2), r(4, 1, 3, 2, 2, 5, 2, 5, 0), r(5, 1, 1, 4, 2, 3, 2, 3, 0),
+			r(6, 1, 1, 4, 2, 5, 4, 3, 2), r(7, 0, 1, 4, 4, 5, 4, 5, 0), r(8, 0, 0, 4, 4, 4, 4, 4, 0))},
+		{name: "10 to 13 at sync 5", at: 5, to: 13, want: append(canon[:2:2],
+			r(3, 5, 8, 5, 3, 13, 5, 11, 2), r(4, 5, 5, 8, 5, 10, 5, 10, 0), r(5, 7, 5, 10, 5, 13, 8, 10, 3),
+			r(6, 2, 5, 10, 8, 17, 10, 13, 4), r(7, 2, 2, 13, 10, 12, 10, 12, 0), r(8, 0, 2, 13, 10, 15, 13, 12, 3),
+			r(9, 0, 0, 13, 13, 13, 13, 13, 0))},
+		{name: "10 to 1 at sync 2", at: 2, to: 1, want: []row{canon[0],
+			r(2, 1, 8, 1, 0, 11, 3, 8, 3), r(3, 0, 1, 1, 1, 2, 1, 2, 0), r(4, 0, 0, 1, 1, 1, 1, 1, 0)}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			d, rss, cfg := canonical(Event[tmpl]{Step: tt.at, Kind: SetReplicas, Replicas: tt.to})
+			tr, err := Simulate(&d, rss, cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.want, rows(&tr)); diff != "" || tr.Outcome != OutcomeComplete {
+				t.Errorf("Simulate(%s) = %v, trace mismatch (-want +got):\n%s\n%s", tt.name, tr.Outcome, diff, tr.String())
+			}
+		})
 	}
 }
