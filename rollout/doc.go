@@ -40,7 +40,18 @@
 // Not modelled: API errors and write conflicts (ReplicaSetCreateError is
 // never set), ReplicaSet conditions (ReplicaFailure is always removed), an
 // empty selector, and a ReplicaSet's minReadySeconds (the deployment's is
-// used).
+// used). Pods are seen only through the ReplicaSets' counters: Recreate
+// waits while old ReplicaSets report status.replicas or
+// status.terminatingReplicas, where upstream lists the pods, so a
+// ReplicaSet that does not report terminatingReplicas hides its
+// terminating pods.
+//
+// Plan was checked against the real controller (k8s.io/kubernetes
+// v1.36.3, syncDeployment with a fake clientset) on 100,000 random states
+// covering every path, hash collisions and stale statuses: the ReplicaSets
+// created, resized, annotated and deleted, the deployment's template and
+// annotations, and its status with every condition's type, status, reason
+// and message all agree.
 //
 // The package keeps no state, reads no clock (time is a parameter) and is
 // safe for concurrent use.
