@@ -28,6 +28,7 @@ var ErrIndex = errors.New("index out of range")
 // Its text is upstream's: "deployment type Foo isn't supported".
 type StrategyError struct{ Type StrategyType }
 
+// Error returns upstream's text: "deployment type Foo isn't supported".
 func (e *StrategyError) Error() string {
 	return fmt.Sprintf("deployment type %s isn't supported", e.Type)
 }
@@ -42,6 +43,8 @@ type StaleStatusError struct {
 	From, To   int32
 }
 
+// Error returns upstream's text: "when cleaning up unhealthy replicas, got
+// invalid request to scale down web-1 3 -> 5".
 func (e *StaleStatusError) Error() string {
 	return fmt.Sprintf("when cleaning up unhealthy replicas, got invalid request to scale down %s %d -> %d", e.ReplicaSet, e.From, e.To)
 }
@@ -58,6 +61,10 @@ func indexError(what string, i, n int) error {
 	return fmt.Errorf("rollout: %s %d out of range [-1, %d): %w", what, i, n, ErrIndex)
 }
 
+func sizesError(sizes, rss int) error {
+	return fmt.Errorf("rollout: %d sizes for %d ReplicaSets: %w", sizes, rss, ErrIndex)
+}
+
 // NewReplicas returns the size the new ReplicaSet may grow to in this sync.
 // rss are all the deployment's ReplicaSets including the new one at index
 // newRS; newRS == -1 stands for a new ReplicaSet about to be created (size
@@ -71,9 +78,9 @@ func indexError(what string, i, n int) error {
 // maxSurge of math.MaxInt32 stalls the rollout forever) NewReplicas
 // saturates and lets the rollout proceed; on every other input it equals
 // upstream. Errors: a nil d (ErrInvalid), an unsupported strategy
-// (*StrategyError), a negative R
-// (intorpercent.ErrNegativeTotal), newRS out of range (ErrIndex); the count
-// is then 0. NewReplicas does not allocate unless it fails.
+// (*StrategyError), a negative R (intorpercent.ErrNegativeTotal), newRS
+// out of range (ErrIndex); the count is then 0. NewReplicas does not
+// allocate unless it fails.
 // Upstream: deploymentutil.NewRSNewReplicas.
 func NewReplicas[T any](d *Deployment[T], rss []ReplicaSet[T], newRS int) (int32, error) {
 	return newReplicas(d, rss, newRS, false)
@@ -241,7 +248,7 @@ func CleanupUnhealthy[T any](rss []ReplicaSet[T], newRS int, maxCleanup int32, s
 // order (nil: computed on the fly).
 func cleanupUnhealthy[T any](rss []ReplicaSet[T], newRS int, order []int, maxCleanup int32, sizes []int32) (int32, error) {
 	if len(sizes) != len(rss) {
-		return 0, indexError("sizes length", len(sizes), len(rss)+1)
+		return 0, sizesError(len(sizes), len(rss))
 	}
 	var cleaned int32
 	for k, i := 0, nth(rss, newRS, order, 0, -1); i >= 0; k, i = k+1, nth(rss, newRS, order, k+1, i) {
@@ -280,7 +287,7 @@ func ScaleDownOld[T any](d *Deployment[T], rss []ReplicaSet[T], newRS int, sizes
 // computed on the fly).
 func scaleDownOld[T any](d *Deployment[T], rss []ReplicaSet[T], newRS int, order []int, sizes []int32) (int32, error) {
 	if len(sizes) != len(rss) {
-		return 0, indexError("sizes length", len(sizes), len(rss)+1)
+		return 0, sizesError(len(sizes), len(rss))
 	}
 	var available int64
 	for i := range rss {
@@ -317,7 +324,7 @@ func scaleDownOld[T any](d *Deployment[T], rss []ReplicaSet[T], newRS int, order
 // Upstream: reconcileOldReplicaSets.
 func ReconcileOld[T any](d *Deployment[T], rss []ReplicaSet[T], newRS int, sizes []int32) (int32, error) {
 	if len(sizes) != len(rss) {
-		return 0, indexError("sizes length", len(sizes), len(rss)+1)
+		return 0, sizesError(len(sizes), len(rss))
 	}
 	if newRS < -1 || newRS >= len(rss) {
 		return 0, indexError("new ReplicaSet index", newRS, len(rss))

@@ -269,3 +269,17 @@ func TestIsSaturated(t *testing.T) {
 		}
 	}
 }
+
+func TestSizesLengthError(t *testing.T) {
+	rss := []ReplicaSet[tmpl]{rs("a", 2, 1, 1), rs("b", 1, 1, 1)}
+	want := "rollout: 1 sizes for 2 ReplicaSets: index out of range"
+	for name, f := range map[string]func() error{
+		"CleanupUnhealthy": func() error { _, err := CleanupUnhealthy(rss, 1, 1, []int32{1}); return err },
+		"ScaleDownOld":     func() error { _, err := ScaleDownOld(dep(2, nil, nil), rss, 1, []int32{1}); return err },
+		"ReconcileOld":     func() error { _, err := ReconcileOld(dep(2, nil, nil), rss, 1, []int32{1}); return err },
+	} {
+		if err := f(); !errors.Is(err, ErrIndex) || err.Error() != want {
+			t.Errorf("%s(1 size for 2 ReplicaSets) error = %v, want %q", name, err, want)
+		}
+	}
+}
