@@ -260,8 +260,9 @@ func RolloutStatus[T any](d *Deployment[T], rss []ReplicaSet[T], newRS int, now 
 // Complete or when d.Status already reports ProgressDeadlineExceeded.
 // Otherwise, with left = LastUpdateTime + deadline - now: after = left + 1 s
 // (upstream adds a second against clock skew), or 0 (immediately,
-// rate-limited) when left < 1 s. A nil d or s gives (0, false). It does
-// not allocate.
+// rate-limited) when left < 1 s. Upstream's function returns left itself
+// (30 s where it queues 31 s); Requeue returns the delay actually queued.
+// A nil d or s gives (0, false). It does not allocate.
 // Upstream: requeueStuckDeployment.
 func Requeue[T any](d *Deployment[T], s *Status, now time.Time) (after time.Duration, ok bool) {
 	if d == nil || s == nil {
