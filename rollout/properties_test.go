@@ -2,6 +2,7 @@ package rollout
 
 import (
 	"fmt"
+	"math"
 	"reflect"
 	"strings"
 	"testing"
@@ -422,6 +423,41 @@ func TestReconcileOldMatchesOnePodAtATime(t *testing.T) {
 		want, wantSizes := reconcileOldOnePodAtATime(d, rss, n)
 		if err != nil || int64(got) != want || !reflect.DeepEqual(sizes, wantSizes) {
 			t.Fatalf("ReconcileOld = (%d, %v) sizes %v, reference %d sizes %v", got, err, sizes, want, wantSizes)
+		}
+	})
+}
+
+// TestPlanNeverExceedsSaturatedMaxSurgeNearMaxInt32 covers what the small
+// scenarios above cannot: near math.MaxInt32, R + maxSurge does not fit in
+// an int32, upstream wraps it, and the library saturates it instead. The
+// pods of all ReplicaSets must then never exceed min(R + maxSurge,
+// MaxInt32), so every status counter still fits in an int32.
+func TestPlanNeverExceedsSaturatedMaxSurgeNearMaxInt32(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		replicas := rapid.Int32Range(math.MaxInt32-1000, math.MaxInt32).Draw(t, "replicas")
+		d, rss := settled(replicas, "v0")
+		if rapid.Bool().Draw(t, "maxSurgeIsPercent") {
+			v := intorpercent.Percent(rapid.Int32Range(1, 200).Draw(t, "maxSurge"))
+			d.MaxSurge = &v
+		} else {
+			v := intorpercent.Int(rapid.Int32Range(1, math.MaxInt32).Draw(t, "maxSurge"))
+			d.MaxSurge = &v
+		}
+		d.MaxUnavailable = boundValue(t, "maxUnavailable", 100)
+		rss[0].Annotations[revision.MaxReplicasAnnotation] = itoa(int64(maxTotal(&d)))
+		d.Status = RolloutStatus(&d, rss, 0, t0.Add(-time.Hour))
+		s := scenario{d: d, rss: rss, cfg: Config[tmpl]{
+			Start: t0, Interval: 10 * time.Second, ReadyDelay: 10 * time.Second, MaxSteps: 200,
+			Events: []Event[tmpl]{{Step: 1, Kind: SetTemplate, Template: image("v1")}},
+		}}
+		tr := s.run(t)
+		for _, st := range tr.Steps {
+			desired, current, _, _ := sums(st)
+			limit := min(int64(st.Replicas)+int64(st.MaxSurge), math.MaxInt32)
+			if desired > limit || current > limit {
+				t.Fatalf("sync %d: %d desired, %d current pods, want at most %d = min(R %d + maxSurge %d, MaxInt32)\n%s",
+					st.Sync, desired, current, limit, st.Replicas, st.MaxSurge, tr.String())
+			}
 		}
 	})
 }

@@ -3,6 +3,7 @@ package rollout
 import (
 	"errors"
 	"fmt"
+	"math"
 	"sort"
 	"strconv"
 
@@ -74,10 +75,11 @@ func sizesError(sizes, rss int) error {
 // allowed = R + maxSurge (maxSurge rounded up, no both-zero rule), the
 // result is spec(new) if total >= allowed, else
 // spec(new) + min(allowed - total, R - spec(new)). Recreate: R.
-// Sums are computed in int64, so where upstream wraps R + maxSurge (a
-// maxSurge of math.MaxInt32 stalls the rollout forever) NewReplicas
-// saturates and lets the rollout proceed; on every other input it equals
-// upstream. Errors: a nil d (ErrInvalid), an unsupported strategy
+// Sums are computed in int64 and allowed saturates at math.MaxInt32, so
+// where upstream wraps R + maxSurge (a maxSurge of math.MaxInt32 stalls the
+// rollout forever) NewReplicas lets the rollout proceed while the total
+// never exceeds math.MaxInt32; on every input where R + maxSurge fits in an
+// int32 it equals upstream. Errors: a nil d (ErrInvalid), an unsupported strategy
 // (*StrategyError), a negative R (intorpercent.ErrNegativeTotal), newRS
 // out of range (ErrIndex); the count is then 0. NewReplicas does not
 // allocate unless it fails.
@@ -118,7 +120,9 @@ func newReplicas[T any](d *Deployment[T], rss []ReplicaSet[T], newRS int, countT
 	if newRS >= 0 {
 		current = int64(rss[newRS].Replicas)
 	}
-	allowed := int64(d.Replicas) + int64(surge)
+	// The ceiling saturates at MaxInt32 rather than exceeding it, so the
+	// ReplicaSets' sizes always add up to a count an int32 status can hold.
+	allowed := min(int64(d.Replicas)+int64(surge), math.MaxInt32)
 	if total >= allowed {
 		return sat(current), nil
 	}

@@ -33,6 +33,10 @@ func TestNewReplicas(t *testing.T) {
 		{name: "Recreate", d: recreate, other: 5, newSpec: 0, want: 3},
 		{name: "MaxInt32 surge saturates", d: dep(10, num(math.MaxInt32), nil), other: 5, newSpec: 0, want: 10, reason: "upstream wraps R + maxSurge negative and returns 0 forever (B3)"},
 		{name: "MaxInt32 replicas", d: dep(math.MaxInt32, pct(100), nil), other: 0, newSpec: math.MaxInt32 - 1, want: math.MaxInt32},
+		{name: "MaxInt32 replicas, old full", d: dep(math.MaxInt32, pct(25), nil), other: math.MaxInt32, newSpec: 0, want: 0,
+			reason: "R + maxSurge saturates at MaxInt32 and the old ReplicaSet already has that many: no room"},
+		{name: "MaxInt32 replicas, mid-rollout", d: dep(math.MaxInt32, pct(25), nil), other: 1610612736, newSpec: 536870912, want: 536870912,
+			reason: "the total may not pass the saturated ceiling: 1610612736 + 536870912 = MaxInt32 + 1 already, so unchanged"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			rss := []ReplicaSet[tmpl]{rs("old", 10, tt.other, tt.other), rs("new", 1, tt.newSpec, 0)}
