@@ -64,7 +64,7 @@ func roundDiv(p, q int64) int64 {
 //
 // toAdd-added is computed in int64, so it never wraps. With consistent
 // annotations the result has the sign of toAdd; with stale ones it can
-// have the other sign (SPEC B5). Of does not allocate.
+// have the other sign. Of does not allocate.
 // Upstream: deploymentutil.GetReplicaSetProportion.
 func Of(rs ReplicaSet, d Deployment, toAdd, added int32) int32 {
 	return int32(of(rs, d, int64(toAdd), int64(added))) // in int32 range: see of

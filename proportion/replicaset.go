@@ -24,7 +24,7 @@ type Deployment struct {
 	Replicas       int32 // spec.replicas (R)
 	MaxSurge       int32 // resolved maxSurge (0 for Recreate); may be huge: R+MaxSurge saturates, never wraps
 	StatusReplicas int32 // status.replicas: the fallback when max-replicas is missing, invalid or 0
-	RollingUpdate  bool  // false for Recreate: the proportional step is skipped (SPEC 3.2 step 3)
+	RollingUpdate  bool  // false for Recreate: the proportional step is skipped (Scale, step 3)
 }
 
 // MaxReplicas returns R + maxSurge, the value upstream writes to the

@@ -15,7 +15,7 @@ const (
 	// Upstream splits exactly as kube-controller-manager v1.36 does:
 	// each ReplicaSet in turn gets Of(rs, d, toAdd, added), and the
 	// rounding leftover goes to the first one visited, clamped at 0. The
-	// targets then sum to Allowed unless that clamp fires (SPEC B1).
+	// targets then sum to Allowed unless that clamp fires (see Result.Clamped).
 	Upstream Mode = iota
 	// Conserving splits Allowed in proportion to the current sizes by
 	// largest remainder (Hamilton's method):
@@ -60,7 +60,7 @@ const (
 	// active old ReplicaSet is set to 0.
 	RuleSaturated
 	// RuleNotRollingUpdate: two or more ReplicaSets are active but the
-	// strategy is Recreate; upstream changes nothing (SPEC B8), so the
+	// strategy is Recreate; upstream changes nothing, so the
 	// desired-replicas annotations stay stale and IsScalingEvent stays
 	// true until the Recreate rollout scales the old ones to 0.
 	RuleNotRollingUpdate
@@ -127,7 +127,7 @@ type Result struct {
 	// Rule is the path that decided.
 	Rule Rule
 	// Clamped is set in Upstream mode when the leftover would have made
-	// Targets[Order[0]] negative and it was set to 0 instead (SPEC B1).
+	// Targets[Order[0]] negative and it was set to 0 instead.
 	// For RuleProportional, Σ Targets == Allowed without a clamp and
 	// Σ Targets >= Allowed with one (strictly greater unless a tampered
 	// max-replicas annotation also saturated a target at MaxInt32).
@@ -138,7 +138,7 @@ type Result struct {
 // Scale is upstream's scale(): the target size of every ReplicaSet when
 // d is resized while its ReplicaSets rss are as given. newRS is the index
 // of the new ReplicaSet in rss, or -1 when there is none. The steps, in
-// order (SPEC 3.2):
+// order:
 //
 //  1. At most one active ReplicaSet: the one ActiveOrLatest picks is set
 //     to R (RuleActiveOrLatest).
@@ -160,7 +160,7 @@ type Result struct {
 // permutation).
 //
 // Sums are int64 and R + maxSurge saturates at MaxInt32, so a huge
-// maxSurge cannot wrap as it does upstream (SPEC B3); on inputs where
+// maxSurge cannot wrap as it does upstream; on inputs where
 // upstream does not overflow the Upstream result is upstream's.
 //
 // Bad input returns an [*InputError] and the zero Result: a negative

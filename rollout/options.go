@@ -47,8 +47,8 @@ const (
 	// still holds the old R (for example R 2 -> 1 with maxSurge 0 after the
 	// first old pod went and the new ReplicaSet is still at 0), every later
 	// sync is a scaling event with nothing to resize and the rollout never
-	// resumes; the same happens to Recreate with two active ReplicaSets
-	// (SPEC B8). Simulate reports it as OutcomeStalled.
+	// resumes; the same happens to Recreate with two active ReplicaSets.
+	// Simulate reports it as OutcomeStalled.
 	ResizeUpstream ResizePolicy = iota
 	// ResizeRefreshesAnnotations writes desired-replicas and max-replicas
 	// on every active ReplicaSet whose desired-replicas differs from R, so
