@@ -21,7 +21,7 @@ var oneTemplate = []corev1.PodTemplateSpec{{}}
 
 // newReplicasModels returns NewRSNewReplicas for the new ReplicaSet of
 // size spec among ReplicaSets whose sizes are sizes, both ways: in int64
-// with a saturated maxSurge (the library's contract) and in wrapping int32
+// with a saturated maxSurge and ceiling (the library's contract) and in wrapping int32
 // (upstream), and whether some step overflowed int32.
 func newReplicasModels(d *appsv1.Deployment, sizes []int32, spec int32) (sat, wrap int32, overflow bool) {
 	r := *d.Spec.Replicas
@@ -31,7 +31,7 @@ func newReplicasModels(d *appsv1.Deployment, sizes []int32, spec int32) (sat, wr
 	ms := d.Spec.Strategy.RollingUpdate.MaxSurge
 	exactSurge := scaled(ms, r, true)
 	surge := int64(sat32(exactSurge))
-	allowed := int64(r) + surge
+	allowed := min(int64(r)+surge, math.MaxInt32) // the ceiling saturates too
 	var total int64
 	var totalW int32
 	for _, n := range sizes {
