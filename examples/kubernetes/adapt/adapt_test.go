@@ -125,9 +125,18 @@ func TestValidate(t *testing.T) {
 	}{
 		{name: "valid", modify: func(*appsv1.Deployment) {}},
 		{name: "no selector", modify: func(d *appsv1.Deployment) { d.Spec.Selector = nil },
-			want: "spec.selector: Required value"},
+			want: "[spec.selector: Required value, spec.template.metadata.labels: Invalid value: {\"app\":\"nginx\"}: `selector` does not match template `labels`]"},
 		{name: "selector not matching", modify: func(d *appsv1.Deployment) { d.Spec.Selector.MatchLabels["app"] = "web" },
-			want: "spec.template.metadata.labels: Invalid value: map[string]string{\"app\":\"nginx\"}: `selector` does not match template `labels`"},
+			want: "spec.template.metadata.labels: Invalid value: {\"app\":\"nginx\"}: `selector` does not match template `labels`"},
+		{name: "both bounds zero, as written", modify: func(d *appsv1.Deployment) {
+			zero, zeroPercent := intstr.FromInt32(0), intstr.FromString("00%")
+			d.Spec.Strategy.RollingUpdate = &appsv1.RollingUpdateDeployment{MaxSurge: &zero, MaxUnavailable: &zeroPercent}
+		}, want: "spec.strategy.rollingUpdate.maxUnavailable: Invalid value: \"00%\": may not be 0 when `maxSurge` is 0"},
+		{name: "unknown strategy", modify: func(d *appsv1.Deployment) { d.Spec.Strategy.Type = "BlueGreen"; d.Spec.Strategy.RollingUpdate = nil },
+			want: `spec.strategy: Unsupported value: {"Type":"BlueGreen","RollingUpdate":null}: supported values: "Recreate", "RollingUpdate"`},
+		{name: "Recreate with an empty rollingUpdate", modify: func(d *appsv1.Deployment) {
+			d.Spec.Strategy = appsv1.DeploymentStrategy{Type: appsv1.RecreateDeploymentStrategyType, RollingUpdate: &appsv1.RollingUpdateDeployment{}}
+		}, want: "spec.strategy.rollingUpdate: Forbidden: may not be specified when strategy `type` is 'Recreate'"},
 		{name: "maxUnavailable over 100%", modify: func(d *appsv1.Deployment) {
 			v := intstr.FromString("120%")
 			d.Spec.Strategy.RollingUpdate.MaxUnavailable = &v

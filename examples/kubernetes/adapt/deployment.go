@@ -32,8 +32,19 @@ const rollingUpdateField = "spec.strategy.rollingUpdate"
 // maxSurge percentage beyond 2147483647% (say "30000000000%"), which
 // rolloutmath cannot represent.
 func Deployment(d *appsv1.Deployment) (rollout.Deployment[Template], error) {
-	var errs intorpercent.ErrorList
-	out := rollout.Deployment[Template]{
+	out, errs := convert(d)
+	if len(errs) > 0 {
+		return rollout.Deployment[Template]{}, errs
+	}
+	return out, nil
+}
+
+// convert is Deployment, except that an unrepresentable maxSurge or
+// maxUnavailable is replaced by a stand-in that validates as the API server
+// reads the value (0 where it counts as 0 for the both-zero rule, 1
+// otherwise), and reported in errs.
+func convert(d *appsv1.Deployment) (out rollout.Deployment[Template], errs intorpercent.ErrorList) {
+	out = rollout.Deployment[Template]{
 		Name:                    d.Name,
 		Generation:              d.Generation,
 		Deleting:                d.DeletionTimestamp != nil,
@@ -62,13 +73,11 @@ func Deployment(d *appsv1.Deployment) (rollout.Deployment[Template], error) {
 	if n, ok := revision.RollbackTo(d.Annotations); ok {
 		out.RollbackTo = &n
 	}
-	if len(errs) > 0 {
-		return rollout.Deployment[Template]{}, errs
-	}
-	return out, nil
+	return out, errs
 }
 
-// value converts an IntOrString. nil stays nil (the 25% default).
+// value converts an IntOrString. nil stays nil (the 25% default). On
+// error the result is the stand-in described on convert.
 func value(v *intstr.IntOrString, field string) (*intorpercent.Value, *intorpercent.FieldError) {
 	if v == nil {
 		return nil, nil
@@ -82,6 +91,19 @@ func value(v *intstr.IntOrString, field string) (*intorpercent.Value, *intorperc
 		return &p, nil
 	}
 	fe := &intorpercent.FieldError{Type: intorpercent.Invalid, Field: field, Value: strconv.Quote(v.StrVal)}
+	// The API server counts a percentage as its number and any other
+	// string as its Atoi value (0 when it has none): only whether that
+	// is 0 matters to validation.
+	var n int
+	if isPercentString(v.StrVal) {
+		n, _ = strconv.Atoi(v.StrVal[:len(v.StrVal)-1])
+	} else {
+		n, _ = strconv.Atoi(v.StrVal)
+	}
+	standIn := intorpercent.Int(0)
+	if n != 0 {
+		standIn = intorpercent.Int(1)
+	}
 	switch {
 	case v.Type != intstr.String:
 		fe.Detail = "must be an integer or percentage (e.g '5%')"
@@ -95,7 +117,7 @@ func value(v *intstr.IntOrString, field string) (*intorpercent.Value, *intorperc
 			fe.Detail = "must not be greater than 2147483647% (rolloutmath keeps percentages in an int32)"
 		}
 	}
-	return nil, fe
+	return &standIn, fe
 }
 
 // percentRule is the API server's message for a string that is not a

@@ -71,7 +71,7 @@ func ExampleValidate() {
 	d.Spec.Selector = &metav1.LabelSelector{MatchLabels: map[string]string{"app": "web"}}
 	fmt.Println(adapt.Validate(d))
 	// Output:
-	// spec.template.metadata.labels: Invalid value: map[string]string{"app":"nginx"}: `selector` does not match template `labels`
+	// spec.template.metadata.labels: Invalid value: {"app":"nginx"}: `selector` does not match template `labels`
 }
 
 func ExampleNewReplicaSetObject() {
