@@ -141,7 +141,7 @@ func ExampleValidate() {
 	// Output:
 	// spec.strategy.rollingUpdate.maxUnavailable: Invalid value: "120%": must not be greater than 100%
 	// spec.strategy.rollingUpdate.maxUnavailable: Invalid value: "0%": may not be 0 when `maxSurge` is 0
-	// [spec.replicas: Invalid value: -1: must be greater than or equal to 0, spec.strategy.type: Unsupported value: "Canary": supported values: "Recreate", "RollingUpdate"]
+	// [spec.replicas: Invalid value: -1: must be greater than or equal to 0, spec.strategy: Unsupported value: {"Type":"Canary","RollingUpdate":null}: supported values: "Recreate", "RollingUpdate"]
 }
 
 func ExampleValidateReplicaSet() {

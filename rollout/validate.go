@@ -1,6 +1,7 @@
 package rollout
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
@@ -85,7 +86,7 @@ func validate[T any](d *Deployment[T]) intorpercent.ErrorList {
 			list = append(list, &intorpercent.FieldError{Type: intorpercent.Forbidden, Field: "spec.strategy.rollingUpdate", Detail: "may not be specified when strategy `type` is 'Recreate'"})
 		}
 	default:
-		list = append(list, &intorpercent.FieldError{Type: intorpercent.NotSupported, Field: "spec.strategy.type", Value: strconv.Quote(string(d.Strategy)), Detail: `supported values: "Recreate", "RollingUpdate"`})
+		list = append(list, &intorpercent.FieldError{Type: intorpercent.NotSupported, Field: "spec.strategy", Value: strategyText(d), Detail: `supported values: "Recreate", "RollingUpdate"`})
 	}
 	list = nonNegativeField(list, int64(d.MinReadySeconds), "spec.minReadySeconds")
 	if d.RevisionHistoryLimit != nil {
@@ -143,14 +144,40 @@ func validateReplicaSet[T any](rs *ReplicaSet[T]) intorpercent.ErrorList {
 	list = nonNegativeField(list, int64(rs.StatusReplicas), "status.replicas")
 	list = nonNegativeField(list, int64(rs.ReadyReplicas), "status.readyReplicas")
 	list = nonNegativeField(list, int64(rs.AvailableReplicas), "status.availableReplicas")
+	list = nonNegativeField(list, rs.ObservedGeneration, "status.observedGeneration")
 	if rs.TerminatingReplicas != nil {
 		list = nonNegativeField(list, int64(*rs.TerminatingReplicas), "status.terminatingReplicas")
 	}
-	list = nonNegativeField(list, rs.ObservedGeneration, "status.observedGeneration")
 	list = greaterThanReplicas(list, rs.ReadyReplicas, rs.StatusReplicas, "status.readyReplicas")
 	list = greaterThanReplicas(list, rs.AvailableReplicas, rs.StatusReplicas, "status.availableReplicas")
 	if rs.AvailableReplicas > rs.ReadyReplicas {
 		list = append(list, &intorpercent.FieldError{Type: intorpercent.Invalid, Field: "status.availableReplicas", Value: strconv.FormatInt(int64(rs.AvailableReplicas), 10), Detail: "cannot be greater than readyReplicas"})
 	}
 	return list
+}
+
+// strategyText renders d's strategy as the API server renders an
+// unsupported one in its error: the JSON of its internal type, which has
+// no JSON tags, so {"Type":"BlueGreen","RollingUpdate":null}, with a
+// missing bound of a present rollingUpdate rendered as 0.
+func strategyText[T any](d *Deployment[T]) string {
+	type rollingUpdate struct{ MaxUnavailable, MaxSurge intorpercent.Value }
+	out := struct {
+		Type          string
+		RollingUpdate *rollingUpdate
+	}{Type: string(d.Strategy)}
+	if d.MaxSurge != nil || d.MaxUnavailable != nil {
+		out.RollingUpdate = &rollingUpdate{}
+		if d.MaxUnavailable != nil {
+			out.RollingUpdate.MaxUnavailable = *d.MaxUnavailable
+		}
+		if d.MaxSurge != nil {
+			out.RollingUpdate.MaxSurge = *d.MaxSurge
+		}
+	}
+	b, err := json.Marshal(out)
+	if err != nil { // unreachable: every field marshals
+		return strconv.Quote(string(d.Strategy))
+	}
+	return string(b)
 }

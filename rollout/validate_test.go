@@ -10,9 +10,10 @@ import (
 
 func TestValidate(t *testing.T) {
 	for _, tt := range []struct {
-		name string
-		edit func(d *Deployment[tmpl])
-		want string // "" for valid
+		name   string
+		edit   func(d *Deployment[tmpl])
+		want   string // "" for valid
+		reason string
 	}{
 		{name: "defaults are valid", edit: func(d *Deployment[tmpl]) {}},
 		{name: "zero value strategy is RollingUpdate", edit: func(d *Deployment[tmpl]) { d.Strategy = "" }},
@@ -31,7 +32,10 @@ func TestValidate(t *testing.T) {
 			want: "spec.strategy.rollingUpdate: Forbidden: may not be specified when strategy `type` is 'Recreate'"},
 		{name: "Recreate without rolling values", edit: func(d *Deployment[tmpl]) { d.Strategy = Recreate }},
 		{name: "unknown strategy", edit: func(d *Deployment[tmpl]) { d.Strategy = "Canary" },
-			want: `spec.strategy.type: Unsupported value: "Canary": supported values: "Recreate", "RollingUpdate"`},
+			want: `spec.strategy: Unsupported value: {"Type":"Canary","RollingUpdate":null}: supported values: "Recreate", "RollingUpdate"`},
+		{name: "unknown strategy with one bound", edit: func(d *Deployment[tmpl]) { d.Strategy, d.MaxSurge, d.MaxUnavailable = "Canary", num(1), nil },
+			want:   `spec.strategy: Unsupported value: {"Type":"Canary","RollingUpdate":{"MaxUnavailable":0,"MaxSurge":1}}: supported values: "Recreate", "RollingUpdate"`,
+			reason: "the API server renders its internal strategy type, whose absent bound is the zero IntOrString"},
 		{name: "negative minReadySeconds", edit: func(d *Deployment[tmpl]) { d.MinReadySeconds = -5 },
 			want: "spec.minReadySeconds: Invalid value: -5: must be greater than or equal to 0"},
 		{name: "negative revisionHistoryLimit", edit: func(d *Deployment[tmpl]) { d.RevisionHistoryLimit = ptr(int32(-1)) },
@@ -58,7 +62,7 @@ func TestValidate(t *testing.T) {
 				got = err.Error()
 			}
 			if got != tt.want {
-				t.Errorf("Validate(%s) = %q, want %q", tt.name, got, tt.want)
+				t.Errorf("Validate(%s) = %q, want %q (%s)", tt.name, got, tt.want, tt.reason)
 			}
 			if err != nil {
 				var fe *intorpercent.FieldError
@@ -82,6 +86,17 @@ func TestValidateReplicaSet(t *testing.T) {
 	want := "[spec.replicas: Invalid value: -1: must be greater than or equal to 0, status.readyReplicas: Invalid value: 3: cannot be greater than status.replicas]"
 	if err := ValidateReplicaSet(&bad); err == nil || err.Error() != want {
 		t.Errorf("ValidateReplicaSet(bad) = %v, want %q", err, want)
+	}
+}
+
+// TestValidateReplicaSetOrder pins the API server's order of the status
+// rules: observedGeneration is checked before terminatingReplicas.
+func TestValidateReplicaSetOrder(t *testing.T) {
+	minus := int32(-1)
+	bad := ReplicaSet[tmpl]{ObservedGeneration: -1, TerminatingReplicas: &minus}
+	want := "[status.observedGeneration: Invalid value: -1: must be greater than or equal to 0, status.terminatingReplicas: Invalid value: -1: must be greater than or equal to 0]"
+	if err := ValidateReplicaSet(&bad); err == nil || err.Error() != want {
+		t.Errorf("ValidateReplicaSet(observedGeneration -1, terminating -1) = %v, want %q", err, want)
 	}
 }
 

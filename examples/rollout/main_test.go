@@ -131,7 +131,7 @@ func TestBadInput(t *testing.T) {
 			name: "unknown strategy",
 			args: []string{"-strategy", "BlueGreen"},
 			code: 1,
-			want: `The Deployment "nginx-deployment" is invalid: spec.strategy.type: Unsupported value: "BlueGreen": supported values: "Recreate", "RollingUpdate"`,
+			want: `The Deployment "nginx-deployment" is invalid: spec.strategy: Unsupported value: {"Type":"BlueGreen","RollingUpdate":null}: supported values: "Recreate", "RollingUpdate"`,
 		},
 		{
 			name: "maxUnavailable above 100%",
