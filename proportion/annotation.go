@@ -62,15 +62,16 @@ func readAnnotation(s string) (int32, bool) {
 
 // parseSaturatedDesired reads the desired-replicas annotation the lenient
 // way upstream's IsSaturated does: strconv.Atoi as on a 64-bit platform
-// (an optional '+' or '-' sign, decimal digits, within int64), then a
-// truncating conversion to int32, so "+3" reads as 3 and "4294967306"
-// as 10. ok is false when Atoi would fail.
-func parseSaturatedDesired(s string) (n int32, ok bool) {
+// (an optional '+' or '-' sign, decimal digits, within int64), so "+3"
+// reads as 3. The value is returned whole: upstream then truncates it to
+// int32 ("4294967306" would read as 10), which the library does not do.
+// ok is false when Atoi would fail.
+func parseSaturatedDesired(s string) (n int64, ok bool) {
 	v, err := strconv.ParseInt(s, 10, 64)
 	if err != nil {
 		return 0, false
 	}
-	return int32(v), true // truncation on purpose: upstream's int32(desired)
+	return v, true
 }
 
 // FormatReplicas renders n as upstream writes the desired-replicas and

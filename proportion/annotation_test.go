@@ -83,7 +83,7 @@ func TestAnnotationReaders(t *testing.T) {
 // saturatedCases are the lenient (Atoi) reader's table, also fuzz seeds.
 var saturatedCases = []struct {
 	in     string
-	want   int32
+	want   int64
 	wantOK bool
 	reason string
 }{
@@ -91,8 +91,8 @@ var saturatedCases = []struct {
 	{in: "+3", want: 3, wantOK: true, reason: "Atoi accepts a sign"},
 	{in: "-3", want: -3, wantOK: true},
 	{in: "003", want: 3, wantOK: true},
-	{in: "4294967306", want: 10, wantOK: true, reason: "int32(2^32+10) truncates to 10"},
-	{in: "9223372036854775807", want: -1, wantOK: true, reason: "MaxInt64 truncates to -1"},
+	{in: "4294967306", want: 4294967306, wantOK: true, reason: "read whole: upstream's int32 truncation would give 10"},
+	{in: "9223372036854775807", want: 9223372036854775807, wantOK: true, reason: "read whole: upstream's truncation would give -1"},
 	{in: "9223372036854775808", wantOK: false, reason: "beyond int64"},
 	{in: "", wantOK: false},
 	{in: "3.0", wantOK: false},
@@ -195,7 +195,7 @@ func FuzzParseSaturatedDesired(f *testing.F) {
 		}
 		got, ok := parseSaturatedDesired(s)
 		v, err := strconv.Atoi(s)
-		if ok != (err == nil) || (ok && got != int32(v)) || (!ok && got != 0) {
+		if ok != (err == nil) || (ok && got != int64(v)) || (!ok && got != 0) {
 			t.Fatalf("parseSaturatedDesired(%q) = %d, %v; Atoi = %d, %v", s, got, ok, v, err)
 		}
 	})

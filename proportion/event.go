@@ -26,14 +26,16 @@ func IsScalingEvent(d Deployment, rss []ReplicaSet) bool {
 //
 // where desired is rs's desired-replicas annotation read leniently, as
 // upstream does here: strconv.Atoi as on a 64-bit platform, so a sign is
-// accepted ("+3"), then truncated to int32 ("4294967306" reads as 10).
-// An annotation Atoi rejects (absent, "", "3.0") gives false. It does not
-// allocate.
+// accepted ("+3"). An annotation Atoi rejects (absent, "", "3.0") gives
+// false. Upstream then truncates the value to int32, so "4294967306"
+// counts as 10; IsSaturated compares the whole value instead, as the
+// library never wraps a number, and is otherwise upstream's. It does not
+// allocate for a well-formed annotation.
 // Upstream: deploymentutil.IsSaturated.
 func IsSaturated(d Deployment, rs ReplicaSet) bool {
 	desired, ok := parseSaturatedDesired(rs.DesiredReplicas)
 	if !ok {
 		return false
 	}
-	return rs.Replicas == d.Replicas && desired == d.Replicas && rs.AvailableReplicas == d.Replicas
+	return rs.Replicas == d.Replicas && desired == int64(d.Replicas) && rs.AvailableReplicas == d.Replicas
 }

@@ -39,8 +39,8 @@ func TestIsSaturated(t *testing.T) {
 		{name: "no annotation", rs: ReplicaSet{Replicas: 3, AvailableReplicas: 3}, want: false},
 		{name: "signed annotation", rs: ReplicaSet{Replicas: 3, AvailableReplicas: 3, DesiredReplicas: "+3"}, want: true,
 			reason: "upstream reads it with Atoi, which accepts a sign"},
-		{name: "truncated annotation", rs: ReplicaSet{Replicas: 3, AvailableReplicas: 3, DesiredReplicas: "4294967299"}, want: true,
-			reason: "upstream's int32(desired) truncates 2^32+3 to 3"},
+		{name: "annotation beyond int32 is not truncated", rs: ReplicaSet{Replicas: 3, AvailableReplicas: 3, DesiredReplicas: "4294967299"}, want: false,
+			reason: "read whole, 2^32+3 is not 3; upstream's int32(desired) would truncate it to 3 (documented difference)"},
 	}
 	for _, tt := range tests {
 		if got := IsSaturated(d, tt.rs); got != tt.want {

@@ -388,10 +388,7 @@ func (p *planner[T]) scale(i int, size int32, force bool, why string) bool {
 	}
 	desired, maxReplicas := p.cur.Replicas, maxTotal(&p.cur)
 	sizeChanged := rs.Replicas != size
-	if !sizeChanged && !proportion.AnnotationsNeedUpdate(proportion.ReplicaSet{
-		DesiredReplicas: rs.Annotations[revision.DesiredReplicasAnnotation],
-		MaxReplicas:     rs.Annotations[revision.MaxReplicasAnnotation],
-	}, desired, maxReplicas) {
+	if !sizeChanged && !proportion.AnnotationsNeedUpdate(proportionReplicaSet(rs), desired, maxReplicas) {
 		return false
 	}
 	ann := maps.Clone(rs.Annotations)
@@ -437,15 +434,7 @@ func (p *planner[T]) proportionInputs() (proportion.Deployment, []proportion.Rep
 	}
 	prs := make([]proportion.ReplicaSet, len(p.rss))
 	for i := range p.rss {
-		rs := &p.rss[i]
-		prs[i] = proportion.ReplicaSet{
-			Name:              rs.Name,
-			CreationTime:      rs.CreationTime,
-			Replicas:          rs.Replicas,
-			AvailableReplicas: rs.AvailableReplicas,
-			DesiredReplicas:   rs.Annotations[revision.DesiredReplicasAnnotation],
-			MaxReplicas:       rs.Annotations[revision.MaxReplicasAnnotation],
-		}
+		prs[i] = proportionReplicaSet(&p.rss[i])
 	}
 	return pd, prs
 }
@@ -523,7 +512,7 @@ func (p *planner[T]) proportional() {
 		if written[i] || rs.Replicas == 0 {
 			continue
 		}
-		if v, ok := proportion.DesiredAnnotation(proportion.ReplicaSet{DesiredReplicas: rs.Annotations[revision.DesiredReplicasAnnotation]}); ok && v != p.cur.Replicas {
+		if v, ok := proportion.DesiredAnnotation(proportionReplicaSet(rs)); ok && v != p.cur.Replicas {
 			p.scale(i, rs.Replicas, true, "")
 		}
 	}

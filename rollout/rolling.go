@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"math"
 	"sort"
-	"strconv"
 
 	"github.com/rolloutmath/rolloutmath/intorpercent"
+	"github.com/rolloutmath/rolloutmath/proportion"
 	"github.com/rolloutmath/rolloutmath/revision"
 )
 
@@ -357,17 +357,27 @@ func ReconcileOld[T any](d *Deployment[T], rss []ReplicaSet[T], newRS int, sizes
 // IsSaturated reports whether rs is a new ReplicaSet that has finished:
 // spec.replicas == R, its desired-replicas annotation reads R (parsed like
 // strconv.Atoi, so "+10" counts) and all R pods are available. It is false
-// for a nil d or rs or an unreadable annotation. Where upstream truncates
-// an annotation beyond int32 before comparing, IsSaturated compares the
-// full value. It does not allocate for a well-formed annotation.
+// for a nil d or rs or an unreadable annotation. It is
+// proportion.IsSaturated on rs's counters and annotation, so where
+// upstream truncates an annotation beyond int32 before comparing, it
+// compares the full value. It does not allocate for a well-formed
+// annotation.
 // Upstream: deploymentutil.IsSaturated.
 func IsSaturated[T any](d *Deployment[T], rs *ReplicaSet[T]) bool {
 	if d == nil || rs == nil {
 		return false
 	}
-	desired, err := strconv.Atoi(rs.Annotations[revision.DesiredReplicasAnnotation])
-	if err != nil {
-		return false
+	return proportion.IsSaturated(proportion.Deployment{Replicas: d.Replicas}, proportionReplicaSet(rs))
+}
+
+// proportionReplicaSet is what the proportion package reads of rs.
+func proportionReplicaSet[T any](rs *ReplicaSet[T]) proportion.ReplicaSet {
+	return proportion.ReplicaSet{
+		Name:              rs.Name,
+		CreationTime:      rs.CreationTime,
+		Replicas:          rs.Replicas,
+		AvailableReplicas: rs.AvailableReplicas,
+		DesiredReplicas:   rs.Annotations[revision.DesiredReplicasAnnotation],
+		MaxReplicas:       rs.Annotations[revision.MaxReplicasAnnotation],
 	}
-	return rs.Replicas == d.Replicas && int64(desired) == int64(d.Replicas) && rs.AvailableReplicas == d.Replicas
 }

@@ -215,21 +215,26 @@ func TestIsSaturatedMatchesUpstream(t *testing.T) {
 		d, rs := saturatedCandidate(t)
 		up := deploymentutil.IsSaturated(d, rs)
 		pd, prs := proportionInputs(t, d, rs)
-		if got := proportion.IsSaturated(pd, prs); got != up {
-			t.Fatalf("proportion.IsSaturated = %v, upstream %v (desired %q, R %d)", got, up, prs.DesiredReplicas, pd.Replicas)
-		}
-		count("IsSaturated (proportion.IsSaturated)", "agree")
+		desired, _ := strconv.ParseInt(prs.DesiredReplicas, 10, 64)
 		ours := convert(t, d)
 		ors := adapt.ReplicaSet(rs)
-		got := rollout.IsSaturated(&ours, &ors)
-		desired, _ := strconv.ParseInt(prs.DesiredReplicas, 10, 64)
-		switch {
-		case got == up:
-			count("IsSaturated (rollout.IsSaturated)", "agree")
-		case !got && up && !fits32(desired) && int32(desired) == *d.Spec.Replicas:
-			count("IsSaturated (rollout.IsSaturated)", "desired-replicas beyond int32: ours compares it whole, upstream truncates")
-		default:
-			t.Fatalf("rollout.IsSaturated = %v, upstream %v (desired %q, R %d)", got, up, prs.DesiredReplicas, pd.Replicas)
+		// rollout.IsSaturated is proportion.IsSaturated on the same fields;
+		// both are checked, against upstream and against each other.
+		for _, c := range []struct {
+			name string
+			got  bool
+		}{
+			{"IsSaturated (proportion.IsSaturated)", proportion.IsSaturated(pd, prs)},
+			{"IsSaturated (rollout.IsSaturated)", rollout.IsSaturated(&ours, &ors)},
+		} {
+			switch {
+			case c.got == up:
+				count(c.name, "agree")
+			case !c.got && up && !fits32(desired) && int32(desired) == *d.Spec.Replicas:
+				count(c.name, "desired-replicas beyond int32: ours compares it whole, upstream truncates")
+			default:
+				t.Fatalf("%s = %v, upstream %v (desired %q, R %d)", c.name, c.got, up, prs.DesiredReplicas, pd.Replicas)
+			}
 		}
 	})
 }
