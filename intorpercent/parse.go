@@ -25,6 +25,7 @@ type ParseError struct {
 	Err    error  // ErrSyntax or ErrRange
 }
 
+// Error returns `intorpercent: parsing "<input>": <reason>`.
 func (e *ParseError) Error() string {
 	return "intorpercent: parsing " + strconv.Quote(e.Input) + ": " + e.Reason
 }

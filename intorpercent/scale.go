@@ -50,6 +50,7 @@ type ScaleError struct {
 	Err   error
 }
 
+// Error returns `intorpercent: scaling "<value>" of <total>: <cause>`.
 func (e *ScaleError) Error() string {
 	return "intorpercent: scaling " + strconv.Quote(e.Value.String()) + " of " +
 		strconv.FormatInt(int64(e.Total), 10) + ": " + e.Err.Error()

@@ -26,6 +26,7 @@ type ParseError struct {
 	Err    error  // ErrSyntax or ErrRange
 }
 
+// Error returns `proportion: parsing "<input>": <reason>`.
 func (e *ParseError) Error() string {
 	return "proportion: parsing " + strconv.Quote(e.Input) + ": " + e.Reason
 }
@@ -60,6 +61,7 @@ type InputError struct {
 	Err    error  // the sentinel for the kind of problem
 }
 
+// Error returns "proportion: <field>: <detail>".
 func (e *InputError) Error() string {
 	return "proportion: " + e.Field + ": " + e.Detail
 }
