@@ -16,7 +16,10 @@
 //
 // [ValidateRollingUpdate] and its helpers apply the API server's rules for
 // a rolling-update strategy and return [FieldError] values worded as the
-// API server words them.
+// API server words them. [ValidateRollingUpdateIntOrString] applies the
+// same rules to values as a manifest holds them, an [IntOrString] that may
+// be any text, so that a policy checker can reject "2.5%" in the API
+// server's words before anything is parsed.
 //
 // The package imports only the standard library, keeps no state and is
 // safe for concurrent use.

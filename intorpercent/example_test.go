@@ -224,3 +224,54 @@ func ExampleErrorList_ToError() {
 	fmt.Println(ok.ToError() == nil)
 	// Output: true
 }
+
+func ExampleIntOrString() {
+	// maxUnavailable: "00%" and maxSurge: 0, as a manifest holds them.
+	maxUnavailable := intorpercent.IntOrString{IsString: true, Str: "00%"}
+	maxSurge := intorpercent.IntOrString{Int: 0}
+	fmt.Println(intorpercent.ValidateRollingUpdateIntOrString(maxUnavailable, maxSurge, "spec.strategy.rollingUpdate"))
+	v, ok := maxUnavailable.Value()
+	fmt.Println(v, ok)
+	// Output:
+	// spec.strategy.rollingUpdate.maxUnavailable: Invalid value: "00%": may not be 0 when `maxSurge` is 0
+	// 0% true
+}
+
+func ExampleIntOrString_Value() {
+	for _, s := range []intorpercent.IntOrString{
+		{Int: 3},
+		{IsString: true, Str: "25%"},
+		{IsString: true, Str: "2.5%"},
+		{IsString: true, Str: "3"},
+		{IsString: true, Str: "3000000000%"},
+	} {
+		v, ok := s.Value()
+		fmt.Printf("%+v: %v %v\n", s, v, ok)
+	}
+	// Output:
+	// {IsString:false Int:3 Str:}: 3 true
+	// {IsString:true Int:0 Str:25%}: 25% true
+	// {IsString:true Int:0 Str:2.5%}: 0 false
+	// {IsString:true Int:0 Str:3}: 0 false
+	// {IsString:true Int:0 Str:3000000000%}: 0 false
+}
+
+func ExampleValidateRollingUpdateIntOrString() {
+	const path = "spec.strategy.rollingUpdate"
+	pct := func(s string) intorpercent.IntOrString { return intorpercent.IntOrString{IsString: true, Str: s} }
+	zero := intorpercent.IntOrString{}
+	fmt.Println(len(intorpercent.ValidateRollingUpdateIntOrString(pct("25%"), pct("25%"), path)))
+	fmt.Println(intorpercent.ValidateRollingUpdateIntOrString(pct("2.5%"), pct("25%"), path))
+	// "abc" reads as 0, like the maxSurge, so both rules fire.
+	for _, e := range intorpercent.ValidateRollingUpdateIntOrString(pct("abc"), zero, path) {
+		fmt.Println(e)
+	}
+	// Valid for the API server, but beyond what a Value holds.
+	fmt.Println(intorpercent.ValidateRollingUpdateIntOrString(zero, pct("30000000000%"), path))
+	// Output:
+	// 0
+	// spec.strategy.rollingUpdate.maxUnavailable: Invalid value: "2.5%": a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')
+	// spec.strategy.rollingUpdate.maxUnavailable: Invalid value: "abc": a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')
+	// spec.strategy.rollingUpdate.maxUnavailable: Invalid value: "abc": may not be 0 when `maxSurge` is 0
+	// spec.strategy.rollingUpdate.maxSurge: Invalid value: "30000000000%": must not be greater than 2147483647% (rolloutmath keeps percentages in an int32)
+}

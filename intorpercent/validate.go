@@ -1,6 +1,7 @@
 package intorpercent
 
 import (
+	"encoding/json"
 	"strconv"
 	"strings"
 )
@@ -83,18 +84,14 @@ func (l ErrorList) ToError() error {
 	return l
 }
 
-// render returns v as a FieldError renders an int-or-percent value: a
-// percentage quoted ("25%" in quotes), a count bare (3).
-func render(v Value) string {
-	if v.percent {
-		return strconv.Quote(v.String())
-	}
-	return v.String()
-}
-
-// percentRule is the API server's message for a percentage that does not
-// match its pattern (here: a negative one); the double space is theirs.
+// percentRule is the API server's message for a string that does not
+// match its percentage pattern (or a negative percentage); the double
+// space is theirs.
 const percentRule = "a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')"
+
+// beyondInt32Rule is our message for a maxSurge percentage whose number
+// does not fit in an int32, which the API server accepts.
+const beyondInt32Rule = "must not be greater than 2147483647% (rolloutmath keeps percentages in an int32)"
 
 // ValidateNonNegative returns nil when v is a non-negative count or
 // percentage, and otherwise an Invalid [FieldError] for field: a negative
@@ -102,24 +99,16 @@ const percentRule = "a valid percent string must be a numeric string followed by
 // the API server's percent pattern, and the message says so.
 // Upstream: ValidatePositiveIntOrPercent.
 func ValidateNonNegative(v Value, field string) *FieldError {
-	if v.num >= 0 {
-		return nil
-	}
-	detail := "must be greater than or equal to 0"
-	if v.percent {
-		detail = percentRule
-	}
-	return &FieldError{Type: Invalid, Field: field, Value: render(v), Detail: detail}
+	r := readValue(v)
+	return r.formatError(field, "", false)
 }
 
 // ValidateNotMoreThan100Percent returns an Invalid [FieldError] for field
 // when v is a percentage above 100, and nil otherwise (counts are not
 // limited here). Upstream: IsNotMoreThan100Percent.
 func ValidateNotMoreThan100Percent(v Value, field string) *FieldError {
-	if !v.percent || v.num <= 100 {
-		return nil
-	}
-	return &FieldError{Type: Invalid, Field: field, Value: render(v), Detail: "must not be greater than 100%"}
+	r := readValue(v)
+	return r.over100Error(field, "")
 }
 
 // ValidateRollingUpdate applies the API server's rules for a rolling
@@ -136,30 +125,156 @@ func ValidateNotMoreThan100Percent(v Value, field string) *FieldError {
 // maxSurge has no upper bound, and a count maxUnavailable is not capped
 // (the rollout math clamps it to the replica count). The result is empty
 // when both values are valid. Upstream: ValidateRollingUpdateDeployment.
+//
+// For values as a manifest holds them, text that is not a valid
+// int-or-percent included, see [ValidateRollingUpdateIntOrString]: for
+// every Value v it gives the same errors on v's IntOrString form.
 func ValidateRollingUpdate(maxUnavailable, maxSurge Value, field string) ErrorList {
+	return validateRollingUpdate(readValue(maxUnavailable), readValue(maxSurge), field)
+}
+
+// ValidateRollingUpdateIntOrString is [ValidateRollingUpdate] for
+// maxUnavailable and maxSurge as written in an API object, with the
+// apps/v1 defaults ("25%" for a missing value) already applied by the
+// caller. It applies the same rules in the same order as the API
+// server's ValidateRollingUpdateDeployment, and renders each value as
+// written: a string quoted as the API server quotes it ("00%" stays
+// "00%"), a count bare (3). In order:
+//
+//  1. maxUnavailable, then maxSurge: a string must match the pattern
+//     [0-9]+% ("a valid percent string must be a numeric string followed
+//     by an ending '%' (e.g. '1%',  or '93%', regex used for validation
+//     is '[0-9]+%')", the API server's words and double space), and a
+//     count must be at least 0 ("must be greater than or equal to 0");
+//  2. not both zero, reported on maxUnavailable as "may not be 0 when
+//     `maxSurge` is 0", where a string matching the pattern counts as
+//     its number and any other string as its strconv.Atoi value, or 0
+//     when it has none (so "abc" with a maxSurge of 0 breaks rules 1 and
+//     2);
+//  3. a maxUnavailable matching the pattern is at most 100%.
+//
+// One difference from the API server, which accepts it: a maxSurge
+// matching the pattern with a number beyond math.MaxInt32 (say
+// "30000000000%") cannot be held by a Value, so rule 1 reports it as
+// "must not be greater than 2147483647% (rolloutmath keeps percentages
+// in an int32)". Such a maxUnavailable breaks rule 3, as upstream.
+//
+// The result is empty when [IntOrString.Value] accepts both values and
+// [ValidateRollingUpdate] accepts the Values it returns. It does not
+// allocate then. Upstream: ValidateRollingUpdateDeployment.
+func ValidateRollingUpdateIntOrString(maxUnavailable, maxSurge IntOrString, field string) ErrorList {
+	return validateRollingUpdate(readWritten(maxUnavailable), readWritten(maxSurge), field)
+}
+
+// reading is a maxUnavailable or maxSurge as the API server's rules read
+// it, from a Value or as written. The rules live once, on readings.
+type reading struct {
+	str       bool   // a string (a Value's percentage)
+	pattern   bool   // a string matching [0-9]+%
+	big       bool   // a string matching the pattern, beyond int32
+	num       int32  // the count, or the percentage unless big
+	zero      bool   // counts as 0 for the both-zero rule
+	text      string // the string as written; unset when from a Value
+	fromValue bool
+}
+
+// readValue reads v: a negative percentage fails the pattern ("-5%") and
+// so counts as 0, as upstream's strconv.Atoi("-5%") gives 0.
+func readValue(v Value) reading {
+	return reading{
+		str:       v.percent,
+		pattern:   v.percent && v.num >= 0,
+		num:       v.num,
+		zero:      v.num == 0 || (v.percent && v.num < 0),
+		fromValue: true,
+	}
+}
+
+// readWritten reads s as upstream's getIntOrPercentValue does.
+func readWritten(s IntOrString) reading {
+	if !s.IsString {
+		return reading{num: s.Int, zero: s.Int == 0}
+	}
+	r := reading{str: true, text: s.Str}
+	r.num, r.pattern, r.big = percentPattern(s.Str)
+	if r.pattern {
+		r.zero = !r.big && r.num == 0
+	} else {
+		// A syntax error gives 0, a range error a nonzero bound.
+		n, _ := strconv.Atoi(s.Str)
+		r.zero = n == 0
+	}
+	return r
+}
+
+// render returns r as the API server renders an int-or-percent in an
+// error: a count bare (3), a string as JSON ("25%" in quotes).
+func (r *reading) render() string {
+	switch {
+	case !r.str:
+		return strconv.FormatInt(int64(r.num), 10)
+	case r.fromValue:
+		return strconv.Quote(Percent(r.num).String())
+	}
+	b, err := json.Marshal(r.text)
+	if err != nil { // unreachable: every string marshals
+		return strconv.Quote(r.text)
+	}
+	return string(b)
+}
+
+// formatError applies rule 1 (upstream's ValidatePositiveIntOrPercent),
+// and for a maxSurge (surge) our rule for a percentage beyond int32, to
+// the field path field.child (field when child is "").
+func (r *reading) formatError(field, child string, surge bool) *FieldError {
+	var detail string
+	switch {
+	case !r.str && r.num < 0:
+		detail = "must be greater than or equal to 0"
+	case r.str && !r.pattern:
+		detail = percentRule
+	case r.big && surge:
+		detail = beyondInt32Rule
+	default:
+		return nil
+	}
+	return r.invalid(field, child, detail)
+}
+
+// over100Error applies rule 3 (upstream's IsNotMoreThan100Percent) to
+// the field path field.child.
+func (r *reading) over100Error(field, child string) *FieldError {
+	if !r.pattern || (!r.big && r.num <= 100) {
+		return nil
+	}
+	return r.invalid(field, child, "must not be greater than 100%")
+}
+
+// invalid returns an Invalid FieldError for r at field.child (field when
+// child is ""). The path is built here, on the failing path only, so that
+// validating valid values does not allocate.
+func (r *reading) invalid(field, child, detail string) *FieldError {
+	if child != "" {
+		field += "." + child
+	}
+	return &FieldError{Type: Invalid, Field: field, Value: r.render(), Detail: detail}
+}
+
+// validateRollingUpdate applies the three rules of ValidateRollingUpdate
+// in the API server's order.
+func validateRollingUpdate(maxUnavailable, maxSurge reading, field string) ErrorList {
 	var errs ErrorList
-	unavailField := field + ".maxUnavailable"
-	if e := ValidateNonNegative(maxUnavailable, unavailField); e != nil {
+	if e := maxUnavailable.formatError(field, "maxUnavailable", false); e != nil {
 		errs = append(errs, e)
 	}
-	if e := ValidateNonNegative(maxSurge, field+".maxSurge"); e != nil {
+	if e := maxSurge.formatError(field, "maxSurge", true); e != nil {
 		errs = append(errs, e)
 	}
-	if validationNumber(maxUnavailable) == 0 && validationNumber(maxSurge) == 0 {
-		errs = append(errs, &FieldError{Type: Invalid, Field: unavailField, Value: render(maxUnavailable),
-			Detail: "may not be 0 when `maxSurge` is 0"})
+	if maxUnavailable.zero && maxSurge.zero {
+		errs = append(errs, maxUnavailable.invalid(field, "maxUnavailable", "may not be 0 when `maxSurge` is 0"))
 	}
-	if e := ValidateNotMoreThan100Percent(maxUnavailable, unavailField); e != nil {
+	if e := maxUnavailable.over100Error(field, "maxUnavailable"); e != nil {
 		errs = append(errs, e)
 	}
 	return errs
-}
-
-// validationNumber is the number the API server compares with zero: a
-// percentage that fails its pattern (a negative one) reads as 0.
-func validationNumber(v Value) int32 {
-	if v.percent && v.num < 0 {
-		return 0
-	}
-	return v.num
 }

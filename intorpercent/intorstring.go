@@ -1,0 +1,62 @@
+package intorpercent
+
+import "math"
+
+// IntOrString is a maxSurge or maxUnavailable as an API object holds it
+// before validation, like apimachinery's intstr.IntOrString without the
+// dependency: the count Int when IsString is false, and otherwise the
+// text Str, which may be anything a user wrote ("25%", "2.5%", "3", "").
+// The zero IntOrString is the count 0.
+//
+// Use it to validate a value as written, in the API server's words
+// ([ValidateRollingUpdateIntOrString]), before turning it into a [Value]
+// with [IntOrString.Value].
+type IntOrString struct {
+	IsString bool   // Str holds the value; otherwise Int does
+	Int      int32  // the count, when !IsString
+	Str      string // the text as written, when IsString
+}
+
+// Value returns s as a Value and true when the API server would accept
+// it as a percentage or a count: Int(s.Int) for a count (negative counts
+// included, which validation then rejects), and Percent(n) for a string
+// of one or more ASCII digits followed by a single '%' (the API server's
+// pattern [0-9]+%) whose number n is at most math.MaxInt32 (leading zeros
+// allowed: "05%" is Percent(5)). Any other string gives the zero Value
+// and false: "2.5%", "3" (a quoted count is not a percentage), "+5%",
+// " 5%", "", "25%%", and "3000000000%", which matches the pattern but
+// cannot be held by a Value. Value does not allocate.
+func (s IntOrString) Value() (Value, bool) {
+	if !s.IsString {
+		return Int(s.Int), true
+	}
+	n, ok, big := percentPattern(s.Str)
+	if !ok || big {
+		return Value{}, false
+	}
+	return Percent(n), true
+}
+
+// percentPattern reports whether s matches the API server's percentage
+// pattern [0-9]+% (ok), and if so its number n, or big when the number
+// is beyond int32 (then n is 0).
+func percentPattern(s string) (n int32, ok, big bool) {
+	if len(s) < 2 || s[len(s)-1] != '%' {
+		return 0, false, false
+	}
+	var v int64
+	for i := 0; i < len(s)-1; i++ {
+		c := s[i]
+		if c < '0' || c > '9' {
+			return 0, false, false
+		}
+		if !big {
+			v = v*10 + int64(c-'0')
+			big = v > math.MaxInt32
+		}
+	}
+	if big {
+		return 0, true, true
+	}
+	return int32(v), true, false
+}
