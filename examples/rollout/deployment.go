@@ -16,7 +16,7 @@ type template = cluster.Template
 
 // deployment returns the Deployment cfg describes, with the new template
 // (the first container running cfg.toImage). An invalid maxSurge or
-// maxUnavailable text stands in as intOrPercent.value() says.
+// maxUnavailable text stands in as intOrPercent.value says.
 func (cfg *config) deployment() rollout.Deployment[template] {
 	d := rollout.Deployment[template]{
 		Name:                    cfg.name,
@@ -70,10 +70,13 @@ func (cfg *config) validate() error {
 }
 
 // errors returns what the API server finds wrong with d, the Deployment
-// cfg describes: rollout.Validate's errors, with a malformed maxSurge or
-// maxUnavailable text reported in the API server's words. The API server
-// checks the text only for a rolling update; for Recreate it forbids the
-// fields whatever they hold, and an unknown strategy is all it reports.
+// cfg describes: rollout.Validate's errors, with the rolling-update
+// bounds checked as written instead, by
+// intorpercent.ValidateRollingUpdateIntOrString, so that a malformed
+// maxSurge or maxUnavailable text is reported in the API server's words.
+// The API server checks the bounds only for a rolling update, right after
+// spec.replicas; for Recreate it forbids the fields whatever they hold,
+// and an unknown strategy is all it reports.
 func (cfg *config) errors(d *rollout.Deployment[template]) intorpercent.ErrorList {
 	var errs intorpercent.ErrorList
 	if err := rollout.Validate(d); err != nil {
@@ -81,8 +84,21 @@ func (cfg *config) errors(d *rollout.Deployment[template]) intorpercent.ErrorLis
 			return intorpercent.ErrorList{{Type: intorpercent.Invalid, Field: "spec", Detail: err.Error()}}
 		}
 	}
-	if d.Strategy == rollout.RollingUpdate || d.Strategy == "" {
-		errs = fixRollingUpdateErrors(errs, cfg.maxUnavailable, cfg.maxSurge)
+	if d.Strategy != rollout.RollingUpdate && d.Strategy != "" {
+		return errs
 	}
-	return errs
+	const field = "spec.strategy.rollingUpdate"
+	bounds := intorpercent.ValidateRollingUpdateIntOrString(written(cfg.maxUnavailable, rollout.DefaultMaxUnavailable()),
+		written(cfg.maxSurge, rollout.DefaultMaxSurge()), field)
+	var out intorpercent.ErrorList
+	for _, e := range errs {
+		if e.Field == field+".maxUnavailable" || e.Field == field+".maxSurge" {
+			continue // the stand-ins' errors; bounds has the real ones
+		}
+		if e.Field != "spec.replicas" {
+			out, bounds = append(out, bounds...), nil
+		}
+		out = append(out, e)
+	}
+	return append(out, bounds...)
 }

@@ -91,8 +91,8 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.Usage = func() {}
 
 	var replicas int32Flag = 10
-	surge := intOrPercent{v: rollout.DefaultMaxSurge()}
-	unavailable := intOrPercent{v: rollout.DefaultMaxUnavailable()}
+	surge := intOrPercent(written(nil, rollout.DefaultMaxSurge()))
+	unavailable := intOrPercent(written(nil, rollout.DefaultMaxUnavailable()))
 	var minReady, neverReady int32Flag
 	fs.Var(&replicas, "replicas", "spec.replicas `R`")
 	fs.TextVar(&surge, "max-surge", surge, "maxSurge: pods above R during the update, a count or a percent of R")

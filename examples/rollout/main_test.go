@@ -128,6 +128,13 @@ func TestBadInput(t *testing.T) {
 			want: "The Deployment \"nginx-deployment\" is invalid: spec.strategy.rollingUpdate.maxUnavailable: Invalid value: \"0%\": may not be 0 when `maxSurge` is 0",
 		},
 		{
+			name:   "leading zeros quoted as written",
+			args:   []string{"-max-surge", "0", "-max-unavailable", "00%"},
+			code:   1,
+			want:   "The Deployment \"nginx-deployment\" is invalid: spec.strategy.rollingUpdate.maxUnavailable: Invalid value: \"00%\": may not be 0 when `maxSurge` is 0",
+			reason: "the API server quotes the value as written",
+		},
+		{
 			name: "unknown strategy",
 			args: []string{"-strategy", "BlueGreen"},
 			code: 1,

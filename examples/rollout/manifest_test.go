@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/rolloutmath/rolloutmath/intorpercent"
 )
 
 func TestReadManifest(t *testing.T) {
@@ -19,9 +18,9 @@ func TestReadManifest(t *testing.T) {
 	if err != nil {
 		t.Fatalf("readManifest(nginx-deployment.json) = %v, want nil", err)
 	}
-	surge, unavailable := intorpercent.Percent(25), intorpercent.Percent(25)
+	want := intOrPercent{IsString: true, Str: "25%"}
 	ru := m.Spec.Strategy.RollingUpdate
-	if ru == nil || ru.MaxSurge.v != surge || ru.MaxUnavailable.v != unavailable || ru.MaxSurge.invalid {
+	if ru == nil || ru.MaxSurge == nil || *ru.MaxSurge != want || ru.MaxUnavailable == nil || *ru.MaxUnavailable != want {
 		t.Errorf("readManifest(nginx-deployment.json).Spec.Strategy.RollingUpdate = %+v, want maxSurge and maxUnavailable 25%%", ru)
 	}
 	if m.Spec.Replicas == nil || *m.Spec.Replicas != 10 {

@@ -87,10 +87,10 @@ func (cfg *config) events() ([]rollout.Event[template], map[int][]string) {
 func (cfg *config) trace(d *rollout.Deployment[template], old *rollout.ReplicaSet[template], tr *rollout.Trace[template], described map[int][]string) *trace {
 	surge, unavailable := rollout.DefaultMaxSurge(), rollout.DefaultMaxUnavailable()
 	if cfg.maxSurge != nil {
-		surge = cfg.maxSurge.v
+		surge = cfg.maxSurge.value()
 	}
 	if cfg.maxUnavailable != nil {
-		unavailable = cfg.maxUnavailable.v
+		unavailable = cfg.maxUnavailable.value()
 	}
 	t := &trace{
 		Deployment: d.Name,

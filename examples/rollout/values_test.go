@@ -12,11 +12,12 @@ func TestIntOrPercentText(t *testing.T) {
 		want    intOrPercent
 		standIn intorpercent.Value // what value() gives
 	}{
-		{in: "3", want: intOrPercent{v: intorpercent.Int(3)}, standIn: intorpercent.Int(3)},
-		{in: "25%", want: intOrPercent{v: intorpercent.Percent(25)}, standIn: intorpercent.Percent(25)},
-		{in: "2.5%", want: intOrPercent{invalid: true, text: "2.5%"}, standIn: intorpercent.Int(0)},
-		{in: "-3", want: intOrPercent{invalid: true, text: "-3"}, standIn: intorpercent.Int(1)},
-		{in: "", want: intOrPercent{invalid: true, text: ""}, standIn: intorpercent.Int(0)},
+		{in: "3", want: intOrPercent{Int: 3}, standIn: intorpercent.Int(3)},
+		{in: "25%", want: intOrPercent{IsString: true, Str: "25%"}, standIn: intorpercent.Percent(25)},
+		{in: "05%", want: intOrPercent{IsString: true, Str: "05%"}, standIn: intorpercent.Percent(5)},
+		{in: "2.5%", want: intOrPercent{IsString: true, Str: "2.5%"}, standIn: intorpercent.Int(0)},
+		{in: "-3", want: intOrPercent{IsString: true, Str: "-3"}, standIn: intorpercent.Int(0)},
+		{in: "", want: intOrPercent{IsString: true, Str: ""}, standIn: intorpercent.Int(0)},
 	}
 	for _, tt := range tests {
 		var got intOrPercent
@@ -41,11 +42,11 @@ func TestIntOrPercentJSON(t *testing.T) {
 		want    intOrPercent
 		wantErr string
 	}{
-		{in: `3`, want: intOrPercent{v: intorpercent.Int(3)}},
-		{in: `-1`, want: intOrPercent{v: intorpercent.Int(-1)}},
-		{in: `"25%"`, want: intOrPercent{v: intorpercent.Percent(25)}},
-		{in: `"3"`, want: intOrPercent{invalid: true, text: "3"}},
-		{in: `"2.5%"`, want: intOrPercent{invalid: true, text: "2.5%"}},
+		{in: `3`, want: intOrPercent{Int: 3}},
+		{in: `-1`, want: intOrPercent{Int: -1}},
+		{in: `"25%"`, want: intOrPercent{IsString: true, Str: "25%"}},
+		{in: `"3"`, want: intOrPercent{IsString: true, Str: "3"}},
+		{in: `"2.5%"`, want: intOrPercent{IsString: true, Str: "2.5%"}},
 		{in: `2.5`, wantErr: `intorpercent: parsing "2.5": fractional numbers are not allowed`},
 		{in: `{}`, wantErr: `intorpercent: parsing "{}": want a number such as 3 or a string such as "25%"`},
 	}
@@ -60,5 +61,15 @@ func TestIntOrPercentJSON(t *testing.T) {
 		case tt.wantErr == "" && got != tt.want:
 			t.Errorf("UnmarshalJSON(%s) = %+v, want %+v", tt.in, got, tt.want)
 		}
+	}
+}
+
+func TestWrittenDefaults(t *testing.T) {
+	if got, want := written(nil, intorpercent.Percent(25)), (intorpercent.IntOrString{IsString: true, Str: "25%"}); got != want {
+		t.Errorf("written(nil, 25%%) = %+v, want %+v", got, want)
+	}
+	p := intOrPercent{Int: 0}
+	if got, want := written(&p, intorpercent.Percent(25)), (intorpercent.IntOrString{}); got != want {
+		t.Errorf("written(&0, 25%%) = %+v, want %+v", got, want)
 	}
 }
