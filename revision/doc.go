@@ -25,6 +25,7 @@
 //
 // Everything is pure and safe for concurrent use. The only shared state is
 // internal and never changes a result: a per-type cache of reflection
-// facts (where the labels are, which types have an Equal method) and pools
-// of scratch space that let map comparisons run without allocating.
+// facts (where the labels are, which types have an Equal method, how
+// values of the type render for hashing) and pools of scratch space that
+// let map comparisons and hashing run without allocating.
 package revision

@@ -3,9 +3,12 @@ package revision
 import (
 	"fmt"
 	"reflect"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 )
 
 // dumper renders a value exactly as go-spew's Sprintf("%#v", v) does with
@@ -14,69 +17,203 @@ import (
 // names in parentheses, struct fields by name in declaration order,
 // pointers followed, strings unquoted, map entries sorted by key.
 //
+// The rendering goes either into buf or, with hashing set, straight into
+// the FNV-32a state h, so that hashing never holds the whole text.
+//
 // The fields mirror go-spew's formatter state, because its output depends
 // on them: whether the next value's type is printed, the nesting depth, and
 // the pointers already followed (for cycles).
 type dumper struct {
-	buf            []byte
-	depth          int
-	pointers       map[uintptr]int
+	hashing bool
+	h       uint32
+	buf     []byte
+
+	depth int
+
+	// pointers are go-spew's followed pointers with the depth at which
+	// they were followed. go-spew keeps them in a map and, before
+	// following a pointer at depth d, deletes those followed at depth d
+	// or deeper; so the entries are always in order of depth, and the
+	// deletion truncates the stack.
+	pointers []followed
+
+	// minCleanup is the smallest depth at which pointers was truncated,
+	// recorded to describe a zero value's rendering (see zeroDump).
+	minCleanup int
+
 	ignoreNextType bool
 
 	// methods makes the dumper call String and Error methods, as go-spew's
 	// default configuration does when it renders map keys to sort them.
 	methods bool
 
-	// active holds the maps and slices being rendered. go-spew recurses
-	// forever on a map or slice that contains itself; the dumper writes
-	// "<shown>" instead, as go-spew does for pointer cycles.
-	active map[uintptr]bool
+	// active holds the maps and slices being rendered, innermost last.
+	// go-spew recurses forever on a map or slice that contains itself;
+	// the dumper writes "<shown>" instead, as go-spew does for pointer
+	// cycles.
+	active []uintptr
+
+	// Scratch space for sorting map entries, used as stacks by nested
+	// maps, and for formatting numbers.
+	keys  []string
+	pairs []stringPair
+	num   [64]byte
+}
+
+// followed is a pointer go-spew has followed, and the depth it did so at.
+type followed struct {
+	addr  uintptr
+	depth int
+}
+
+// stringPair is a map entry with a string key and value.
+type stringPair struct{ key, value string }
+
+// noCleanup is a minCleanup that records no truncation.
+const noCleanup = int(^uint(0) >> 1)
+
+// dumpers pools dumpers, so that hashing does not allocate once warm.
+var dumpers = sync.Pool{New: func() any { return new(dumper) }}
+
+// getDumper returns a reset dumper from the pool.
+func getDumper(hashing bool) *dumper {
+	d := dumpers.Get().(*dumper)
+	d.hashing = hashing
+	d.h = fnvOffset32
+	d.minCleanup = noCleanup
+	return d
+}
+
+// putDumper returns d to the pool, dropping what it refers to.
+func putDumper(d *dumper) {
+	d.buf = nil
+	d.depth = 0
+	d.pointers = d.pointers[:0]
+	d.active = d.active[:0]
+	d.ignoreNextType = false
+	d.methods = false
+	clear(d.keys[:cap(d.keys)])
+	d.keys = d.keys[:0]
+	clear(d.pairs[:cap(d.pairs)])
+	d.pairs = d.pairs[:0]
+	dumpers.Put(d)
 }
 
 // dump renders v, the value of a top-level template (not a pointer to it).
 func dump(v reflect.Value) []byte {
-	d := dumper{pointers: map[uintptr]int{}}
+	d := getDumper(false)
 	d.top(v)
-	return d.buf
+	b := d.buf
+	putDumper(d)
+	return b
+}
+
+// hashDump returns the FNV-32a hash of the rendering of v, the value of a
+// top-level template.
+func hashDump(v reflect.Value) uint32 {
+	d := getDumper(true)
+	d.top(v)
+	h := d.h
+	putDumper(d)
+	return h
+}
+
+// str writes s.
+func (d *dumper) str(s string) {
+	if d.hashing {
+		d.h = fnvString(d.h, s)
+		return
+	}
+	d.buf = append(d.buf, s...)
+}
+
+// bytes writes b.
+func (d *dumper) bytes(b []byte) {
+	if d.hashing {
+		d.h = fnvBytes(d.h, b)
+		return
+	}
+	d.buf = append(d.buf, b...)
+}
+
+// byte1 writes c.
+func (d *dumper) byte1(c byte) {
+	if d.hashing {
+		d.h = (d.h ^ uint32(c)) * fnvPrime32
+		return
+	}
+	d.buf = append(d.buf, c)
+}
+
+// seg writes the text of s.
+func (d *dumper) seg(s *segment) {
+	if d.hashing {
+		d.h = s.hash(d.h)
+		return
+	}
+	d.buf = append(d.buf, s.text...)
+}
+
+// stars writes n asterisks.
+func (d *dumper) stars(n int) {
+	for range n {
+		d.byte1('*')
+	}
+}
+
+// cleanup forgets the pointers followed at depth or deeper.
+func (d *dumper) cleanup(depth int) {
+	d.minCleanup = min(d.minCleanup, depth)
+	n := len(d.pointers)
+	for n > 0 && d.pointers[n-1].depth >= depth {
+		n--
+	}
+	d.pointers = d.pointers[:n]
 }
 
 // top renders v as go-spew renders the argument of Sprintf.
 func (d *dumper) top(v reflect.Value) {
 	if v.Kind() == reflect.Interface {
 		if v.IsNil() {
-			d.buf = append(d.buf, "(interface {})<nil>"...)
+			d.str("(interface {})<nil>")
 			return
 		}
 		v = v.Elem()
 	}
-	d.format(v)
+	if !v.IsValid() {
+		d.format(v, nil, nil)
+		return
+	}
+	d.format(v, infoOf(v.Type()), nil)
 }
 
 // unpack looks into a non-nil interface, and makes the type of the value
-// in it show.
-func (d *dumper) unpack(v reflect.Value) reflect.Value {
-	if v.Kind() == reflect.Interface {
+// in it show. ti describes v, and the returned typeInfo the result.
+func (d *dumper) unpack(v reflect.Value, ti *typeInfo) (reflect.Value, *typeInfo) {
+	if ti.kind == reflect.Interface {
 		d.ignoreNextType = false
 		if !v.IsNil() {
 			v = v.Elem()
+			ti = infoOf(v.Type())
 		}
 	}
-	return v
+	return v, ti
 }
 
-func (d *dumper) formatPtr(v reflect.Value) {
+// formatPtr renders pointer v. If field is not nil, v is that struct
+// field's value, and formatPtr writes the field's prefix first.
+func (d *dumper) formatPtr(v reflect.Value, ti *typeInfo, field *fieldDump) {
 	if v.IsNil() && d.ignoreNextType {
-		d.buf = append(d.buf, "<nil>"...)
+		if field != nil {
+			d.seg(field.prefix)
+		}
+		d.str("<nil>")
 		return
 	}
-	for k, depth := range d.pointers {
-		if depth >= d.depth {
-			delete(d.pointers, k)
-		}
-	}
-	nilFound, cycleFound := false, false
+	d.cleanup(d.depth)
+	nilFound, cycleFound, hopped := false, false, false
 	indirects := 0
-	ve := v
+	ve, vti := v, ti
 	for ve.Kind() == reflect.Pointer {
 		if ve.IsNil() {
 			nilFound = true
@@ -84,59 +221,96 @@ func (d *dumper) formatPtr(v reflect.Value) {
 		}
 		indirects++
 		addr := ve.Pointer()
-		if pd, ok := d.pointers[addr]; ok && pd < d.depth {
-			cycleFound = true
+		seen := false
+		for i := len(d.pointers) - 1; i >= 0; i-- {
+			if p := d.pointers[i]; p.addr == addr {
+				seen = true
+				cycleFound = p.depth < d.depth
+				break
+			}
+		}
+		if cycleFound {
 			indirects--
 			break
 		}
-		d.pointers[addr] = d.depth
-		ve = ve.Elem()
+		if !seen {
+			d.pointers = append(d.pointers, followed{addr, d.depth})
+		}
+		ve, vti = ve.Elem(), vti.elem
 		if ve.Kind() == reflect.Interface {
 			if ve.IsNil() {
 				nilFound = true
 				break
 			}
 			ve = ve.Elem()
+			vti = infoOf(ve.Type())
+			hopped = true
 		}
 	}
+	// Without an interface on the way, indirects asterisks followed by
+	// the type of ve spell the type of v.
 	if !d.ignoreNextType {
-		d.buf = append(d.buf, '(')
-		d.buf = append(d.buf, strings.Repeat("*", indirects)...)
-		d.buf = append(d.buf, ve.Type().String()...)
-		d.buf = append(d.buf, ')')
-	} else {
-		if nilFound || cycleFound {
-			indirects += strings.Count(ve.Type().String(), "*")
+		switch {
+		case hopped:
+			if field != nil {
+				d.seg(field.prefix)
+			}
+			d.byte1('(')
+			d.stars(indirects)
+			d.str(vti.dump.name)
+			d.byte1(')')
+		case field != nil:
+			d.seg(field.typed)
+		default:
+			d.seg(ti.dump.typed)
 		}
-		d.buf = append(d.buf, '<')
-		d.buf = append(d.buf, strings.Repeat("*", indirects)...)
-		d.buf = append(d.buf, '>')
+	} else {
+		if field != nil {
+			d.seg(field.prefix)
+		}
+		if nilFound || cycleFound {
+			indirects += vti.dump.stars
+		}
+		d.byte1('<')
+		d.stars(indirects)
+		d.byte1('>')
 	}
 	switch {
 	case nilFound:
-		d.buf = append(d.buf, "<nil>"...)
+		d.str("<nil>")
 	case cycleFound:
-		d.buf = append(d.buf, "<shown>"...)
+		d.str("<shown>")
 	default:
 		d.ignoreNextType = true
-		d.format(ve)
+		d.format(ve, vti, nil)
 	}
 }
 
-func (d *dumper) format(v reflect.Value) {
-	kind := v.Kind()
-	if kind == reflect.Invalid {
-		d.buf = append(d.buf, "<invalid>"...)
+// format renders v, described by ti. If field is not nil, v is that
+// struct field's value (not of interface type), and format writes the
+// field's prefix first.
+func (d *dumper) format(v reflect.Value, ti *typeInfo, field *fieldDump) {
+	if !v.IsValid() {
+		if field != nil {
+			d.seg(field.prefix)
+		}
+		d.str("<invalid>")
 		return
 	}
+	kind := ti.kind
 	if kind == reflect.Pointer {
-		d.formatPtr(v)
+		d.formatPtr(v, ti, field)
 		return
 	}
-	if !d.ignoreNextType {
-		d.buf = append(d.buf, '(')
-		d.buf = append(d.buf, v.Type().String()...)
-		d.buf = append(d.buf, ')')
+	switch {
+	case d.ignoreNextType:
+		if field != nil {
+			d.seg(field.prefix)
+		}
+	case field != nil:
+		d.seg(field.typed)
+	default:
+		d.seg(ti.dump.typed)
 	}
 	d.ignoreNextType = false
 	if d.methods && kind != reflect.Interface && d.callMethods(v) {
@@ -144,63 +318,56 @@ func (d *dumper) format(v reflect.Value) {
 	}
 	switch kind {
 	case reflect.Bool:
-		d.buf = strconv.AppendBool(d.buf, v.Bool())
+		if v.Bool() {
+			d.str("true")
+		} else {
+			d.str("false")
+		}
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		d.buf = strconv.AppendInt(d.buf, v.Int(), 10)
+		d.bytes(strconv.AppendInt(d.num[:0], v.Int(), 10))
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		d.buf = strconv.AppendUint(d.buf, v.Uint(), 10)
+		d.bytes(strconv.AppendUint(d.num[:0], v.Uint(), 10))
 	case reflect.Float32:
-		d.buf = strconv.AppendFloat(d.buf, v.Float(), 'g', -1, 32)
+		d.bytes(strconv.AppendFloat(d.num[:0], v.Float(), 'g', -1, 32))
 	case reflect.Float64:
-		d.buf = strconv.AppendFloat(d.buf, v.Float(), 'g', -1, 64)
+		d.bytes(strconv.AppendFloat(d.num[:0], v.Float(), 'g', -1, 64))
 	case reflect.Complex64:
 		d.complex(v.Complex(), 32)
 	case reflect.Complex128:
 		d.complex(v.Complex(), 64)
 	case reflect.Slice:
 		if v.IsNil() {
-			d.buf = append(d.buf, "<nil>"...)
+			d.str("<nil>")
 			break
 		}
-		if v.Len() > 0 && !d.begin(v.Pointer()) {
+		n := v.Len()
+		if n > 0 && !d.begin(v.Pointer()) {
 			break
 		}
-		d.array(v)
-		if v.Len() > 0 {
-			delete(d.active, v.Pointer())
+		d.array(v, ti, n)
+		if n > 0 {
+			d.end()
 		}
 	case reflect.Array:
-		d.array(v)
+		d.array(v, ti, v.Len())
 	case reflect.String:
-		d.buf = append(d.buf, v.String()...)
+		d.str(v.String())
 	case reflect.Interface:
 		if v.IsNil() {
-			d.buf = append(d.buf, "<nil>"...)
+			d.str("<nil>")
 		}
 	case reflect.Map:
 		if v.IsNil() {
-			d.buf = append(d.buf, "<nil>"...)
+			d.str("<nil>")
 			break
 		}
 		if !d.begin(v.Pointer()) {
 			break
 		}
-		d.mapEntries(v)
-		delete(d.active, v.Pointer())
+		d.mapEntries(v, ti)
+		d.end()
 	case reflect.Struct:
-		d.buf = append(d.buf, '{')
-		d.depth++
-		t := v.Type()
-		for i := range v.NumField() {
-			if i > 0 {
-				d.buf = append(d.buf, ' ')
-			}
-			d.buf = append(d.buf, t.Field(i).Name...)
-			d.buf = append(d.buf, ':')
-			d.format(d.unpack(v.Field(i)))
-		}
-		d.depth--
-		d.buf = append(d.buf, '}')
+		d.structFields(v, ti)
 	case reflect.Uintptr:
 		d.hexPtr(uintptr(v.Uint()))
 	case reflect.UnsafePointer, reflect.Chan, reflect.Func:
@@ -208,70 +375,238 @@ func (d *dumper) format(v reflect.Value) {
 	}
 }
 
+// structFields renders the fields of struct v, described by ti, in
+// braces.
+func (d *dumper) structFields(v reflect.Value, ti *typeInfo) {
+	d.byte1('{')
+	d.depth++
+	fields := ti.dump.fields
+	for i, fti := range ti.fields {
+		f := &fields[i]
+		fv := v.Field(i)
+		if fti.kind == reflect.Interface {
+			d.seg(f.prefix)
+			fv, fti = d.unpack(fv, fti)
+			d.format(fv, fti, nil)
+			continue
+		}
+		if f.zeroable && !d.ignoreNextType && !d.methods && fv.IsZero() {
+			d.zero(f, fti)
+			continue
+		}
+		d.format(fv, fti, f)
+	}
+	d.depth--
+	d.byte1('}')
+}
+
+// zero renders field f, of the type described by ti, holding its zero
+// value, with the type showing.
+func (d *dumper) zero(f *fieldDump, ti *typeInfo) {
+	z := f.zero.Load()
+	if z == nil {
+		z = zeroOf(f, ti)
+		f.zero.Store(z) // a racing builder stores an identical description
+	}
+	d.seg(z.text)
+	if z.cleanup != noCleanup {
+		d.cleanup(d.depth + z.cleanup)
+	}
+	d.ignoreNextType = z.ignoreNextType
+}
+
+// zeroDump describes how a struct field holding its zero value renders,
+// when the type shows: the text (the field's prefix included), and the
+// effects on the dumper's state. A zero value holds no pointers to
+// follow, so its rendering does not depend on the pointers followed, but
+// it may still forget some, as a nil pointer does.
+type zeroDump struct {
+	text           *segment
+	ignoreNextType bool // as the rendering leaves it
+	cleanup        int  // the depth, relative to the field's, down to which pointers are forgotten, or noCleanup
+}
+
+// zeroOf renders field f's zero value, of the type described by ti.
+func zeroOf(f *fieldDump, ti *typeInfo) *zeroDump {
+	d := getDumper(false)
+	d.format(reflect.Zero(f.typ), ti, f)
+	z := &zeroDump{text: newSegment(string(d.buf)), ignoreNextType: d.ignoreNextType, cleanup: d.minCleanup}
+	putDumper(d)
+	return z
+}
+
 // begin marks the map or slice at p as being rendered. If it already is,
 // begin writes "<shown>" and returns false.
 func (d *dumper) begin(p uintptr) bool {
-	if d.active[p] {
-		d.buf = append(d.buf, "<shown>"...)
+	if slices.Contains(d.active, p) {
+		d.str("<shown>")
 		return false
 	}
-	if d.active == nil {
-		d.active = map[uintptr]bool{}
-	}
-	d.active[p] = true
+	d.active = append(d.active, p)
 	return true
 }
 
-func (d *dumper) array(v reflect.Value) {
-	d.buf = append(d.buf, '[')
-	d.depth++
-	for i := range v.Len() {
-		if i > 0 {
-			d.buf = append(d.buf, ' ')
-		}
-		d.ignoreNextType = true
-		d.format(d.unpack(v.Index(i)))
-	}
-	d.depth--
-	d.buf = append(d.buf, ']')
+// end undoes the latest begin that returned true.
+func (d *dumper) end() {
+	d.active = d.active[:len(d.active)-1]
 }
 
-func (d *dumper) mapEntries(v reflect.Value) {
-	d.buf = append(d.buf, "map["...)
+func (d *dumper) array(v reflect.Value, ti *typeInfo, n int) {
+	d.byte1('[')
 	d.depth++
+	eti := ti.elem
+	for i := range n {
+		if i > 0 {
+			d.byte1(' ')
+		}
+		d.ignoreNextType = true
+		ev, evti := d.unpack(v.Index(i), eti)
+		d.format(ev, evti, nil)
+	}
+	d.depth--
+	d.byte1(']')
+}
+
+// maxScan is the largest map with string keys whose entries mapEntries
+// sorts without allocating, by looking up each key with a scan.
+const maxScan = 16
+
+func (d *dumper) mapEntries(v reflect.Value, ti *typeInfo) {
+	d.str("map[")
+	d.depth++
+	switch {
+	case d.methods || ti.mapKey != reflect.String || !v.CanInterface():
+		d.mapEntriesSorted(v, ti)
+	case ti.stringMap:
+		d.stringMapEntries(v.Interface().(map[string]string))
+	case ti.elem.kind == reflect.String:
+		d.stringPairEntries(v, ti)
+	case v.Len() <= maxScan:
+		d.stringKeyEntries(v, ti)
+	default:
+		d.mapEntriesSorted(v, ti)
+	}
+	d.depth--
+	d.byte1(']')
+}
+
+// stringMapEntries renders the entries of m, sorted by key. Keys and
+// values render as their text whatever the state.
+func (d *dumper) stringMapEntries(m map[string]string) {
+	base := len(d.pairs)
+	for k, e := range m {
+		d.pairs = append(d.pairs, stringPair{k, e})
+	}
+	d.pairEntries(base)
+}
+
+// stringPairEntries is stringMapEntries for a map type with a string kind
+// of key and of value.
+func (d *dumper) stringPairEntries(v reflect.Value, ti *typeInfo) {
+	s := ti.scratch.Get().(*mapScratch)
+	base := len(d.pairs)
+	s.iterA.Reset(v)
+	for s.iterA.Next() {
+		s.keyA.SetIterKey(&s.iterA)
+		s.elemA.SetIterValue(&s.iterA)
+		d.pairs = append(d.pairs, stringPair{s.keyA.String(), s.elemA.String()})
+	}
+	s.release(ti.scratch)
+	d.pairEntries(base)
+}
+
+// pairEntries renders, sorted by key, the entries in d.pairs from base
+// on, and drops them.
+func (d *dumper) pairEntries(base int) {
+	pairs := d.pairs[base:]
+	slices.SortFunc(pairs, func(a, b stringPair) int { return strings.Compare(a.key, b.key) })
+	for i, p := range pairs {
+		if i > 0 {
+			d.byte1(' ')
+		}
+		d.str(p.key)
+		d.byte1(':')
+		d.str(p.value)
+	}
+	clear(pairs)
+	d.pairs = d.pairs[:base]
+	d.ignoreNextType = false
+}
+
+// stringKeyEntries renders, sorted by key, the entries of map v, whose
+// keys have a string kind: it sorts the keys, then looks up each one's
+// value by iterating over the map.
+func (d *dumper) stringKeyEntries(v reflect.Value, ti *typeInfo) {
+	s := ti.scratch.Get().(*mapScratch)
+	defer s.release(ti.scratch)
+	base := len(d.keys)
+	s.iterA.Reset(v)
+	for s.iterA.Next() {
+		s.keyA.SetIterKey(&s.iterA)
+		d.keys = append(d.keys, s.keyA.String())
+	}
+	keys := d.keys[base:]
+	slices.Sort(keys)
+	for i, k := range keys {
+		if i > 0 {
+			d.byte1(' ')
+		}
+		d.ignoreNextType = true
+		d.str(k)
+		d.ignoreNextType = false
+		d.byte1(':')
+		s.iterA.Reset(v)
+		for s.iterA.Next() {
+			s.keyA.SetIterKey(&s.iterA)
+			if s.keyA.String() == k {
+				break
+			}
+		}
+		s.elemA.SetIterValue(&s.iterA)
+		d.ignoreNextType = true
+		ev, evti := d.unpack(s.elemA, ti.elem)
+		d.format(ev, evti, nil)
+	}
+	clear(keys)
+	d.keys = d.keys[:base]
+}
+
+// mapEntriesSorted renders the entries of map v with go-spew's own
+// sorting. It allocates.
+func (d *dumper) mapEntriesSorted(v reflect.Value, ti *typeInfo) {
 	keys := v.MapKeys()
 	sortKeys(keys)
 	for i, k := range keys {
 		if i > 0 {
-			d.buf = append(d.buf, ' ')
+			d.byte1(' ')
 		}
 		d.ignoreNextType = true
-		d.format(d.unpack(k))
-		d.buf = append(d.buf, ':')
+		kv, kti := d.unpack(k, infoOf(k.Type()))
+		d.format(kv, kti, nil)
+		d.byte1(':')
 		d.ignoreNextType = true
-		d.format(d.unpack(v.MapIndex(k)))
+		ev, evti := d.unpack(v.MapIndex(k), ti.elem)
+		d.format(ev, evti, nil)
 	}
-	d.depth--
-	d.buf = append(d.buf, ']')
 }
 
 func (d *dumper) complex(c complex128, bits int) {
-	d.buf = append(d.buf, '(')
-	d.buf = strconv.AppendFloat(d.buf, real(c), 'g', -1, bits)
+	b := append(d.num[:0], '(')
+	b = strconv.AppendFloat(b, real(c), 'g', -1, bits)
 	if imag(c) >= 0 {
-		d.buf = append(d.buf, '+')
+		b = append(b, '+')
 	}
-	d.buf = strconv.AppendFloat(d.buf, imag(c), 'g', -1, bits)
-	d.buf = append(d.buf, "i)"...)
+	b = strconv.AppendFloat(b, imag(c), 'g', -1, bits)
+	b = append(b, "i)"...)
+	d.bytes(b)
 }
 
 func (d *dumper) hexPtr(p uintptr) {
 	if p == 0 {
-		d.buf = append(d.buf, "<nil>"...)
+		d.str("<nil>")
 		return
 	}
-	d.buf = append(d.buf, "0x"...)
-	d.buf = strconv.AppendUint(d.buf, uint64(p), 16)
+	d.bytes(strconv.AppendUint(append(d.num[:0], "0x"...), uint64(p), 16))
 }
 
 // callMethods writes the result of v's Error or String method, looked up
@@ -320,9 +655,11 @@ func sortKeys(keys []reflect.Value) {
 	}
 	s := keySorter{keys: keys, text: make([]string, len(keys))}
 	for i, k := range keys {
-		d := dumper{pointers: map[uintptr]int{}, methods: true}
+		d := getDumper(false)
+		d.methods = true
 		d.top(k)
 		s.text[i] = string(d.buf)
+		putDumper(d)
 	}
 	sort.Sort(s)
 }
@@ -382,3 +719,81 @@ func (s keySorter) Swap(i, j int) {
 	s.text[i], s.text[j] = s.text[j], s.text[i]
 }
 func (s keySorter) Less(i, j int) bool { return s.text[i] < s.text[j] }
+
+// dumpInfo describes how values of one type render.
+type dumpInfo struct {
+	name  string   // the type's name, as reflect.Type.String spells it
+	typed *segment // the name in parentheses
+	stars int      // the number of asterisks in name
+
+	// fields describe the fields of a struct type, in order.
+	fields []fieldDump
+}
+
+// fieldDump describes how one struct field renders.
+type fieldDump struct {
+	typ    reflect.Type
+	prefix *segment // the field's name and a colon, after a space unless it is the first field
+	typed  *segment // prefix followed by the field type's name in parentheses
+
+	// zeroable says that every value of the field's type for which
+	// reflect.Value.IsZero reports true renders as the zero value.
+	zeroable bool
+
+	// zero describes the zero value's rendering, once computed.
+	zero atomic.Pointer[zeroDump]
+}
+
+// newDumpInfo returns the description of type t.
+func newDumpInfo(t reflect.Type) *dumpInfo {
+	name := t.String()
+	di := &dumpInfo{name: name, typed: newSegment("(" + name + ")"), stars: strings.Count(name, "*")}
+	if t.Kind() != reflect.Struct {
+		return di
+	}
+	di.fields = make([]fieldDump, t.NumField())
+	for i := range di.fields {
+		sf := t.Field(i)
+		prefix := sf.Name + ":"
+		if i > 0 {
+			prefix = " " + prefix
+		}
+		f := &di.fields[i]
+		f.typ = sf.Type
+		f.prefix = newSegment(prefix)
+		f.typed = newSegment(prefix + "(" + sf.Type.String() + ")")
+		f.zeroable = zeroable(sf.Type)
+	}
+	return di
+}
+
+// zeroable reports whether every value of type t that reflect.Value.IsZero
+// calls zero renders as the zero value. IsZero compares floating-point
+// numbers, and comparable structs and arrays, with ==, which calls -0.0
+// zero and ignores blank fields, so types holding those do not qualify.
+func zeroable(t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.Struct, reflect.Array:
+		return t.Comparable() && plainZero(t)
+	}
+	return plainZero(t)
+}
+
+// plainZero reports whether == against the zero value of t, a comparable
+// type, is true only for values that render as the zero value.
+func plainZero(t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.Float32, reflect.Float64, reflect.Complex64, reflect.Complex128:
+		return false
+	case reflect.Array:
+		return plainZero(t.Elem())
+	case reflect.Struct:
+		for i := range t.NumField() {
+			f := t.Field(i)
+			if f.Name == "_" || !plainZero(f.Type) {
+				return false
+			}
+		}
+	}
+	return true
+}

@@ -2,7 +2,6 @@ package revision
 
 import (
 	"encoding/binary"
-	"hash/fnv"
 	"reflect"
 	"strconv"
 )
@@ -29,6 +28,15 @@ import (
 // that String and Error methods of keys reached through unexported fields
 // are not called. A map or slice that contains itself, where go-spew would
 // recurse forever, renders as "<shown>" the second time.
+//
+// The rendering is hashed as it is produced, never held in memory, and
+// constant pieces of it (type names, field names, fields holding zero
+// values) are hashed in one step each through per-type tables cached on
+// first use. Hash allocates only its result, except for maps whose
+// entries it cannot sort in place (keys of kinds other than strings,
+// maps of more than 16 entries whose values are not strings, maps
+// reached through unexported fields). The first hash of a template type
+// also builds that type's cached description and tables.
 // Upstream: controller.ComputeHash.
 func Hash[T any](t *T, collisionCount *int32) string {
 	var v reflect.Value
@@ -37,19 +45,24 @@ func Hash[T any](t *T, collisionCount *int32) string {
 	} else {
 		v = reflect.ValueOf(t).Elem()
 	}
-	return hashBytes(dump(v), collisionCount)
+	return hashSum(hashDump(v), collisionCount)
 }
 
 // hashBytes is upstream's hashing pipeline applied to a rendering.
 func hashBytes(rendering []byte, collisionCount *int32) string {
-	h := fnv.New32a()
-	h.Write(rendering)
+	return hashSum(fnvBytes(fnvOffset32, rendering), collisionCount)
+}
+
+// hashSum finishes upstream's hashing pipeline from h, the FNV-32a state
+// after the rendering.
+func hashSum(h uint32, collisionCount *int32) string {
 	if collisionCount != nil {
 		var b [8]byte
 		binary.LittleEndian.PutUint32(b[:4], uint32(*collisionCount))
-		h.Write(b[:])
+		h = fnvBytes(h, b[:])
 	}
-	return safeEncode(strconv.AppendUint(nil, uint64(h.Sum32()), 10))
+	var digits [10]byte
+	return safeEncode(strconv.AppendUint(digits[:0], uint64(h), 10))
 }
 
 // safeAlphabet is upstream's alphabet without vowels and look-alikes.

@@ -32,6 +32,14 @@ type typeInfo struct {
 	// scratch, for map types, pools the settable values compareMap copies
 	// entries into.
 	scratch *sync.Pool
+
+	// mapKey is the kind of a map type's keys, and stringMap marks
+	// map[string]string.
+	mapKey    reflect.Kind
+	stringMap bool
+
+	// dump describes how the type renders, for Hash.
+	dump *dumpInfo
 }
 
 // equalCall says how a type's own Equal method is reached.
@@ -56,6 +64,17 @@ type equalMethod struct {
 type mapScratch struct {
 	keyA, elemA, keyB, elemB reflect.Value
 	iterA, iterB             reflect.MapIter
+}
+
+// release clears s and returns it to pool.
+func (s *mapScratch) release(pool *sync.Pool) {
+	s.keyA.SetZero()
+	s.elemA.SetZero()
+	s.keyB.SetZero()
+	s.elemB.SetZero()
+	s.iterA.Reset(reflect.Value{})
+	s.iterB.Reset(reflect.Value{})
+	pool.Put(s)
 }
 
 // typeInfos caches *typeInfo by reflect.Type. It only ever holds facts
@@ -96,6 +115,7 @@ func buildInfo(t reflect.Type, building map[reflect.Type]*typeInfo) *typeInfo {
 		equal:  findEqual(t),
 		isTime: t == timeType,
 		labels: labelsPath(t),
+		dump:   newDumpInfo(t),
 	}
 	building[t] = ti
 	switch ti.kind {
@@ -104,6 +124,8 @@ func buildInfo(t reflect.Type, building map[reflect.Type]*typeInfo) *typeInfo {
 	case reflect.Map:
 		ti.elem = buildInfo(t.Elem(), building)
 		kt, et := t.Key(), t.Elem()
+		ti.mapKey = kt.Kind()
+		ti.stringMap = t == stringMapType
 		ti.scratch = &sync.Pool{New: func() any {
 			return &mapScratch{
 				keyA:  reflect.New(kt).Elem(),

@@ -1,0 +1,76 @@
+package revision
+
+import "sync/atomic"
+
+// FNV-32a constants. Upstream: hash/fnv.
+const (
+	fnvOffset32 = 2166136261
+	fnvPrime32  = 16777619
+)
+
+// fnvString continues the FNV-32a state h with the bytes of s.
+func fnvString(h uint32, s string) uint32 {
+	for i := 0; i < len(s); i++ {
+		h ^= uint32(s[i])
+		h *= fnvPrime32
+	}
+	return h
+}
+
+// fnvBytes is fnvString for a byte slice.
+func fnvBytes(h uint32, b []byte) uint32 {
+	for _, c := range b {
+		h ^= uint32(c)
+		h *= fnvPrime32
+	}
+	return h
+}
+
+// minTable is the shortest segment hashed through a table rather than
+// byte by byte.
+const minTable = 12
+
+// segment is a constant piece of text that renderings repeat, such as a
+// type name in parentheses or a struct field's name followed by its zero
+// value.
+//
+// FNV-32a is slow, one multiplication per byte, each depending on the
+// last, but a constant piece of text can be hashed in one step. Each FNV
+// step h -> (h ^ c) * prime changes h by an amount that depends only on
+// the low 8 bits of h, and the low 8 bits of the next state depend only
+// on the low 8 bits of h. So for a fixed text s of n bytes,
+//
+//	fnv(h, s) = h*prime^n + table[h & 0xff]   (mod 2^32)
+//
+// where table[l] = fnv(l, s) - l*prime^n. The table is built on the
+// segment's first use.
+type segment struct {
+	text  string
+	mul   uint32 // fnvPrime32^len(text)
+	table atomic.Pointer[[256]uint32]
+}
+
+// newSegment returns the segment of text s.
+func newSegment(s string) *segment {
+	mul := uint32(1)
+	for range len(s) {
+		mul *= fnvPrime32
+	}
+	return &segment{text: s, mul: mul}
+}
+
+// hash continues the FNV-32a state h with the segment's text.
+func (s *segment) hash(h uint32) uint32 {
+	if len(s.text) < minTable {
+		return fnvString(h, s.text)
+	}
+	t := s.table.Load()
+	if t == nil {
+		t = new([256]uint32)
+		for l := range uint32(256) {
+			t[l] = fnvString(l, s.text) - l*s.mul
+		}
+		s.table.Store(t) // a racing builder stores an identical table
+	}
+	return h*s.mul + t[h&0xff]
+}
