@@ -1,8 +1,6 @@
 package adapt
 
 import (
-	"strconv"
-
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
@@ -40,9 +38,9 @@ func Deployment(d *appsv1.Deployment) (rollout.Deployment[Template], error) {
 }
 
 // convert is Deployment, except that an unrepresentable maxSurge or
-// maxUnavailable is replaced by a stand-in that validates as the API server
-// reads the value (0 where it counts as 0 for the both-zero rule, 1
-// otherwise), and reported in errs.
+// maxUnavailable is replaced by a stand-in, 0, which only marks the field
+// as set (Validate reports the value as written instead), and reported in
+// errs.
 func convert(d *appsv1.Deployment) (out rollout.Deployment[Template], errs intorpercent.ErrorList) {
 	out = rollout.Deployment[Template]{
 		Name:                    d.Name,
@@ -62,12 +60,18 @@ func convert(d *appsv1.Deployment) (out rollout.Deployment[Template], errs intor
 		out.Replicas = *d.Spec.Replicas
 	}
 	if ru := d.Spec.Strategy.RollingUpdate; ru != nil {
-		var err *intorpercent.FieldError
-		if out.MaxUnavailable, err = value(ru.MaxUnavailable, rollingUpdateField+".maxUnavailable"); err != nil {
-			errs = append(errs, err)
-		}
-		if out.MaxSurge, err = value(ru.MaxSurge, rollingUpdateField+".maxSurge"); err != nil {
-			errs = append(errs, err)
+		var unavailableOK, surgeOK bool
+		out.MaxUnavailable, unavailableOK = value(ru.MaxUnavailable)
+		out.MaxSurge, surgeOK = value(ru.MaxSurge)
+		if !unavailableOK || !surgeOK {
+			// Report what the API server says about the values that
+			// cannot be converted, and nothing about the others.
+			for _, e := range validateBounds(d) {
+				if (!unavailableOK && e.Field == rollingUpdateField+".maxUnavailable") ||
+					(!surgeOK && e.Field == rollingUpdateField+".maxSurge") {
+					errs = append(errs, e)
+				}
+			}
 		}
 	}
 	if n, ok := revision.RollbackTo(d.Annotations); ok {
@@ -76,66 +80,36 @@ func convert(d *appsv1.Deployment) (out rollout.Deployment[Template], errs intor
 	return out, errs
 }
 
-// value converts an IntOrString. nil stays nil (the 25% default). On
-// error the result is the stand-in described on convert.
-func value(v *intstr.IntOrString, field string) (*intorpercent.Value, *intorpercent.FieldError) {
+// value converts an IntOrString: nil stays nil (the 25% default), and a
+// value intorpercent.IntOrString.Value rejects becomes the stand-in 0,
+// with false.
+func value(v *intstr.IntOrString) (*intorpercent.Value, bool) {
 	if v == nil {
-		return nil, nil
+		return nil, true
 	}
-	if v.Type == intstr.Int {
-		n := intorpercent.Int(v.IntVal)
-		return &n, nil
-	}
-	p, err := intorpercent.Parse(v.StrVal)
-	if err == nil && p.IsPercent() {
-		return &p, nil
-	}
-	fe := &intorpercent.FieldError{Type: intorpercent.Invalid, Field: field, Value: strconv.Quote(v.StrVal)}
-	// The API server counts a percentage as its number and any other
-	// string as its Atoi value (0 when it has none): only whether that
-	// is 0 matters to validation.
-	var n int
-	if isPercentString(v.StrVal) {
-		n, _ = strconv.Atoi(v.StrVal[:len(v.StrVal)-1])
-	} else {
-		n, _ = strconv.Atoi(v.StrVal)
-	}
-	standIn := intorpercent.Int(0)
-	if n != 0 {
-		standIn = intorpercent.Int(1)
-	}
-	switch {
-	case v.Type != intstr.String:
-		fe.Detail = "must be an integer or percentage (e.g '5%')"
-	case !isPercentString(v.StrVal):
-		fe.Detail = percentRule
-	default:
-		// Digits and a '%', beyond int32: the API server takes it as a
-		// maxSurge (no upper bound) and rejects it as a maxUnavailable.
-		fe.Detail = "must not be greater than 100%"
-		if field == rollingUpdateField+".maxSurge" {
-			fe.Detail = "must not be greater than 2147483647% (rolloutmath keeps percentages in an int32)"
-		}
-	}
-	return &standIn, fe
+	n, ok := written(v).Value()
+	return &n, ok
 }
 
-// percentRule is the API server's message for a string that is not a
-// valid percentage.
-const percentRule = "a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')"
+// written returns v as intorpercent holds a value as written.
+func written(v *intstr.IntOrString) intorpercent.IntOrString {
+	return intorpercent.IntOrString{IsString: v.Type == intstr.String, Int: v.IntVal, Str: v.StrVal}
+}
 
-// isPercentString reports whether s is digits followed by one '%', the
-// API server's pattern for a percentage.
-func isPercentString(s string) bool {
-	if len(s) < 2 || s[len(s)-1] != '%' {
-		return false
-	}
-	for i := 0; i < len(s)-1; i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
+// validateBounds applies the API server's rolling-update rules to d's
+// maxUnavailable and maxSurge as written, a missing one defaulted to
+// "25%" as apps/v1 defaulting does.
+func validateBounds(d *appsv1.Deployment) intorpercent.ErrorList {
+	unavailable, surge := intstr.FromString("25%"), intstr.FromString("25%")
+	if ru := d.Spec.Strategy.RollingUpdate; ru != nil {
+		if ru.MaxUnavailable != nil {
+			unavailable = *ru.MaxUnavailable
+		}
+		if ru.MaxSurge != nil {
+			surge = *ru.MaxSurge
 		}
 	}
-	return true
+	return intorpercent.ValidateRollingUpdateIntOrString(written(&unavailable), written(&surge), rollingUpdateField)
 }
 
 // intOrString converts a Value back: a count as an Int, a percentage as

@@ -42,11 +42,13 @@ func Validate(d *appsv1.Deployment) error {
 		errs = append(errs, &intorpercent.FieldError{Type: intorpercent.Invalid, Field: "spec.template.metadata.labels",
 			Value: jsonText(d.Spec.Template.Labels), Detail: "`selector` does not match template `labels`"})
 	}
-	converted, convErrs := convert(d)
-	if t := d.Spec.Strategy.Type; t == appsv1.RollingUpdateDeploymentStrategyType || t == "" {
-		// Other strategies' bounds are not read: the API server forbids
-		// them or rejects the strategy first.
-		errs = append(errs, convErrs...)
+	converted, _ := convert(d)
+	rolling := d.Spec.Strategy.Type == appsv1.RollingUpdateDeploymentStrategyType || d.Spec.Strategy.Type == ""
+	if rolling {
+		// The bounds as written, in the API server's words; other
+		// strategies' bounds are not read: the API server forbids them
+		// or rejects the strategy first.
+		errs = append(errs, validateBounds(d)...)
 	}
 	if ru := d.Spec.Strategy.RollingUpdate; ru != nil && ru.MaxSurge == nil && ru.MaxUnavailable == nil &&
 		d.Spec.Strategy.Type == appsv1.RecreateDeploymentStrategyType {
@@ -61,18 +63,15 @@ func Validate(d *appsv1.Deployment) error {
 			return err
 		}
 		for _, e := range list {
-			if e.Type == intorpercent.NotSupported && strings.HasPrefix(e.Field, "spec.strategy") {
-				// The API server reports the whole strategy, rendered
-				// from its internal type.
-				c := *e
-				c.Field, c.Value = "spec.strategy", internalStrategyText(&d.Spec.Strategy)
-				e = &c
+			if rolling && (e.Field == rollingUpdateField+".maxUnavailable" || e.Field == rollingUpdateField+".maxSurge") {
+				continue // the converted bounds' errors: validateBounds has them as written
 			}
-			if v := boundAsWritten(d, e.Field); v != nil && e.Type == intorpercent.Invalid {
-				// The library renders the parsed value ("0%" for
-				// "00%"); the API server quotes it as written.
+			if e.Type == intorpercent.NotSupported && e.Field == "spec.strategy" {
+				// rollout.Validate renders the converted strategy, which
+				// cannot hold "rollingUpdate: {}" nor a bound as written
+				// ("00%", "abc"); the API server renders the object's.
 				c := *e
-				c.Value = jsonText(v)
+				c.Value = internalStrategyText(&d.Spec.Strategy)
 				e = &c
 			}
 			errs = append(errs, e)
@@ -145,19 +144,4 @@ func internalStrategyText(s *appsv1.DeploymentStrategy) string {
 		}
 	}
 	return jsonText(out)
-}
-
-// boundAsWritten returns d's maxSurge or maxUnavailable when field names
-// one of them, else nil.
-func boundAsWritten(d *appsv1.Deployment, field string) *intstr.IntOrString {
-	ru := d.Spec.Strategy.RollingUpdate
-	switch {
-	case ru == nil:
-		return nil
-	case field == rollingUpdateField+".maxSurge":
-		return ru.MaxSurge
-	case field == rollingUpdateField+".maxUnavailable":
-		return ru.MaxUnavailable
-	}
-	return nil
 }
