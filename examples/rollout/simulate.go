@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/rolloutmath/rolloutmath/examples/internal/cluster"
+	"github.com/rolloutmath/rolloutmath/examples/internal/rstable"
 	"github.com/rolloutmath/rolloutmath/rollout"
 )
 
@@ -98,7 +99,7 @@ func (cfg *config) trace(d *rollout.Deployment[template], old *rollout.ReplicaSe
 		FromImage:  cfg.fromImage,
 		ToImage:    cfg.toImage,
 		Syncs:      tr.Syncs,
-		Outcome:    outcomeText(tr.Outcome),
+		Outcome:    rstable.Outcome(tr.Outcome),
 	}
 	if cfg.strategy != string(rollout.Recreate) {
 		t.MaxSurge, t.MaxUnavailable = surge.String(), unavailable.String()
@@ -142,21 +143,4 @@ func (s *step) setBounds(strategy string, surge, unavailable int32) {
 		return
 	}
 	s.Ceiling, s.Floor = int64(s.Replicas)+int64(surge), int64(s.Replicas)-int64(unavailable)
-}
-
-// outcomeText says in words how a simulation ended.
-func outcomeText(o rollout.Outcome) string {
-	switch o {
-	case rollout.OutcomeComplete:
-		return "complete"
-	case rollout.OutcomeTimedOut:
-		return "timed out (ProgressDeadlineExceeded)"
-	case rollout.OutcomePaused:
-		return "paused"
-	case rollout.OutcomeStalled:
-		return "stalled: nothing left to do, but the rollout is not complete"
-	case rollout.OutcomeStepLimit:
-		return "stopped at the step limit (-max-steps)"
-	}
-	return o.String()
 }

@@ -6,6 +6,8 @@ import (
 	"io"
 	"sort"
 	"strings"
+
+	"github.com/rolloutmath/rolloutmath/examples/internal/rstable"
 )
 
 // The chart's geometry, in SVG user units (pixels at 100%).
@@ -56,11 +58,11 @@ const (
 // <g class="total" data-total="pods|available">.
 func writeSVG(w io.Writer, t *trace) error {
 	c := newChart(t)
-	p := &printer{w: w}
-	p.printf(`<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" font-family="Helvetica, Arial, sans-serif" font-size="12">`+"\n",
+	p := rstable.NewPrinter(w)
+	p.Printf(`<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" font-family="Helvetica, Arial, sans-serif" font-size="12">`+"\n",
 		chartWidth, chartHeight, chartWidth, chartHeight)
-	p.printf("<title>%s</title>\n", esc(describe(t)))
-	p.printf(`<rect width="%d" height="%d" fill="white"/>`+"\n", chartWidth, chartHeight)
+	p.Printf("<title>%s</title>\n", esc(describe(t)))
+	p.Printf(`<rect width="%d" height="%d" fill="white"/>`+"\n", chartWidth, chartHeight)
 	c.writeTitle(p)
 	c.writeAxes(p)
 	var right []label
@@ -72,8 +74,8 @@ func writeSVG(w io.Writer, t *trace) error {
 		right = append(right, c.writeSeries(p, name, seriesColors[i%len(seriesColors)])...)
 	}
 	c.writeRightLabels(p, right)
-	p.printf("</svg>\n")
-	return p.err
+	p.Printf("</svg>\n")
+	return p.Err()
 }
 
 // chart maps a trace onto the plot area.
@@ -132,40 +134,40 @@ func (c *chart) y(v int64) float64 {
 }
 
 // writeTitle writes the heading: what was updated, and how.
-func (c *chart) writeTitle(p *printer) {
+func (c *chart) writeTitle(p *rstable.Printer) {
 	t := c.t
 	last := &t.Steps[c.last]
-	p.printf(`<text x="%d" y="24" font-size="15" font-weight="bold">%s</text>`+"\n", marginLeft,
+	p.Printf(`<text x="%d" y="24" font-size="15" font-weight="bold">%s</text>`+"\n", marginLeft,
 		esc(fmt.Sprintf("%s of %s: %s -> %s", strategyTitle(t.Strategy), t.Deployment, t.FromImage, t.ToImage)))
 	sub := fmt.Sprintf("%d replicas, Recreate; pods of each ReplicaSet as each sync saw them", last.Replicas)
 	if t.Strategy != "Recreate" {
 		sub = fmt.Sprintf("%d replicas, maxSurge %s, maxUnavailable %s; pods of each ReplicaSet as each sync saw them",
 			last.Replicas, t.MaxSurge, t.MaxUnavailable)
 	}
-	p.printf(`<text x="%d" y="44" fill="%s">%s</text>`+"\n", marginLeft, totalColor, esc(sub))
+	p.Printf(`<text x="%d" y="44" fill="%s">%s</text>`+"\n", marginLeft, totalColor, esc(sub))
 }
 
 // writeAxes writes both axes with their ticks, grid lines and labels.
-func (c *chart) writeAxes(p *printer) {
+func (c *chart) writeAxes(p *rstable.Printer) {
 	left, right := float64(marginLeft), float64(marginLeft+plotWidth)
 	bottom := float64(marginTop + plotHeight)
-	p.printf(`<g class="axes" stroke="#999999">` + "\n")
+	p.Printf(`<g class="axes" stroke="#999999">` + "\n")
 	for v := int64(0); v <= c.yMax; v += c.yTick {
 		y := c.y(v)
-		p.printf(`<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#eeeeee"/>`+"\n", left, y, right, y)
-		p.printf(`<text x="%.1f" y="%.1f" text-anchor="end" stroke="none" fill="#333333">%d</text>`+"\n", left-6, y+4, v)
+		p.Printf(`<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#eeeeee"/>`+"\n", left, y, right, y)
+		p.Printf(`<text x="%.1f" y="%.1f" text-anchor="end" stroke="none" fill="#333333">%d</text>`+"\n", left-6, y+4, v)
 	}
 	for i := 0; i <= c.last; i += c.xTick {
 		x := c.x(i)
-		p.printf(`<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f"/>`+"\n", x, bottom, x, bottom+5)
-		p.printf(`<text x="%.1f" y="%.1f" text-anchor="middle" stroke="none" fill="#333333">%d</text>`+"\n", x, bottom+18, c.t.Steps[i].N)
+		p.Printf(`<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f"/>`+"\n", x, bottom, x, bottom+5)
+		p.Printf(`<text x="%.1f" y="%.1f" text-anchor="middle" stroke="none" fill="#333333">%d</text>`+"\n", x, bottom+18, c.t.Steps[i].N)
 	}
-	p.printf(`<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f"/>`+"\n", left, bottom, right, bottom)
-	p.printf(`<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f"/>`+"\n", left, float64(marginTop), left, bottom)
-	p.printf("</g>\n")
-	p.printf(`<text x="%.1f" y="%.1f" text-anchor="middle" fill="#333333">sync step (0 = before the update)</text>`+"\n",
+	p.Printf(`<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f"/>`+"\n", left, bottom, right, bottom)
+	p.Printf(`<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f"/>`+"\n", left, float64(marginTop), left, bottom)
+	p.Printf("</g>\n")
+	p.Printf(`<text x="%.1f" y="%.1f" text-anchor="middle" fill="#333333">sync step (0 = before the update)</text>`+"\n",
 		(left+right)/2, bottom+40)
-	p.printf(`<text transform="translate(%.1f %.1f) rotate(-90)" text-anchor="middle" fill="#333333">pods</text>`+"\n",
+	p.Printf(`<text transform="translate(%.1f %.1f) rotate(-90)" text-anchor="middle" fill="#333333">pods</text>`+"\n",
 		left-40, float64(marginTop)+plotHeight/2)
 }
 
@@ -179,7 +181,7 @@ type label struct {
 
 // writeBound draws the ceiling or the floor as a stepped dashed line and
 // returns its label.
-func (c *chart) writeBound(p *printer, which string) []label {
+func (c *chart) writeBound(p *rstable.Printer, which string) []label {
 	value := func(s *step) int64 { return s.Ceiling }
 	text := "ceiling: R + maxSurge"
 	if which == "floor" {
@@ -200,10 +202,10 @@ func (c *chart) writeBound(p *printer, which string) []label {
 		}
 	}
 	end := value(&c.t.Steps[c.last])
-	p.printf(`<g class="bound" data-bound="%s">`+"\n", which)
-	p.printf(`<polyline points="%s" fill="none" stroke="%s" stroke-width="1.5" stroke-dasharray="6 4"/>`+"\n",
+	p.Printf(`<g class="bound" data-bound="%s">`+"\n", which)
+	p.Printf(`<polyline points="%s" fill="none" stroke="%s" stroke-width="1.5" stroke-dasharray="6 4"/>`+"\n",
 		strings.Join(pts, " "), boundColor)
-	p.printf("</g>\n")
+	p.Printf("</g>\n")
 	if end > c.yMax {
 		text += ", off the chart" // the number would not fit in the margin
 	} else {
@@ -215,7 +217,7 @@ func (c *chart) writeBound(p *printer, which string) []label {
 // writeTotal draws all pods (current plus terminating) or the available
 // pods, summed over the ReplicaSets, as a thin gray line, and returns its
 // label.
-func (c *chart) writeTotal(p *printer, which string) []label {
+func (c *chart) writeTotal(p *rstable.Printer, which string) []label {
 	value := (*step).pods
 	text, dash := "all pods", "2 3"
 	if which == "available" {
@@ -226,10 +228,10 @@ func (c *chart) writeTotal(p *printer, which string) []label {
 	for i := range c.t.Steps {
 		pts = append(pts, c.point(i, value(&c.t.Steps[i])))
 	}
-	p.printf(`<g class="total" data-total="%s">`+"\n", which)
-	p.printf(`<polyline points="%s" fill="none" stroke="%s" stroke-width="1.5" stroke-dasharray="%s"/>`+"\n",
+	p.Printf(`<g class="total" data-total="%s">`+"\n", which)
+	p.Printf(`<polyline points="%s" fill="none" stroke="%s" stroke-width="1.5" stroke-dasharray="%s"/>`+"\n",
 		strings.Join(pts, " "), totalColor, dash)
-	p.printf("</g>\n")
+	p.Printf("</g>\n")
 	end := value(&c.t.Steps[c.last])
 	return []label{{text: fmt.Sprintf("%s = %d", text, end), color: totalColor, y: c.y(end)}}
 }
@@ -238,7 +240,7 @@ func (c *chart) writeTotal(p *printer, which string) []label {
 // the steps in which it exists. A series that ends above zero at the last
 // step is labelled in the right margin (the label is returned); any other
 // is labelled just above its first peak.
-func (c *chart) writeSeries(p *printer, name, color string) []label {
+func (c *chart) writeSeries(p *rstable.Printer, name, color string) []label {
 	var pts []string
 	var dots strings.Builder
 	peak, peakAt, lastAt := int64(-1), 0, -1
@@ -257,9 +259,9 @@ func (c *chart) writeSeries(p *printer, name, color string) []label {
 		lastAt, lastRow = i, rs
 	}
 	text := fmt.Sprintf("%s (rev %d)", name, lastRow.Revision)
-	p.printf(`<g class="series" data-replicaset="%s">`+"\n", esc(name))
-	p.printf(`<polyline points="%s" fill="none" stroke="%s" stroke-width="2.5"/>`+"\n", strings.Join(pts, " "), color)
-	p.printf("%s", dots.String())
+	p.Printf(`<g class="series" data-replicaset="%s">`+"\n", esc(name))
+	p.Printf(`<polyline points="%s" fill="none" stroke="%s" stroke-width="2.5"/>`+"\n", strings.Join(pts, " "), color)
+	p.Printf("%s", dots.String())
 	var right []label
 	if lastAt == c.last && lastRow.Current > 0 {
 		right = append(right, label{text: fmt.Sprintf("%s = %d", text, lastRow.Current), color: color, y: c.y(int64(lastRow.Current))})
@@ -271,17 +273,17 @@ func (c *chart) writeSeries(p *printer, name, color string) []label {
 		case peakAt == c.last:
 			anchor = "end"
 		}
-		p.printf(`<text x="%.1f" y="%.1f" text-anchor="%s" fill="%s" %s>%s</text>`+"\n",
+		p.Printf(`<text x="%.1f" y="%.1f" text-anchor="%s" fill="%s" %s>%s</text>`+"\n",
 			c.x(peakAt), c.y(peak)-8, anchor, color, halo, esc(text))
 	}
-	p.printf("</g>\n")
+	p.Printf("</g>\n")
 	return right
 }
 
 // writeRightLabels spreads the labels vertically so that none overlaps
 // another, keeping them in the order of their lines' ends, and writes each
 // with a short leader line from its line's end.
-func (c *chart) writeRightLabels(p *printer, labels []label) {
+func (c *chart) writeRightLabels(p *rstable.Printer, labels []label) {
 	sort.SliceStable(labels, func(i, j int) bool { return labels[i].y < labels[j].y })
 	for i := range labels {
 		labels[i].at = labels[i].y
@@ -298,13 +300,13 @@ func (c *chart) writeRightLabels(p *printer, labels []label) {
 		}
 	}
 	end := float64(marginLeft + plotWidth)
-	p.printf(`<g class="labels">` + "\n")
+	p.Printf(`<g class="labels">` + "\n")
 	for _, l := range labels {
-		p.printf(`<polyline points="%.1f,%.1f %.1f,%.1f %.1f,%.1f" fill="none" stroke="%s" stroke-width="0.75"/>`+"\n",
+		p.Printf(`<polyline points="%.1f,%.1f %.1f,%.1f %.1f,%.1f" fill="none" stroke="%s" stroke-width="0.75"/>`+"\n",
 			end+4, l.y, end+14, l.at, end+18, l.at, l.color)
-		p.printf(`<text x="%.1f" y="%.1f" fill="%s" %s>%s</text>`+"\n", end+22, l.at+4, l.color, halo, esc(l.text))
+		p.Printf(`<text x="%.1f" y="%.1f" fill="%s" %s>%s</text>`+"\n", end+22, l.at+4, l.color, halo, esc(l.text))
 	}
-	p.printf("</g>\n")
+	p.Printf("</g>\n")
 }
 
 // point returns the SVG coordinates of value v at step index i.

@@ -3,10 +3,9 @@ package main
 import (
 	"fmt"
 	"io"
-	"math"
-	"strconv"
 	"strings"
 
+	"github.com/rolloutmath/rolloutmath/examples/internal/rstable"
 	"github.com/rolloutmath/rolloutmath/intorpercent"
 )
 
@@ -16,36 +15,23 @@ import (
 // that changed in that sync (every ReplicaSet at step 0). It ends with a
 // summary: outcome, peak pods, lowest availability and the bounds.
 func writeTable(w io.Writer, t *trace) error {
-	p := &printer{w: w}
-	p.printf("%s\n\n", describe(t))
-	col := widths(t)
-	p.printf("%-*s%-*s%-*s%-*s%s\n", col[0], "NAME", col[1], "DESIRED", col[2], "CURRENT", col[3], "READY", "AVAILABLE")
+	p := rstable.NewPrinter(w)
+	p.Printf("%s\n\n", describe(t))
+	steps := make([]rstable.Step, len(t.Steps))
 	for i := range t.Steps {
 		s := &t.Steps[i]
-		p.printf("# %s\n", stepLine(s))
+		steps[i].Comment = stepLine(s)
 		for _, rs := range s.ReplicaSets {
 			if i > 0 && !changed(&t.Steps[i-1], rs) {
 				continue
 			}
-			p.printf("%-*s%-*d%-*d%-*d%d\n", col[0], rs.Name, col[1], rs.Desired, col[2], rs.Current, col[3], rs.Ready, rs.Available)
+			steps[i].Rows = append(steps[i].Rows, rstable.Row{Name: rs.Name, Desired: rs.Desired, Current: rs.Current, Ready: rs.Ready, Available: rs.Available})
 		}
 	}
-	p.printf("\n")
+	p.Steps(steps)
+	p.Printf("\n")
 	writeSummary(p, t)
-	return p.err
-}
-
-// printer writes formatted text and keeps the first write error, so the
-// table code reads as a sequence of prints.
-type printer struct {
-	w   io.Writer
-	err error
-}
-
-func (p *printer) printf(format string, args ...any) {
-	if p.err == nil {
-		_, p.err = fmt.Fprintf(p.w, format, args...)
-	}
+	return p.Err()
 }
 
 // describe returns the one-line description of the deployment and the
@@ -54,10 +40,9 @@ func describe(t *trace) string {
 	last := &t.Steps[len(t.Steps)-1]
 	strategy := t.Strategy
 	if t.Strategy != "Recreate" {
-		strategy = fmt.Sprintf("RollingUpdate (maxSurge %s, maxUnavailable %s)", t.MaxSurge, t.MaxUnavailable)
+		strategy = rstable.Strategy(false, t.MaxSurge, t.MaxUnavailable)
 	}
-	return fmt.Sprintf("Deployment %s: %d replicas, %s, image %s -> %s",
-		t.Deployment, last.Replicas, strategy, t.FromImage, t.ToImage)
+	return rstable.Heading(t.Deployment, last.Replicas, strategy, t.FromImage+" -> "+t.ToImage)
 }
 
 // stepLine returns the comment line of step s: its number, its scripted
@@ -88,56 +73,25 @@ func changed(prev *step, rs rsRow) bool {
 	return !ok || old != rs
 }
 
-// widths returns the widths of the NAME, DESIRED, CURRENT and READY
-// columns: the longest header or value plus three spaces, as kubectl pads
-// its columns.
-func widths(t *trace) [4]int {
-	w := [4]int{len("NAME"), len("DESIRED"), len("CURRENT"), len("READY")}
-	for _, s := range t.Steps {
-		for _, rs := range s.ReplicaSets {
-			w[0] = max(w[0], len(rs.Name))
-			w[1] = max(w[1], len(strconv.Itoa(int(rs.Desired))))
-			w[2] = max(w[2], len(strconv.Itoa(int(rs.Current))))
-			w[3] = max(w[3], len(strconv.Itoa(int(rs.Ready))))
-		}
+// writeSummary prints the closing summary of t, with the bounds as
+// written and as they resolved for the last step's R.
+func writeSummary(p *rstable.Printer, t *trace) {
+	points := make([]rstable.Point, len(t.Steps))
+	for i := range t.Steps {
+		s := &t.Steps[i]
+		points[i] = rstable.Point{Sync: s.N, Pods: s.pods(), Available: s.available(), Replicas: s.Replicas,
+			MaxSurge: s.MaxSurge, MaxUnavailable: s.MaxUnavailable, Ceiling: s.Ceiling, Floor: s.Floor}
 	}
-	for i := range w {
-		w[i] += 3
-	}
-	return w
-}
-
-// writeSummary prints the closing summary of t. The peak and the low
-// point are compared with the bounds in force at their own step, since a
-// resize changes R.
-func writeSummary(p *printer, t *trace) {
-	last := &t.Steps[len(t.Steps)-1]
-	peak, low := t.extremes()
-	p.printf("Summary\n")
-	p.printf("  outcome:              %s after %d syncs (%d of them changed something)\n", t.Outcome, t.Syncs, len(t.Steps)-1)
-	if t.Strategy == "Recreate" {
-		p.printf("  peak pods:            %d at %s (ceiling R = %d)\n", peak.pods(), stepName(peak.N), peak.Ceiling)
-		p.printf("  lowest availability:  %d at %s (Recreate keeps no pods available while it replaces them)\n",
-			low.available(), stepName(low.N))
-		p.printf("  bounds:               none: Recreate has no maxSurge or maxUnavailable\n")
+	recreate := t.Strategy == "Recreate"
+	p.Summary(t.Outcome, t.Syncs, recreate, points)
+	if recreate {
+		p.Printf("  bounds:               none: Recreate has no maxSurge or maxUnavailable\n")
 		return
 	}
-	p.printf("  peak pods:            %d at %s (ceiling R + maxSurge = %d + %d = %d%s)\n",
-		peak.pods(), stepName(peak.N), peak.Replicas, peak.MaxSurge, peak.Ceiling, saturated(peak.Ceiling))
-	p.printf("  lowest availability:  %d at %s (floor R - maxUnavailable = %d - %d = %d)\n",
-		low.available(), stepName(low.N), low.Replicas, low.MaxUnavailable, low.Floor)
-	p.printf("  bounds:               maxSurge %s, maxUnavailable %s\n",
+	last := &t.Steps[len(t.Steps)-1]
+	p.Printf("  bounds:               maxSurge %s, maxUnavailable %s\n",
 		resolved(t.MaxSurge, last.Replicas, last.MaxSurge, intorpercent.Up),
 		resolved(t.MaxUnavailable, last.Replicas, last.MaxUnavailable, intorpercent.Down))
-}
-
-// saturated notes a ceiling beyond int32, where the library saturates
-// R + maxSurge (upstream wraps it negative and stalls the rollout).
-func saturated(ceiling int64) string {
-	if ceiling > math.MaxInt32 {
-		return ", saturated at 2147483647"
-	}
-	return ""
 }
 
 // resolved describes how a maxSurge or maxUnavailable value as written
@@ -172,12 +126,4 @@ func podCount(n int32) string {
 		return "1 pod"
 	}
 	return fmt.Sprintf("%d pods", n)
-}
-
-// stepName names step n in the summary: "sync n", or "the start" for 0.
-func stepName(n int) string {
-	if n == 0 {
-		return "the start"
-	}
-	return fmt.Sprintf("sync %d", n)
 }

@@ -1,0 +1,168 @@
+// Package rstable prints a simulated rollout the way `kubectl get rs -w`
+// shows one, for the example programs examples/rollout and
+// examples/kubernetes/cmd/rolloutplan: a heading line, the column header,
+// a comment line per sync with the rows of the ReplicaSets that changed,
+// and a closing summary. The programs decide what a step's comment says
+// and which rows changed; this package owns the layout, so that both
+// print the same table.
+package rstable
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+
+	"github.com/rolloutmath/rolloutmath/rollout"
+)
+
+// Printer writes formatted text and keeps the first write error, so that
+// printing code reads as a sequence of prints.
+type Printer struct {
+	w   io.Writer
+	err error
+}
+
+// NewPrinter returns a Printer writing to w.
+func NewPrinter(w io.Writer) *Printer { return &Printer{w: w} }
+
+// Printf writes to the Printer's writer as fmt.Fprintf does, unless an
+// earlier write failed.
+func (p *Printer) Printf(format string, args ...any) {
+	if p.err == nil {
+		_, p.err = fmt.Fprintf(p.w, format, args...)
+	}
+}
+
+// Err returns the first write error, or nil.
+func (p *Printer) Err() error { return p.err }
+
+// Row is one ReplicaSet as `kubectl get rs` shows it.
+type Row struct {
+	Name                               string
+	Desired, Current, Ready, Available int32
+}
+
+// Step is one printed step of a rollout: its comment line, without the
+// leading "# ", and the rows to print under it (the ReplicaSets that
+// changed in it; all of them before the update).
+type Step struct {
+	Comment string
+	Rows    []Row
+}
+
+// Heading returns the line that heads the table, such as "Deployment
+// nginx: 10 replicas, RollingUpdate (maxSurge 25%, maxUnavailable 25%),
+// image nginx:1.9 -> nginx:1.9.3"; images is the text after "image ".
+func Heading(name string, replicas int32, strategy, images string) string {
+	return fmt.Sprintf("Deployment %s: %d replicas, %s, image %s", name, replicas, strategy, images)
+}
+
+// Strategy describes a strategy for Heading: "Recreate", or
+// "RollingUpdate (maxSurge 25%, maxUnavailable 25%)" with the values as
+// written.
+func Strategy(recreate bool, maxSurge, maxUnavailable string) string {
+	if recreate {
+		return string(rollout.Recreate)
+	}
+	return fmt.Sprintf("RollingUpdate (maxSurge %s, maxUnavailable %s)", maxSurge, maxUnavailable)
+}
+
+// Steps prints the column header and then, for each step, its comment
+// line and its rows. Columns are as wide as their longest header or
+// value plus three spaces, as kubectl pads them.
+func (p *Printer) Steps(steps []Step) {
+	w := [4]int{len("NAME"), len("DESIRED"), len("CURRENT"), len("READY")}
+	for _, s := range steps {
+		for _, r := range s.Rows {
+			w[0] = max(w[0], len(r.Name))
+			w[1] = max(w[1], len(strconv.Itoa(int(r.Desired))))
+			w[2] = max(w[2], len(strconv.Itoa(int(r.Current))))
+			w[3] = max(w[3], len(strconv.Itoa(int(r.Ready))))
+		}
+	}
+	for i := range w {
+		w[i] += 3
+	}
+	p.Printf("%-*s%-*s%-*s%-*s%s\n", w[0], "NAME", w[1], "DESIRED", w[2], "CURRENT", w[3], "READY", "AVAILABLE")
+	for _, s := range steps {
+		p.Printf("# %s\n", s.Comment)
+		for _, r := range s.Rows {
+			p.Printf("%-*s%-*d%-*d%-*d%d\n", w[0], r.Name, w[1], r.Desired, w[2], r.Current, w[3], r.Ready, r.Available)
+		}
+	}
+}
+
+// Point is one step as the summary reads it.
+type Point struct {
+	Sync            int   // 0 for the state before the update
+	Pods, Available int64 // pods running (terminating ones included) and available
+	Replicas        int32 // R in force at this step
+	MaxSurge        int32 // resolved for R
+	MaxUnavailable  int32 // resolved for R
+	Ceiling, Floor  int64 // R + maxSurge and R - maxUnavailable; R and 0 for Recreate
+}
+
+// Summary prints the start of the closing summary of a rollout whose
+// steps are points (at least one): outcome (see [Outcome]) after syncs
+// syncs, the
+// peak pod count and the lowest availability, each next to the bound in
+// force at its own step, since a resize changes R. Ties go to the
+// earliest step.
+func (p *Printer) Summary(outcome string, syncs int, recreate bool, points []Point) {
+	peak, low := &points[0], &points[0]
+	for i := range points {
+		if points[i].Pods > peak.Pods {
+			peak = &points[i]
+		}
+		if points[i].Available < low.Available {
+			low = &points[i]
+		}
+	}
+	p.Printf("Summary\n")
+	p.Printf("  outcome:              %s after %d syncs (%d of them changed something)\n", outcome, syncs, len(points)-1)
+	if recreate {
+		p.Printf("  peak pods:            %d at %s (ceiling R = %d)\n", peak.Pods, stepName(peak.Sync), peak.Ceiling)
+		p.Printf("  lowest availability:  %d at %s (Recreate keeps no pods available while it replaces them)\n",
+			low.Available, stepName(low.Sync))
+		return
+	}
+	p.Printf("  peak pods:            %d at %s (ceiling R + maxSurge = %d + %d = %d%s)\n",
+		peak.Pods, stepName(peak.Sync), peak.Replicas, peak.MaxSurge, peak.Ceiling, saturated(peak.Ceiling))
+	p.Printf("  lowest availability:  %d at %s (floor R - maxUnavailable = %d - %d = %d)\n",
+		low.Available, stepName(low.Sync), low.Replicas, low.MaxUnavailable, low.Floor)
+}
+
+// saturated notes a ceiling beyond int32, where the library saturates
+// R + maxSurge (upstream wraps it negative and stalls the rollout).
+func saturated(ceiling int64) string {
+	if ceiling > math.MaxInt32 {
+		return ", saturated at 2147483647"
+	}
+	return ""
+}
+
+// stepName names a step in the summary: "sync n", or "the start" for 0.
+func stepName(sync int) string {
+	if sync == 0 {
+		return "the start"
+	}
+	return fmt.Sprintf("sync %d", sync)
+}
+
+// Outcome says in words how a simulation ended.
+func Outcome(o rollout.Outcome) string {
+	switch o {
+	case rollout.OutcomeComplete:
+		return "complete"
+	case rollout.OutcomeTimedOut:
+		return "timed out (ProgressDeadlineExceeded)"
+	case rollout.OutcomePaused:
+		return "paused"
+	case rollout.OutcomeStalled:
+		return "stalled: nothing left to do, but the rollout is not complete"
+	case rollout.OutcomeStepLimit:
+		return "stopped at the step limit (-max-steps)"
+	}
+	return o.String()
+}
