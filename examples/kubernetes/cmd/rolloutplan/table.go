@@ -2,72 +2,54 @@ package main
 
 import (
 	"fmt"
-	"github.com/rolloutmath/rolloutmath/examples/kubernetes/adapt"
 	"io"
 	"strings"
 
+	"github.com/rolloutmath/rolloutmath/examples/internal/rstable"
 	"github.com/rolloutmath/rolloutmath/intorpercent"
 	"github.com/rolloutmath/rolloutmath/rollout"
 )
 
-// writeTable prints t as examples/rollout does: a description line, the
-// column header, then for every sync a comment line with the reason and
-// a row for each ReplicaSet that changed (every ReplicaSet before the
-// update), and a summary.
+// writeTable prints t as examples/rollout does, with its table layout
+// (rstable): a description line, the column header, then for every sync
+// a comment line with the reason and a row for each ReplicaSet that
+// changed (every ReplicaSet before the update), and a summary.
 func writeTable(w io.Writer, t *trace) error {
-	p := &printer{w: w}
-	p.printf("%s\n\n", describe(t))
-	width := len("NAME")
-	for _, s := range t.steps() {
-		for _, rs := range s.rss {
-			width = max(width, len(rs.Name))
-		}
-	}
-	width += 3
-	p.printf("%-*s%-10s%-10s%-8s%s\n", width, "NAME", "DESIRED", "CURRENT", "READY", "AVAILABLE")
+	p := rstable.NewPrinter(w)
+	p.Printf("%s\n\n", describe(t))
 	steps := t.steps()
-	for i, s := range steps {
-		p.printf("# %s\n", s.line)
+	table := make([]rstable.Step, len(steps))
+	points := make([]rstable.Point, len(steps))
+	for i := range steps {
+		s := &steps[i]
+		table[i].Comment = s.line
 		for _, rs := range s.rss {
 			if i > 0 && !changed(steps[i-1].rss, rs) {
 				continue
 			}
-			p.printf("%-*s%-10d%-10d%-8d%d\n", width, rs.Name, rs.Desired, rs.Current, rs.Ready, rs.Available)
+			table[i].Rows = append(table[i].Rows, rstable.Row{Name: rs.Name, Desired: rs.Desired, Current: rs.Current, Ready: rs.Ready, Available: rs.Available})
 		}
+		points[i] = s.point
 	}
-	p.printf("\n")
-	writeSummary(p, t, steps)
-	return p.err
+	p.Steps(table)
+	p.Printf("\n")
+	p.Summary(rstable.Outcome(t.t.Outcome), t.t.Syncs, t.d.Strategy == rollout.Recreate, points)
+	return p.Err()
 }
 
-// printer writes formatted text and keeps the first write error.
-type printer struct {
-	w   io.Writer
-	err error
-}
-
-func (p *printer) printf(format string, args ...any) {
-	if p.err == nil {
-		_, p.err = fmt.Fprintf(p.w, format, args...)
-	}
-}
-
-// row is one printed step: the comment line, the ReplicaSets and the
-// bounds in force.
+// row is one printed step: the comment line, the ReplicaSets, and the
+// step as the summary reads it.
 type row struct {
-	sync            int
-	line            string
-	rss             []rollout.ReplicaSetState
-	replicas        int32
-	ceiling, floor  int32
-	pods, available int32
+	line  string
+	rss   []rollout.ReplicaSetState
+	point rstable.Point
 }
 
 // steps returns the state before the update followed by every sync that
 // changed something.
 func (t *trace) steps() []row {
-	first := row{line: startLabel(t) + initialReason(t), rss: t.initial, replicas: t.d.Replicas}
-	first.ceiling, first.floor = bounds(&t.d, t.d.Replicas, rollout.MaxSurge(&t.d), rollout.MaxUnavailable(&t.d))
+	first := row{line: startLabel(t) + initialReason(t), rss: t.initial}
+	first.point = t.point(0, t.d.Replicas, rollout.MaxSurge(&t.d), rollout.MaxUnavailable(&t.d), t.initial)
 	out := []row{first}
 	for _, s := range t.t.Steps {
 		line := fmt.Sprintf("sync %d (+%s)", s.Sync, s.Elapsed)
@@ -79,17 +61,26 @@ func (t *trace) steps() []row {
 			}
 			line += " [" + strings.Join(events, ", ") + "]"
 		}
-		r := row{sync: s.Sync, line: line + ": " + s.Reason, rss: s.ReplicaSets, replicas: s.Replicas}
-		r.ceiling, r.floor = bounds(&t.d, s.Replicas, s.MaxSurge, s.MaxUnavailable)
-		out = append(out, r)
-	}
-	for i := range out {
-		for _, rs := range out[i].rss {
-			out[i].pods += rs.Current + rs.Terminating
-			out[i].available += rs.Available
-		}
+		out = append(out, row{line: line + ": " + s.Reason, rss: s.ReplicaSets,
+			point: t.point(s.Sync, s.Replicas, s.MaxSurge, s.MaxUnavailable, s.ReplicaSets)})
 	}
 	return out
+}
+
+// point returns a step for the summary: its pods, its available pods,
+// and its bounds, R + maxSurge and R - maxUnavailable for a rolling
+// update, R and 0 for Recreate.
+func (t *trace) point(sync int, r, surge, unavailable int32, rss []rollout.ReplicaSetState) rstable.Point {
+	p := rstable.Point{Sync: sync, Replicas: r, MaxSurge: surge, MaxUnavailable: unavailable,
+		Ceiling: int64(r) + int64(surge), Floor: int64(r) - int64(unavailable)}
+	if t.d.Strategy == rollout.Recreate {
+		p.Ceiling, p.Floor = int64(r), 0
+	}
+	for _, rs := range rss {
+		p.Pods += int64(rs.Current) + int64(rs.Terminating)
+		p.Available += int64(rs.Available)
+	}
+	return p
 }
 
 // initialReason describes the state before the update.
@@ -101,15 +92,6 @@ func initialReason(t *trace) string {
 		return "one ReplicaSet"
 	}
 	return fmt.Sprintf("%d ReplicaSets", len(t.initial))
-}
-
-// bounds returns R + maxSurge and R - maxUnavailable for a rolling
-// update, R and 0 for Recreate.
-func bounds(d *rollout.Deployment[adapt.Template], r, surge, unavailable int32) (ceiling, floor int32) {
-	if d.Strategy == rollout.Recreate {
-		return r, 0
-	}
-	return int32(min(int64(r)+int64(surge), 1<<31-1)), r - unavailable
 }
 
 // changed reports whether rs differs from the ReplicaSet of the same name
@@ -125,16 +107,13 @@ func changed(prev []rollout.ReplicaSetState, rs rollout.ReplicaSetState) bool {
 
 // describe returns the heading line.
 func describe(t *trace) string {
-	strategy := string(rollout.Recreate)
-	if t.d.Strategy != rollout.Recreate {
-		surge, unavailable := bound(t.d.MaxSurge, rollout.DefaultMaxSurge()), bound(t.d.MaxUnavailable, rollout.DefaultMaxUnavailable())
-		strategy = fmt.Sprintf("RollingUpdate (maxSurge %s, maxUnavailable %s)", surge, unavailable)
-	}
-	image := "image " + t.from
+	surge, unavailable := bound(t.d.MaxSurge, rollout.DefaultMaxSurge()), bound(t.d.MaxUnavailable, rollout.DefaultMaxUnavailable())
+	strategy := rstable.Strategy(t.d.Strategy == rollout.Recreate, surge.String(), unavailable.String())
+	image := t.from
 	if t.to != t.from {
 		image += " -> " + t.to
 	}
-	return fmt.Sprintf("Deployment %s: %d replicas, %s, %s", t.d.Name, t.d.Replicas, strategy, image)
+	return rstable.Heading(t.d.Name, t.d.Replicas, strategy, image)
 }
 
 // bound returns *v, or def when v is nil.
@@ -143,56 +122,6 @@ func bound(v *intorpercent.Value, def intorpercent.Value) intorpercent.Value {
 		return def
 	}
 	return *v
-}
-
-// writeSummary prints how the rollout ended, its peak pod count and its
-// lowest availability, next to the bounds in force at those steps.
-func writeSummary(p *printer, t *trace, steps []row) {
-	peak, low := &steps[0], &steps[0]
-	for i := range steps {
-		if steps[i].pods > peak.pods {
-			peak = &steps[i]
-		}
-		if steps[i].available < low.available {
-			low = &steps[i]
-		}
-	}
-	p.printf("Summary\n")
-	p.printf("  outcome:              %s after %d syncs (%d of them changed something)\n", outcome(t.t.Outcome), t.t.Syncs, len(steps)-1)
-	if t.d.Strategy == rollout.Recreate {
-		p.printf("  peak pods:            %d at %s (ceiling R = %d)\n", peak.pods, stepName(peak.sync), peak.ceiling)
-		p.printf("  lowest availability:  %d at %s (Recreate keeps no pods available while it replaces them)\n", low.available, stepName(low.sync))
-		return
-	}
-	p.printf("  peak pods:            %d at %s (ceiling R + maxSurge = %d + %d = %d)\n",
-		peak.pods, stepName(peak.sync), peak.replicas, peak.ceiling-peak.replicas, peak.ceiling)
-	p.printf("  lowest availability:  %d at %s (floor R - maxUnavailable = %d - %d = %d)\n",
-		low.available, stepName(low.sync), low.replicas, low.replicas-low.floor, low.floor)
-}
-
-// stepName names a step in the summary.
-func stepName(sync int) string {
-	if sync == 0 {
-		return "the start"
-	}
-	return fmt.Sprintf("sync %d", sync)
-}
-
-// outcome says in words how a simulation ended.
-func outcome(o rollout.Outcome) string {
-	switch o {
-	case rollout.OutcomeComplete:
-		return "complete"
-	case rollout.OutcomeTimedOut:
-		return "timed out (ProgressDeadlineExceeded)"
-	case rollout.OutcomePaused:
-		return "paused"
-	case rollout.OutcomeStalled:
-		return "stalled: nothing left to do, but the rollout is not complete"
-	case rollout.OutcomeStepLimit:
-		return "stopped at the step limit (-max-steps)"
-	}
-	return o.String()
 }
 
 // startLabel begins the comment line of the starting state.
