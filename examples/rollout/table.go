@@ -15,23 +15,27 @@ import (
 // that changed in that sync (every ReplicaSet at step 0). It ends with a
 // summary: outcome, peak pods, lowest availability and the bounds.
 func writeTable(w io.Writer, t *trace) error {
-	p := rstable.NewPrinter(w)
-	p.Printf("%s\n\n", describe(t))
-	steps := make([]rstable.Step, len(t.Steps))
+	last := &t.Steps[len(t.Steps)-1]
+	table := rstable.Table{Heading: describe(t), Outcome: t.Outcome, Syncs: t.Syncs, Recreate: t.Strategy == "Recreate",
+		Bounds: "none: Recreate has no maxSurge or maxUnavailable"}
+	if !table.Recreate {
+		table.Bounds = fmt.Sprintf("maxSurge %s, maxUnavailable %s",
+			resolved(t.MaxSurge, last.Replicas, last.MaxSurge, intorpercent.Up),
+			resolved(t.MaxUnavailable, last.Replicas, last.MaxUnavailable, intorpercent.Down))
+	}
+	table.Steps = make([]rstable.Step, len(t.Steps))
 	for i := range t.Steps {
 		s := &t.Steps[i]
-		steps[i].Comment = stepLine(s)
+		table.Steps[i] = rstable.Step{Comment: stepLine(s), Sync: s.N, Pods: s.pods(), Available: s.available(), Replicas: s.Replicas,
+			MaxSurge: s.MaxSurge, MaxUnavailable: s.MaxUnavailable, Ceiling: s.Ceiling, Floor: s.Floor}
 		for _, rs := range s.ReplicaSets {
 			if i > 0 && !changed(&t.Steps[i-1], rs) {
 				continue
 			}
-			steps[i].Rows = append(steps[i].Rows, rstable.Row{Name: rs.Name, Desired: rs.Desired, Current: rs.Current, Ready: rs.Ready, Available: rs.Available})
+			table.Steps[i].Rows = append(table.Steps[i].Rows, rstable.Row{Name: rs.Name, Desired: rs.Desired, Current: rs.Current, Ready: rs.Ready, Available: rs.Available})
 		}
 	}
-	p.Steps(steps)
-	p.Printf("\n")
-	writeSummary(p, t)
-	return p.Err()
+	return rstable.Write(w, &table)
 }
 
 // describe returns the one-line description of the deployment and the
@@ -71,27 +75,6 @@ func stepLine(s *step) string {
 func changed(prev *step, rs rsRow) bool {
 	old, ok := prev.row(rs.Name)
 	return !ok || old != rs
-}
-
-// writeSummary prints the closing summary of t, with the bounds as
-// written and as they resolved for the last step's R.
-func writeSummary(p *rstable.Printer, t *trace) {
-	points := make([]rstable.Point, len(t.Steps))
-	for i := range t.Steps {
-		s := &t.Steps[i]
-		points[i] = rstable.Point{Sync: s.N, Pods: s.pods(), Available: s.available(), Replicas: s.Replicas,
-			MaxSurge: s.MaxSurge, MaxUnavailable: s.MaxUnavailable, Ceiling: s.Ceiling, Floor: s.Floor}
-	}
-	recreate := t.Strategy == "Recreate"
-	p.Summary(t.Outcome, t.Syncs, recreate, points)
-	if recreate {
-		p.Printf("  bounds:               none: Recreate has no maxSurge or maxUnavailable\n")
-		return
-	}
-	last := &t.Steps[len(t.Steps)-1]
-	p.Printf("  bounds:               maxSurge %s, maxUnavailable %s\n",
-		resolved(t.MaxSurge, last.Replicas, last.MaxSurge, intorpercent.Up),
-		resolved(t.MaxUnavailable, last.Replicas, last.MaxUnavailable, intorpercent.Down))
 }
 
 // resolved describes how a maxSurge or maxUnavailable value as written

@@ -2,9 +2,9 @@
 // shows one, for the example programs examples/rollout and
 // examples/kubernetes/cmd/rolloutplan: a heading line, the column header,
 // a comment line per sync with the rows of the ReplicaSets that changed,
-// and a closing summary. The programs decide what a step's comment says
-// and which rows changed; this package owns the layout, so that both
-// print the same table.
+// and a closing summary. The programs fill in a [Table], deciding what a
+// step's comment says and which rows changed; [Write] owns the layout, so
+// that both print the same table.
 package rstable
 
 import (
@@ -43,12 +43,28 @@ type Row struct {
 	Desired, Current, Ready, Available int32
 }
 
-// Step is one printed step of a rollout: its comment line, without the
-// leading "# ", and the rows to print under it (the ReplicaSets that
-// changed in it; all of them before the update).
+// Step is one printed step of a rollout: its comment line, the rows to
+// print under it, and the counts and bounds the summary reads.
 type Step struct {
-	Comment string
-	Rows    []Row
+	Comment string // without the leading "# "
+	Rows    []Row  // the ReplicaSets that changed in this step; all of them before the update
+
+	Sync            int   // 0 for the state before the update
+	Pods, Available int64 // pods running (terminating ones included) and available
+	Replicas        int32 // R in force at this step
+	MaxSurge        int32 // resolved for R
+	MaxUnavailable  int32 // resolved for R
+	Ceiling, Floor  int64 // R + maxSurge and R - maxUnavailable; R and 0 for Recreate
+}
+
+// Table is a simulated rollout as the example programs print it.
+type Table struct {
+	Heading  string // see Heading
+	Steps    []Step // at least one: the state before the update, then the syncs that changed something
+	Outcome  string // see Outcome
+	Syncs    int    // syncs run, including those that changed nothing
+	Recreate bool
+	Bounds   string // the summary's last line, after "bounds:"; "" for none
 }
 
 // Heading returns the line that heads the table, such as "Deployment
@@ -68,10 +84,20 @@ func Strategy(recreate bool, maxSurge, maxUnavailable string) string {
 	return fmt.Sprintf("RollingUpdate (maxSurge %s, maxUnavailable %s)", maxSurge, maxUnavailable)
 }
 
-// Steps prints the column header and then, for each step, its comment
-// line and its rows. Columns are as wide as their longest header or
-// value plus three spaces, as kubectl pads them.
-func (p *Printer) Steps(steps []Step) {
+// Write prints t to w: the heading, the column header, each step's
+// comment line and rows, and the summary, and returns the first write
+// error. Columns are as wide as their longest header or value plus three
+// spaces, as kubectl pads them.
+func Write(w io.Writer, t *Table) error {
+	p := NewPrinter(w)
+	p.Printf("%s\n\n", t.Heading)
+	p.steps(t.Steps)
+	p.Printf("\n")
+	p.summary(t)
+	return p.Err()
+}
+
+func (p *Printer) steps(steps []Step) {
 	w := [4]int{len("NAME"), len("DESIRED"), len("CURRENT"), len("READY")}
 	for _, s := range steps {
 		for _, r := range s.Rows {
@@ -93,44 +119,35 @@ func (p *Printer) Steps(steps []Step) {
 	}
 }
 
-// Point is one step as the summary reads it.
-type Point struct {
-	Sync            int   // 0 for the state before the update
-	Pods, Available int64 // pods running (terminating ones included) and available
-	Replicas        int32 // R in force at this step
-	MaxSurge        int32 // resolved for R
-	MaxUnavailable  int32 // resolved for R
-	Ceiling, Floor  int64 // R + maxSurge and R - maxUnavailable; R and 0 for Recreate
-}
-
-// Summary prints the start of the closing summary of a rollout whose
-// steps are points (at least one): outcome (see [Outcome]) after syncs
-// syncs, the
-// peak pod count and the lowest availability, each next to the bound in
-// force at its own step, since a resize changes R. Ties go to the
-// earliest step.
-func (p *Printer) Summary(outcome string, syncs int, recreate bool, points []Point) {
-	peak, low := &points[0], &points[0]
-	for i := range points {
-		if points[i].Pods > peak.Pods {
-			peak = &points[i]
+// summary prints the closing summary: the outcome, the peak pod count
+// and the lowest availability, each next to the bound in force at its
+// own step, since a resize changes R (ties go to the earliest step), and
+// the bounds line.
+func (p *Printer) summary(t *Table) {
+	peak, low := &t.Steps[0], &t.Steps[0]
+	for i := range t.Steps {
+		if t.Steps[i].Pods > peak.Pods {
+			peak = &t.Steps[i]
 		}
-		if points[i].Available < low.Available {
-			low = &points[i]
+		if t.Steps[i].Available < low.Available {
+			low = &t.Steps[i]
 		}
 	}
 	p.Printf("Summary\n")
-	p.Printf("  outcome:              %s after %d syncs (%d of them changed something)\n", outcome, syncs, len(points)-1)
-	if recreate {
+	p.Printf("  outcome:              %s after %d syncs (%d of them changed something)\n", t.Outcome, t.Syncs, len(t.Steps)-1)
+	if t.Recreate {
 		p.Printf("  peak pods:            %d at %s (ceiling R = %d)\n", peak.Pods, stepName(peak.Sync), peak.Ceiling)
 		p.Printf("  lowest availability:  %d at %s (Recreate keeps no pods available while it replaces them)\n",
 			low.Available, stepName(low.Sync))
-		return
+	} else {
+		p.Printf("  peak pods:            %d at %s (ceiling R + maxSurge = %d + %d = %d%s)\n",
+			peak.Pods, stepName(peak.Sync), peak.Replicas, peak.MaxSurge, peak.Ceiling, saturated(peak.Ceiling))
+		p.Printf("  lowest availability:  %d at %s (floor R - maxUnavailable = %d - %d = %d)\n",
+			low.Available, stepName(low.Sync), low.Replicas, low.MaxUnavailable, low.Floor)
 	}
-	p.Printf("  peak pods:            %d at %s (ceiling R + maxSurge = %d + %d = %d%s)\n",
-		peak.Pods, stepName(peak.Sync), peak.Replicas, peak.MaxSurge, peak.Ceiling, saturated(peak.Ceiling))
-	p.Printf("  lowest availability:  %d at %s (floor R - maxUnavailable = %d - %d = %d)\n",
-		low.Available, stepName(low.Sync), low.Replicas, low.MaxUnavailable, low.Floor)
+	if t.Bounds != "" {
+		p.Printf("  bounds:               %s\n", t.Bounds)
+	}
 }
 
 // saturated notes a ceiling beyond int32, where the library saturates

@@ -6,49 +6,90 @@ import (
 	"testing"
 )
 
-func TestStepsPadsColumnsToTheWidestValue(t *testing.T) {
-	var buf bytes.Buffer
-	p := NewPrinter(&buf)
-	p.Steps([]Step{
-		{Comment: "before the update: one ReplicaSet", Rows: []Row{{Name: "web-a", Desired: 2, Current: 2, Ready: 2, Available: 2}}},
-		{Comment: "sync 1 (+10s): scaled up web-b", Rows: []Row{{Name: "web-b", Desired: 123456789, Current: 1, Ready: 0, Available: 0}}},
-	})
-	want := `NAME    DESIRED     CURRENT   READY   AVAILABLE
+func TestWrite(t *testing.T) {
+	tests := []struct {
+		name   string
+		table  Table
+		want   string
+		reason string
+	}{
+		{
+			name: "rolling update with a saturated ceiling and a wide count",
+			table: Table{
+				Heading: "Deployment web: 2 replicas, RollingUpdate (maxSurge 2147483647, maxUnavailable 1), image web:1 -> web:2",
+				Steps: []Step{
+					{Comment: "before the update: one ReplicaSet", Rows: []Row{{Name: "web-a", Desired: 2, Current: 2, Ready: 2, Available: 2}},
+						Pods: 2, Available: 2, Replicas: 2, MaxSurge: 2147483647, MaxUnavailable: 1, Ceiling: 2147483649, Floor: 1},
+					{Sync: 1, Comment: "sync 1 (+10s): created web-b", Rows: []Row{{Name: "web-b", Desired: 123456789, Current: 2}},
+						Pods: 4, Available: 2, Replicas: 2, MaxSurge: 2147483647, MaxUnavailable: 1, Ceiling: 2147483649, Floor: 1},
+					{Sync: 2, Comment: "sync 2 (+20s): scaled down web-a", Rows: []Row{{Name: "web-a", Desired: 1, Current: 1, Ready: 1, Available: 1}},
+						Pods: 3, Available: 1, Replicas: 2, MaxSurge: 2147483647, MaxUnavailable: 1, Ceiling: 2147483649, Floor: 1},
+				},
+				Outcome: "paused", Syncs: 3, Bounds: "maxSurge 2147483647 pods, maxUnavailable 1 pod",
+			},
+			want: `Deployment web: 2 replicas, RollingUpdate (maxSurge 2147483647, maxUnavailable 1), image web:1 -> web:2
+
+NAME    DESIRED     CURRENT   READY   AVAILABLE
 # before the update: one ReplicaSet
 web-a   2           2         2       2
-# sync 1 (+10s): scaled up web-b
-web-b   123456789   1         0       0
-`
-	if got := buf.String(); got != want || p.Err() != nil {
-		t.Errorf("Steps() wrote\n%s(err %v)\nwant\n%s", got, p.Err(), want)
+# sync 1 (+10s): created web-b
+web-b   123456789   2         0       0
+# sync 2 (+20s): scaled down web-a
+web-a   1           1         1       1
+
+Summary
+  outcome:              paused after 3 syncs (2 of them changed something)
+  peak pods:            4 at sync 1 (ceiling R + maxSurge = 2 + 2147483647 = 2147483649, saturated at 2147483647)
+  lowest availability:  1 at sync 2 (floor R - maxUnavailable = 2 - 1 = 1)
+  bounds:               maxSurge 2147483647 pods, maxUnavailable 1 pod
+`,
+			reason: "DESIRED widens to the 9-digit count plus three spaces",
+		},
+		{
+			name: "recreate without a bounds line",
+			table: Table{
+				Heading: "Deployment web: 2 replicas, Recreate, image web:1",
+				Steps: []Step{
+					{Comment: "at the start: one ReplicaSet", Rows: []Row{{Name: "web-a", Desired: 2, Current: 2, Ready: 2, Available: 2}},
+						Pods: 2, Available: 2, Replicas: 2, Ceiling: 2},
+					{Sync: 1, Comment: "sync 1 (+10s): scaled down web-a", Rows: []Row{{Name: "web-a"}}, Replicas: 2, Ceiling: 2},
+				},
+				Outcome: "complete", Syncs: 1, Recreate: true,
+			},
+			want: `Deployment web: 2 replicas, Recreate, image web:1
+
+NAME    DESIRED   CURRENT   READY   AVAILABLE
+# at the start: one ReplicaSet
+web-a   2         2         2       2
+# sync 1 (+10s): scaled down web-a
+web-a   0         0         0       0
+
+Summary
+  outcome:              complete after 1 syncs (1 of them changed something)
+  peak pods:            2 at the start (ceiling R = 2)
+  lowest availability:  0 at sync 1 (Recreate keeps no pods available while it replaces them)
+`,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var buf bytes.Buffer
+			if err := Write(&buf, &tt.table); err != nil {
+				t.Fatalf("Write(%s) = %v, want nil", tt.name, err)
+			}
+			if got := buf.String(); got != tt.want {
+				t.Errorf("Write(%s) wrote\n%s\nwant\n%s(%s)", tt.name, got, tt.want, tt.reason)
+			}
+		})
 	}
 }
 
-func TestSummary(t *testing.T) {
-	points := []Point{
-		{Sync: 0, Pods: 2, Available: 2, Replicas: 2, MaxSurge: 2147483647, Ceiling: 2147483649, Floor: 2},
-		{Sync: 1, Pods: 4, Available: 2, Replicas: 2, MaxSurge: 2147483647, Ceiling: 2147483649, Floor: 2},
-		{Sync: 2, Pods: 4, Available: 1, Replicas: 2, MaxSurge: 2147483647, MaxUnavailable: 1, Ceiling: 2147483649, Floor: 1},
+func TestStrategy(t *testing.T) {
+	if got, want := Strategy(false, "25%", "0"), "RollingUpdate (maxSurge 25%, maxUnavailable 0)"; got != want {
+		t.Errorf("Strategy(false, 25%%, 0) = %q, want %q", got, want)
 	}
-	var buf bytes.Buffer
-	NewPrinter(&buf).Summary("complete", 3, false, points)
-	want := `Summary
-  outcome:              complete after 3 syncs (2 of them changed something)
-  peak pods:            4 at sync 1 (ceiling R + maxSurge = 2 + 2147483647 = 2147483649, saturated at 2147483647)
-  lowest availability:  1 at sync 2 (floor R - maxUnavailable = 2 - 1 = 1)
-`
-	if got := buf.String(); got != want {
-		t.Errorf("Summary(rolling) wrote\n%s\nwant\n%s", got, want)
-	}
-	buf.Reset()
-	NewPrinter(&buf).Summary("complete", 3, true, []Point{{Pods: 2, Available: 2, Replicas: 2, Ceiling: 2}, {Sync: 1, Replicas: 2, Ceiling: 2}})
-	want = `Summary
-  outcome:              complete after 3 syncs (1 of them changed something)
-  peak pods:            2 at the start (ceiling R = 2)
-  lowest availability:  0 at sync 1 (Recreate keeps no pods available while it replaces them)
-`
-	if got := buf.String(); got != want {
-		t.Errorf("Summary(recreate) wrote\n%s\nwant\n%s", got, want)
+	if got, want := Strategy(true, "25%", "0"), "Recreate"; got != want {
+		t.Errorf("Strategy(true, 25%%, 0) = %q, want %q", got, want)
 	}
 }
 
@@ -66,5 +107,8 @@ func TestPrinterKeepsTheFirstError(t *testing.T) {
 	p.Printf("b")
 	if p.Err() == nil || w.n != 1 {
 		t.Errorf("after two failing prints: Err() = %v, writes = %d; want the error and 1 write", p.Err(), w.n)
+	}
+	if err := Write(&failingWriter{}, &Table{Steps: []Step{{}}}); err == nil {
+		t.Errorf("Write(failing writer) = nil, want the write error")
 	}
 }

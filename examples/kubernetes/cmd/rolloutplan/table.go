@@ -15,42 +15,12 @@ import (
 // a comment line with the reason and a row for each ReplicaSet that
 // changed (every ReplicaSet before the update), and a summary.
 func writeTable(w io.Writer, t *trace) error {
-	p := rstable.NewPrinter(w)
-	p.Printf("%s\n\n", describe(t))
-	steps := t.steps()
-	table := make([]rstable.Step, len(steps))
-	points := make([]rstable.Point, len(steps))
-	for i := range steps {
-		s := &steps[i]
-		table[i].Comment = s.line
-		for _, rs := range s.rss {
-			if i > 0 && !changed(steps[i-1].rss, rs) {
-				continue
-			}
-			table[i].Rows = append(table[i].Rows, rstable.Row{Name: rs.Name, Desired: rs.Desired, Current: rs.Current, Ready: rs.Ready, Available: rs.Available})
-		}
-		points[i] = s.point
-	}
-	p.Steps(table)
-	p.Printf("\n")
-	p.Summary(rstable.Outcome(t.t.Outcome), t.t.Syncs, t.d.Strategy == rollout.Recreate, points)
-	return p.Err()
-}
-
-// row is one printed step: the comment line, the ReplicaSets, and the
-// step as the summary reads it.
-type row struct {
-	line  string
-	rss   []rollout.ReplicaSetState
-	point rstable.Point
-}
-
-// steps returns the state before the update followed by every sync that
-// changed something.
-func (t *trace) steps() []row {
-	first := row{line: startLabel(t) + initialReason(t), rss: t.initial}
-	first.point = t.point(0, t.d.Replicas, rollout.MaxSurge(&t.d), rollout.MaxUnavailable(&t.d), t.initial)
-	out := []row{first}
+	table := rstable.Table{Heading: describe(t), Outcome: rstable.Outcome(t.t.Outcome), Syncs: t.t.Syncs,
+		Recreate: t.d.Strategy == rollout.Recreate}
+	first := t.step(0, "", t.d.Replicas, rollout.MaxSurge(&t.d), rollout.MaxUnavailable(&t.d), nil, t.initial)
+	first.Comment = startLabel(t) + initialReason(t)
+	table.Steps = append(table.Steps, first)
+	prev := t.initial
 	for _, s := range t.t.Steps {
 		line := fmt.Sprintf("sync %d (+%s)", s.Sync, s.Elapsed)
 		if len(s.Events) > 0 {
@@ -61,26 +31,31 @@ func (t *trace) steps() []row {
 			}
 			line += " [" + strings.Join(events, ", ") + "]"
 		}
-		out = append(out, row{line: line + ": " + s.Reason, rss: s.ReplicaSets,
-			point: t.point(s.Sync, s.Replicas, s.MaxSurge, s.MaxUnavailable, s.ReplicaSets)})
+		table.Steps = append(table.Steps, t.step(s.Sync, line+": "+s.Reason, s.Replicas, s.MaxSurge, s.MaxUnavailable, prev, s.ReplicaSets))
+		prev = s.ReplicaSets
 	}
-	return out
+	return rstable.Write(w, &table)
 }
 
-// point returns a step for the summary: its pods, its available pods,
-// and its bounds, R + maxSurge and R - maxUnavailable for a rolling
-// update, R and 0 for Recreate.
-func (t *trace) point(sync int, r, surge, unavailable int32, rss []rollout.ReplicaSetState) rstable.Point {
-	p := rstable.Point{Sync: sync, Replicas: r, MaxSurge: surge, MaxUnavailable: unavailable,
+// step returns a step of the table: its comment, the rows of the
+// ReplicaSets in rss that changed since prev (all of them for the first
+// step, sync 0), its pods, its available pods, and its bounds, R +
+// maxSurge and R - maxUnavailable for a rolling update, R and 0 for
+// Recreate.
+func (t *trace) step(sync int, comment string, r, surge, unavailable int32, prev, rss []rollout.ReplicaSetState) rstable.Step {
+	s := rstable.Step{Comment: comment, Sync: sync, Replicas: r, MaxSurge: surge, MaxUnavailable: unavailable,
 		Ceiling: int64(r) + int64(surge), Floor: int64(r) - int64(unavailable)}
 	if t.d.Strategy == rollout.Recreate {
-		p.Ceiling, p.Floor = int64(r), 0
+		s.Ceiling, s.Floor = int64(r), 0
 	}
 	for _, rs := range rss {
-		p.Pods += int64(rs.Current) + int64(rs.Terminating)
-		p.Available += int64(rs.Available)
+		s.Pods += int64(rs.Current) + int64(rs.Terminating)
+		s.Available += int64(rs.Available)
+		if sync == 0 || changed(prev, rs) {
+			s.Rows = append(s.Rows, rstable.Row{Name: rs.Name, Desired: rs.Desired, Current: rs.Current, Ready: rs.Ready, Available: rs.Available})
+		}
 	}
-	return p
+	return s
 }
 
 // initialReason describes the state before the update.
