@@ -3,6 +3,7 @@ package revision
 import (
 	"reflect"
 	"time"
+	"unsafe"
 )
 
 // EqualIgnoreHash reports whether the templates *a and *b are semantically
@@ -227,6 +228,9 @@ func (w *walker) equal(a, b reflect.Value, ti *typeInfo) bool {
 	case reflect.Map:
 		return w.compareMap(a, b, ti, false)
 	case reflect.Struct:
+		if a.CanAddr() && b.CanAddr() {
+			return w.equalFields(a, b, ti)
+		}
 		for i, fi := range ti.fields {
 			if !w.equal(a.Field(i), b.Field(i), fi) {
 				return false
@@ -235,6 +239,102 @@ func (w *walker) equal(a, b reflect.Value, ti *typeInfo) bool {
 		return true
 	}
 	return false // reflect.Invalid: not reachable from a typed value
+}
+
+// equalFields compares structs a and b, which are addressable and have
+// the type described by ti, field by field.
+//
+// It reads fields of the kinds listed in rawKind straight from memory at
+// their offsets, rather than through reflect.Value.Field, which costs
+// more than the comparison itself (it looks up whether the field is
+// exported): numbers and strings compare with ==, as equal compares
+// them, and nil or identical pointers, maps, slices and interfaces are
+// settled without looking further, with equal's rules. Anything else goes
+// through equal. No field read this way has an Equal method, so whether
+// reflection could call one (the field being exported) does not matter.
+func (w *walker) equalFields(a, b reflect.Value, ti *typeInfo) bool {
+	ba, bb := unsafe.Pointer(a.UnsafeAddr()), unsafe.Pointer(b.UnsafeAddr())
+	for i, fi := range ti.fields {
+		f := ti.raw[i]
+		pa, pb := unsafe.Add(ba, f.offset), unsafe.Add(bb, f.offset)
+		switch f.kind {
+		case reflect.String:
+			if *(*string)(pa) != *(*string)(pb) {
+				return false
+			}
+			continue
+		case reflect.Bool, reflect.Int8, reflect.Uint8:
+			if *(*uint8)(pa) != *(*uint8)(pb) {
+				return false
+			}
+			continue
+		case reflect.Int16, reflect.Uint16:
+			if *(*uint16)(pa) != *(*uint16)(pb) {
+				return false
+			}
+			continue
+		case reflect.Int32, reflect.Uint32:
+			if *(*uint32)(pa) != *(*uint32)(pb) {
+				return false
+			}
+			continue
+		case reflect.Int, reflect.Int64, reflect.Uint, reflect.Uint64, reflect.Uintptr:
+			if *(*uint64)(pa) != *(*uint64)(pb) {
+				return false
+			}
+			continue
+		case reflect.Float32:
+			if *(*float32)(pa) != *(*float32)(pb) {
+				return false
+			}
+			continue
+		case reflect.Float64:
+			if *(*float64)(pa) != *(*float64)(pb) {
+				return false
+			}
+			continue
+		case reflect.Pointer, reflect.Map:
+			xa, xb := *(*unsafe.Pointer)(pa), *(*unsafe.Pointer)(pb)
+			if xa == xb {
+				continue // both nil, or the same
+			}
+			if f.kind == reflect.Pointer && (xa == nil || xb == nil) {
+				return false
+			}
+		case reflect.Slice:
+			sa, sb := (*sliceHeader)(pa), (*sliceHeader)(pb)
+			if sa.len != sb.len {
+				return false
+			}
+			if sa.len == 0 {
+				if w.strict && (sa.data == nil) != (sb.data == nil) {
+					return false
+				}
+				continue
+			}
+			if sa.data == sb.data {
+				continue
+			}
+		case reflect.Interface:
+			ta, tb := *(*unsafe.Pointer)(pa), *(*unsafe.Pointer)(pb)
+			if ta == nil || tb == nil {
+				if ta != tb {
+					return false
+				}
+				continue
+			}
+		}
+		if !w.equal(a.Field(i), b.Field(i), fi) {
+			return false
+		}
+	}
+	return true
+}
+
+// sliceHeader is the memory layout of a slice.
+type sliceHeader struct {
+	data     unsafe.Pointer
+	len, cap int
 }
 
 // callEqual compares a and b with their type's own Equal method m. It

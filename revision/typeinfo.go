@@ -25,6 +25,10 @@ type typeInfo struct {
 	// fields are the field types of a struct, in order.
 	fields []*typeInfo
 
+	// raw says, for each field of a struct, where it is and how
+	// equalFields may read it.
+	raw []rawField
+
 	// labels is the field index path from a template type to its labels
 	// map (see labelsPath), or nil when the type has none.
 	labels []int
@@ -40,6 +44,38 @@ type typeInfo struct {
 
 	// dump describes how the type renders, for Hash.
 	dump *dumpInfo
+}
+
+// rawField is where a struct field is, and the kind equalFields reads it
+// as from memory, or reflect.Invalid if it must go through reflection.
+type rawField struct {
+	offset uintptr
+	kind   reflect.Kind
+}
+
+// rawKind returns the kind equalFields reads a field of type t, described
+// by ti, as: the kind of t for numbers (other than complex), strings,
+// pointers, maps, slices and interfaces whose types have no Equal method
+// of their own; reflect.Invalid for the rest. Integers of the same size
+// read alike.
+func rawKind(t reflect.Type, ti *typeInfo) reflect.Kind {
+	if ti.equal.call != noEqual || ti.isTime {
+		return reflect.Invalid
+	}
+	switch k := t.Kind(); k {
+	case reflect.Int, reflect.Uint, reflect.Uintptr:
+		if t.Size() != 8 {
+			return reflect.Invalid
+		}
+		return k
+	case reflect.String, reflect.Bool,
+		reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64,
+		reflect.Float32, reflect.Float64,
+		reflect.Pointer, reflect.Map, reflect.Slice, reflect.Interface:
+		return k
+	}
+	return reflect.Invalid
 }
 
 // equalCall says how a type's own Equal method is reached.
@@ -136,8 +172,12 @@ func buildInfo(t reflect.Type, building map[reflect.Type]*typeInfo) *typeInfo {
 		}}
 	case reflect.Struct:
 		ti.fields = make([]*typeInfo, t.NumField())
+		ti.raw = make([]rawField, t.NumField())
 		for i := range ti.fields {
-			ti.fields[i] = buildInfo(t.Field(i).Type, building)
+			sf := t.Field(i)
+			fi := buildInfo(sf.Type, building)
+			ti.fields[i] = fi
+			ti.raw[i] = rawField{offset: sf.Offset, kind: rawKind(sf.Type, fi)}
 		}
 	}
 	return ti
