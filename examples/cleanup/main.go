@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/rolloutmath/rolloutmath/examples/internal/cluster"
+	"github.com/rolloutmath/rolloutmath/examples/internal/rstable"
 	"github.com/rolloutmath/rolloutmath/revision"
 	"github.com/rolloutmath/rolloutmath/rollout"
 )
@@ -30,13 +31,13 @@ var start = time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
 
 // run prints both parts.
 func run(w io.Writer) error {
-	p := &printer{w: w}
+	p := rstable.NewPrinter(w)
 	writeModes(p)
-	p.printf("\n")
+	p.Printf("\n")
 	if err := writeRollouts(p); err != nil {
 		return err
 	}
-	return p.err
+	return p.Err()
 }
 
 // history returns a Deployment's ReplicaSets for revisions 1 to 7, 7 being
@@ -65,23 +66,23 @@ func history() []rollout.ReplicaSet[cluster.Template] {
 
 // writeModes prints which old ReplicaSets revision.ToCleanUp selects with
 // a limit of 2, upstream's way and the substituting way.
-func writeModes(p *printer) {
+func writeModes(p *rstable.Printer) {
 	rss := history()
 	newRS := len(rss) - 1
 	limit := int32(2)
 	upstream := selected(revision.ToCleanUp(rss, newRS, &limit, revision.CleanupUpstream))
 	substitute := selected(revision.ToCleanUp(rss, newRS, &limit, revision.CleanupSubstitute))
-	p.printf("revisionHistoryLimit %d, six old ReplicaSets: %d must go (6 - %d)\n", limit, 6-limit, limit)
-	p.printf("  %-10s%-9s%-6s%-10s%s\n", "NAME", "REVISION", "PODS", "UPSTREAM", "SUBSTITUTE")
+	p.Printf("revisionHistoryLimit %d, six old ReplicaSets: %d must go (6 - %d)\n", limit, 6-limit, limit)
+	p.Printf("  %-10s%-9s%-6s%-10s%s\n", "NAME", "REVISION", "PODS", "UPSTREAM", "SUBSTITUTE")
 	for i, rs := range rss {
 		rev := rs.Annotations[revision.RevisionAnnotation]
 		if i == newRS {
-			p.printf("  %-10s%-9s%-6d%s\n", rs.Name, rev, rs.Replicas, "(new: never deleted)")
+			p.Printf("  %-10s%-9s%-6d%s\n", rs.Name, rev, rs.Replicas, "(new: never deleted)")
 			continue
 		}
-		p.printf("  %-10s%-9s%-6d%-10s%s\n", rs.Name, rev, rs.Replicas, verdict(upstream[i]), verdict(substitute[i]))
+		p.Printf("  %-10s%-9s%-6d%-10s%s\n", rs.Name, rev, rs.Replicas, verdict(upstream[i]), verdict(substitute[i]))
 	}
-	p.printf("  upstream examines only the %d lowest revisions and skips web-rev2, which still has a pod,\n"+
+	p.Printf("  upstream examines only the %d lowest revisions and skips web-rev2, which still has a pod,\n"+
 		"  so %d old ReplicaSets remain; CleanupSubstitute deletes the next idle one instead and keeps %d\n",
 		6-limit, 6-len(upstream), 6-len(substitute))
 }
@@ -106,7 +107,7 @@ func verdict(deleted bool) string {
 // writeRollouts simulates a Deployment with revisionHistoryLimit 1 going
 // through three image updates and prints the syncs that deleted a
 // ReplicaSet, then what is left.
-func writeRollouts(p *printer) error {
+func writeRollouts(p *rstable.Printer) error {
 	limit := int32(1)
 	d := rollout.Deployment[cluster.Template]{Name: "web", Replicas: 2, RevisionHistoryLimit: &limit,
 		Template: cluster.Image("web", "web:1")}
@@ -121,11 +122,11 @@ func writeRollouts(p *printer) error {
 	if err != nil {
 		return err
 	}
-	p.printf("revisionHistoryLimit %d, updates web:1 -> web:2 -> web:3 -> web:4 (before syncs 1, 11 and 21):\n", limit)
+	p.Printf("revisionHistoryLimit %d, updates web:1 -> web:2 -> web:3 -> web:4 (before syncs 1, 11 and 21):\n", limit)
 	for _, s := range tr.Steps {
 		for _, a := range s.Actions {
 			if a.Kind == rollout.DeleteReplicaSet {
-				p.printf("  sync %2d: %s\n", s.Sync, a.Reason)
+				p.Printf("  sync %2d: %s\n", s.Sync, a.Reason)
 			}
 		}
 	}
@@ -134,21 +135,9 @@ func writeRollouts(p *printer) error {
 		rev, _ := revision.Revision(rs.Annotations)
 		left = append(left, fmt.Sprintf("%s (revision %d, %s, %d pods)", rs.Name, rev, cluster.FirstImage(&rs.Template), rs.Replicas))
 	}
-	p.printf("  %s after %d syncs; left: %s\n", tr.Outcome, tr.Syncs, strings.Join(left, ", "))
-	p.printf("  cleanup runs once a rollout is complete (as the status last written says), so each old\n" +
+	p.Printf("  %s after %d syncs; left: %s\n", tr.Outcome, tr.Syncs, strings.Join(left, ", "))
+	p.Printf("  cleanup runs once a rollout is complete (as the status last written says), so each old\n" +
 		"  revision goes at the end of the rollout after the one that made it old; the limit keeps\n" +
 		"  one old ReplicaSet, web:3's, to roll back to\n")
 	return nil
-}
-
-// printer writes formatted text and keeps the first write error.
-type printer struct {
-	w   io.Writer
-	err error
-}
-
-func (p *printer) printf(format string, args ...any) {
-	if p.err == nil {
-		_, p.err = fmt.Fprintf(p.w, format, args...)
-	}
 }

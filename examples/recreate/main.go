@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/rolloutmath/rolloutmath/examples/internal/cluster"
+	"github.com/rolloutmath/rolloutmath/examples/internal/rstable"
 	"github.com/rolloutmath/rolloutmath/intorpercent"
 	"github.com/rolloutmath/rolloutmath/rollout"
 )
@@ -46,8 +47,8 @@ type variant struct {
 
 // run prints the three runs.
 func run(w io.Writer) error {
-	p := &printer{w: w}
-	p.printf("%d replicas, web:1 -> web:2; pods are ready %v after they start and terminate for %v\n",
+	p := rstable.NewPrinter(w)
+	p.Printf("%d replicas, web:1 -> web:2; pods are ready %v after they start and terminate for %v\n",
 		replicas, readyDelay, termination)
 	variants := []variant{
 		{title: "Recreate", strategy: rollout.Recreate},
@@ -56,16 +57,16 @@ func run(w io.Writer) error {
 			strategy: rollout.RollingUpdate, opts: rollout.Options{Surge: rollout.SurgeCountsTerminating}},
 	}
 	for _, v := range variants {
-		p.printf("\n%s\n", v.title)
+		p.Printf("\n%s\n", v.title)
 		if err := v.print(p); err != nil {
 			return err
 		}
 	}
-	return p.err
+	return p.Err()
 }
 
 // print simulates v and prints its syncs and a summary.
-func (v *variant) print(p *printer) error {
+func (v *variant) print(p *rstable.Printer) error {
 	d := rollout.Deployment[cluster.Template]{Name: "web", Replicas: replicas, Strategy: v.strategy,
 		Template: cluster.Image("web", "web:1")}
 	if v.strategy == rollout.RollingUpdate {
@@ -80,12 +81,12 @@ func (v *variant) print(p *printer) error {
 	if err != nil {
 		return err
 	}
-	p.printf("  %-6s%-8s%-5s%-5s%-13s%-11s%s\n", "SYNC", "TIME", "OLD", "NEW", "TERMINATING", "AVAILABLE", "WHAT THE SYNC DID")
+	p.Printf("  %-6s%-8s%-5s%-5s%-13s%-11s%s\n", "SYNC", "TIME", "OLD", "NEW", "TERMINATING", "AVAILABLE", "WHAT THE SYNC DID")
 	var overlap, down []string
 	peak, peakSync := int32(0), 0
 	for _, s := range tr.Steps {
 		old, cur, term, avail := count(&s)
-		p.printf("  %-6d%-8s%-5d%-5d%-13d%-11d%s\n", s.Sync, "+"+s.Elapsed.String(), old, cur, term, avail, short(s.Reason))
+		p.Printf("  %-6d%-8s%-5d%-5d%-13d%-11d%s\n", s.Sync, "+"+s.Elapsed.String(), old, cur, term, avail, short(s.Reason))
 		if old > 0 && cur > 0 {
 			overlap = append(overlap, fmt.Sprint(s.Sync))
 		}
@@ -96,14 +97,14 @@ func (v *variant) print(p *printer) error {
 			peak, peakSync = s.Pods, s.Sync
 		}
 	}
-	p.printf("  %s after %d syncs\n", tr.Outcome, tr.Syncs)
+	p.Printf("  %s after %d syncs\n", tr.Outcome, tr.Syncs)
 	limit := fmt.Sprintf("R + maxSurge = %d", replicas+rollout.MaxSurge(&d))
 	if v.strategy == rollout.Recreate {
 		limit = fmt.Sprintf("R = %d: Recreate has no surge", replicas)
 	}
-	p.printf("  most pods at once, terminating ones included: %d at sync %d (%s)\n", peak, peakSync, limit)
-	p.printf("  old and new pods running at the same sync: %s\n", listOrNever(overlap))
-	p.printf("  syncs with no pod available: %s\n", listOrNever(down))
+	p.Printf("  most pods at once, terminating ones included: %d at sync %d (%s)\n", peak, peakSync, limit)
+	p.Printf("  old and new pods running at the same sync: %s\n", listOrNever(overlap))
+	p.Printf("  syncs with no pod available: %s\n", listOrNever(down))
 	return nil
 }
 
@@ -138,16 +139,4 @@ func listOrNever(syncs []string) string {
 		return "never"
 	}
 	return strings.Join(syncs, ", ")
-}
-
-// printer writes formatted text and keeps the first write error.
-type printer struct {
-	w   io.Writer
-	err error
-}
-
-func (p *printer) printf(format string, args ...any) {
-	if p.err == nil {
-		_, p.err = fmt.Fprintf(p.w, format, args...)
-	}
 }

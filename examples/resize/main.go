@@ -12,6 +12,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/rolloutmath/rolloutmath/examples/internal/rstable"
 	"github.com/rolloutmath/rolloutmath/proportion"
 )
 
@@ -87,29 +88,29 @@ func (s *scenario) print(w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	p := &printer{w: w}
-	p.printf("%s: %d -> %d replicas\n", s.title, s.from, s.to)
-	p.printf("  allowed = R + maxSurge = %d + %d = %d pods; the ReplicaSets hold %d, so %+d (rule: %v)\n",
+	p := rstable.NewPrinter(w)
+	p.Printf("%s: %d -> %d replicas\n", s.title, s.from, s.to)
+	p.Printf("  allowed = R + maxSurge = %d + %d = %d pods; the ReplicaSets hold %d, so %+d (rule: %v)\n",
 		d.Replicas, d.MaxSurge, up.Allowed, sum(s.rss), up.Allowed-sum(s.rss), up.Rule)
-	p.printf("  every ReplicaSet carries the annotations of the last scaling: desired-replicas %s, max-replicas %s\n",
+	p.Printf("  every ReplicaSet carries the annotations of the last scaling: desired-replicas %s, max-replicas %s\n",
 		s.rss[0].DesiredReplicas, s.rss[0].MaxReplicas)
-	p.printf("  %-36s%-8s%-10s%s\n", "NAME", "BEFORE", "UPSTREAM", "CONSERVING")
+	p.Printf("  %-36s%-8s%-10s%s\n", "NAME", "BEFORE", "UPSTREAM", "CONSERVING")
 	for i, rs := range s.rss {
 		name := rs.Name
 		if i == s.newRS {
 			name += " (new)"
 		}
-		p.printf("  %-36s%-8d%-10d%d\n", name, rs.Replicas, up.Targets[i].Replicas, cons.Targets[i].Replicas)
+		p.Printf("  %-36s%-8d%-10d%d\n", name, rs.Replicas, up.Targets[i].Replicas, cons.Targets[i].Replicas)
 	}
-	p.printf("  %-36s%-8d%-10d%d\n", "total", sum(s.rss), total(up), total(cons))
+	p.Printf("  %-36s%-8d%-10d%d\n", "total", sum(s.rss), total(up), total(cons))
 	if up.Clamped {
-		p.printf("  upstream gave the rounding leftover to %s and clamped it at 0, so it ends %d above the allowed %d;\n"+
+		p.Printf("  upstream gave the rounding leftover to %s and clamped it at 0, so it ends %d above the allowed %d;\n"+
 			"  Conserving apportions by largest remainder and always ends exactly at the allowed total\n",
 			s.rss[up.Order[0]].Name, total(up)-up.Allowed, up.Allowed)
 	} else {
-		p.printf("  both modes agree\n")
+		p.Printf("  both modes agree\n")
 	}
-	return p.err
+	return p.Err()
 }
 
 // sum returns the total spec.replicas of rss.
@@ -128,16 +129,4 @@ func total(r proportion.Result) int32 {
 		n += t.Replicas
 	}
 	return n
-}
-
-// printer writes formatted text and keeps the first write error.
-type printer struct {
-	w   io.Writer
-	err error
-}
-
-func (p *printer) printf(format string, args ...any) {
-	if p.err == nil {
-		_, p.err = fmt.Fprintf(p.w, format, args...)
-	}
 }

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/rolloutmath/rolloutmath/examples/internal/cluster"
+	"github.com/rolloutmath/rolloutmath/examples/internal/rstable"
 	"github.com/rolloutmath/rolloutmath/revision"
 	"github.com/rolloutmath/rolloutmath/rollout"
 )
@@ -59,37 +60,37 @@ func run(w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	p := &printer{w: w}
-	p.printf("Two updates of %s (%d replicas): nginx:1.9 -> nginx:1.9.3 -> nginx:1.10\n", d.Name, d.Replicas)
+	p := rstable.NewPrinter(w)
+	p.Printf("Two updates of %s (%d replicas): nginx:1.9 -> nginx:1.9.3 -> nginx:1.10\n", d.Name, d.Replicas)
 	writeSyncs(p, &before, 0)
-	p.printf("\nkubectl rollout history, before the rollback:\n")
+	p.Printf("\nkubectl rollout history, before the rollback:\n")
 	writeHistory(p, before.ReplicaSets)
-	p.printf("\nRoll back to revision 1 (kubectl rollout undo --to-revision=1):\n")
+	p.Printf("\nRoll back to revision 1 (kubectl rollout undo --to-revision=1):\n")
 	writeSyncs(p, &after, before.Syncs)
-	p.printf("\nkubectl rollout history, after the rollback:\n")
+	p.Printf("\nkubectl rollout history, after the rollback:\n")
 	writeHistory(p, after.ReplicaSets)
-	p.printf("\nRevision 1 is gone from the list: its ReplicaSet is revision %d now, and\n"+
+	p.Printf("\nRevision 1 is gone from the list: its ReplicaSet is revision %d now, and\n"+
 		"rolling back to 1 again finds nothing (%s).\n",
 		revision.MaxRevision(after.ReplicaSets), undoAgain(&after))
-	return p.err
+	return p.Err()
 }
 
 // writeSyncs prints each recorded sync of tr on one line, numbered from
 // offset + 1, with the image each ReplicaSet runs.
-func writeSyncs(p *printer, tr *rollout.Trace[cluster.Template], offset int) {
+func writeSyncs(p *rstable.Printer, tr *rollout.Trace[cluster.Template], offset int) {
 	for _, s := range tr.Steps {
 		var sizes []string
 		for _, rs := range s.ReplicaSets {
 			sizes = append(sizes, fmt.Sprintf("rev %d: %d", rs.Revision, rs.Desired))
 		}
-		p.printf("  sync %2d  [%s]  %s\n", offset+s.Sync, strings.Join(sizes, ", "), s.Reason)
+		p.Printf("  sync %2d  [%s]  %s\n", offset+s.Sync, strings.Join(sizes, ", "), s.Reason)
 	}
-	p.printf("  %s after %d syncs\n", tr.Outcome, tr.Syncs)
+	p.Printf("  %s after %d syncs\n", tr.Outcome, tr.Syncs)
 }
 
 // writeHistory prints the ReplicaSets by revision, like `kubectl rollout
 // history` with each revision's image, size and revision-history.
-func writeHistory(p *printer, rss []rollout.ReplicaSet[cluster.Template]) {
+func writeHistory(p *rstable.Printer, rss []rollout.ReplicaSet[cluster.Template]) {
 	order := make([]int, len(rss))
 	for i := range order {
 		order[i] = i
@@ -99,14 +100,14 @@ func writeHistory(p *printer, rss []rollout.ReplicaSet[cluster.Template]) {
 		return r
 	}
 	slices.SortFunc(order, func(a, b int) int { return int(rev(a) - rev(b)) })
-	p.printf("  %-9s%-30s%-13s%-9s%s\n", "REVISION", "REPLICASET", "IMAGE", "PODS", "REVISION-HISTORY")
+	p.Printf("  %-9s%-30s%-13s%-9s%s\n", "REVISION", "REPLICASET", "IMAGE", "PODS", "REVISION-HISTORY")
 	for _, i := range order {
 		rs := &rss[i]
 		history := rs.Annotations[revision.RevisionHistoryAnnotation]
 		if history == "" {
 			history = "-"
 		}
-		p.printf("  %-9d%-30s%-13s%-9d%s\n", rev(i), rs.Name, cluster.FirstImage(&rs.Template), rs.Replicas, history)
+		p.Printf("  %-9d%-30s%-13s%-9d%s\n", rev(i), rs.Name, cluster.FirstImage(&rs.Template), rs.Replicas, history)
 	}
 }
 
@@ -114,16 +115,4 @@ func writeHistory(p *printer, rss []rollout.ReplicaSet[cluster.Template]) {
 func undoAgain(tr *rollout.Trace[cluster.Template]) string {
 	r := revision.RollbackTarget(&tr.Deployment.Template, tr.ReplicaSets, 1)
 	return fmt.Sprintf("%s: %s", r.Outcome.Reason(), r.Message(tr.Deployment.Name))
-}
-
-// printer writes formatted text and keeps the first write error.
-type printer struct {
-	w   io.Writer
-	err error
-}
-
-func (p *printer) printf(format string, args ...any) {
-	if p.err == nil {
-		_, p.err = fmt.Fprintf(p.w, format, args...)
-	}
 }
