@@ -249,86 +249,160 @@ func (w *walker) equal(a, b reflect.Value, ti *typeInfo) bool {
 // more than the comparison itself (it looks up whether the field is
 // exported): numbers and strings compare with ==, as equal compares
 // them, and nil or identical pointers, maps, slices and interfaces are
-// settled without looking further, with equal's rules. Anything else goes
-// through equal. No field read this way has an Equal method, so whether
-// reflection could call one (the field being exported) does not matter.
+// settled without looking further, with equal's rules. Fields of nested
+// structs are read the same way (see leafPlan). Anything else goes
+// through equal. No field read from memory has an Equal method that
+// applies, so whether reflection could call one (the field being
+// exported) does not matter.
+//
+// The order in which fields are compared does not change the result: the
+// comparisons of two fields share no state but the stack of their common
+// ancestors.
 func (w *walker) equalFields(a, b reflect.Value, ti *typeInfo) bool {
+	p := &ti.leaves
+	if w.strict {
+		p = &ti.strictLeaves
+	}
 	ba, bb := unsafe.Pointer(a.UnsafeAddr()), unsafe.Pointer(b.UnsafeAddr())
-	for i, fi := range ti.fields {
-		f := ti.raw[i]
-		pa, pb := unsafe.Add(ba, f.offset), unsafe.Add(bb, f.offset)
-		switch f.kind {
-		case reflect.String:
-			if *(*string)(pa) != *(*string)(pb) {
-				return false
-			}
+	if !p.equalScalars(ba, bb) {
+		return false
+	}
+	for i := range p.refs {
+		f := &p.refs[i]
+		switch equalRef(f, ba, bb, w.strict) {
+		case refsEqual:
 			continue
-		case reflect.Bool, reflect.Int8, reflect.Uint8:
-			if *(*uint8)(pa) != *(*uint8)(pb) {
-				return false
-			}
-			continue
-		case reflect.Int16, reflect.Uint16:
-			if *(*uint16)(pa) != *(*uint16)(pb) {
-				return false
-			}
-			continue
-		case reflect.Int32, reflect.Uint32:
-			if *(*uint32)(pa) != *(*uint32)(pb) {
-				return false
-			}
-			continue
-		case reflect.Int, reflect.Int64, reflect.Uint, reflect.Uint64, reflect.Uintptr:
-			if *(*uint64)(pa) != *(*uint64)(pb) {
-				return false
-			}
-			continue
-		case reflect.Float32:
-			if *(*float32)(pa) != *(*float32)(pb) {
-				return false
-			}
-			continue
-		case reflect.Float64:
-			if *(*float64)(pa) != *(*float64)(pb) {
-				return false
-			}
-			continue
-		case reflect.Pointer, reflect.Map:
-			xa, xb := *(*unsafe.Pointer)(pa), *(*unsafe.Pointer)(pb)
-			if xa == xb {
-				continue // both nil, or the same
-			}
-			if f.kind == reflect.Pointer && (xa == nil || xb == nil) {
-				return false
-			}
-		case reflect.Slice:
-			sa, sb := (*sliceHeader)(pa), (*sliceHeader)(pb)
-			if sa.len != sb.len {
-				return false
-			}
-			if sa.len == 0 {
-				if w.strict && (sa.data == nil) != (sb.data == nil) {
-					return false
-				}
-				continue
-			}
-			if sa.data == sb.data {
-				continue
-			}
-		case reflect.Interface:
-			ta, tb := *(*unsafe.Pointer)(pa), *(*unsafe.Pointer)(pb)
-			if ta == nil || tb == nil {
-				if ta != tb {
-					return false
-				}
-				continue
-			}
+		case refsDiffer:
+			return false
 		}
-		if !w.equal(a.Field(i), b.Field(i), fi) {
+		if !w.equal(fieldOf(a, f), fieldOf(b, f), f.ti) {
+			return false
+		}
+	}
+	for i := range p.rest {
+		f := &p.rest[i]
+		if !w.equal(fieldOf(a, f), fieldOf(b, f), f.ti) {
 			return false
 		}
 	}
 	return true
+}
+
+// fieldOf returns the leaf f of struct v.
+func fieldOf(v reflect.Value, f *rawField) reflect.Value {
+	if len(f.index) == 1 {
+		return v.Field(f.index[0])
+	}
+	return v.FieldByIndex(f.index)
+}
+
+// equalScalars compares the string and number leaves of the structs at
+// ba and bb.
+func (p *leafPlan) equalScalars(ba, bb unsafe.Pointer) bool {
+	for _, o := range p.strs {
+		if *(*string)(unsafe.Add(ba, o)) != *(*string)(unsafe.Add(bb, o)) {
+			return false
+		}
+	}
+	for _, o := range p.words {
+		if *(*uint64)(unsafe.Add(ba, o)) != *(*uint64)(unsafe.Add(bb, o)) {
+			return false
+		}
+	}
+	for _, o := range p.halves {
+		if *(*uint32)(unsafe.Add(ba, o)) != *(*uint32)(unsafe.Add(bb, o)) {
+			return false
+		}
+	}
+	for _, o := range p.quarters {
+		if *(*uint16)(unsafe.Add(ba, o)) != *(*uint16)(unsafe.Add(bb, o)) {
+			return false
+		}
+	}
+	for _, o := range p.bytes {
+		if *(*uint8)(unsafe.Add(ba, o)) != *(*uint8)(unsafe.Add(bb, o)) {
+			return false
+		}
+	}
+	for _, o := range p.floats32 {
+		if *(*float32)(unsafe.Add(ba, o)) != *(*float32)(unsafe.Add(bb, o)) {
+			return false
+		}
+	}
+	for _, o := range p.floats64 {
+		if *(*float64)(unsafe.Add(ba, o)) != *(*float64)(unsafe.Add(bb, o)) {
+			return false
+		}
+	}
+	return true
+}
+
+// A refResult is what equalRef can tell from memory.
+type refResult uint8
+
+const (
+	refsEqual refResult = iota
+	refsDiffer
+	refsUnknown // compare through reflection
+)
+
+// equalRef compares the pointer, map, slice or interface leaf f of the
+// structs at ba and bb from memory, as far as equal's rules allow: nil,
+// empty or identical references.
+func equalRef(f *rawField, ba, bb unsafe.Pointer, strict bool) refResult {
+	pa, pb := unsafe.Add(ba, f.offset), unsafe.Add(bb, f.offset)
+	switch f.kind {
+	case reflect.Pointer, reflect.Map:
+		xa, xb := *(*unsafe.Pointer)(pa), *(*unsafe.Pointer)(pb)
+		if xa == xb {
+			return refsEqual // both nil, or the same
+		}
+		if f.kind == reflect.Pointer && (xa == nil || xb == nil) {
+			return refsDiffer
+		}
+	case reflect.Slice:
+		sa, sb := (*sliceHeader)(pa), (*sliceHeader)(pb)
+		if sa.len != sb.len {
+			return refsDiffer
+		}
+		if sa.len == 0 {
+			if strict && (sa.data == nil) != (sb.data == nil) {
+				return refsDiffer
+			}
+			return refsEqual
+		}
+		if sa.data == sb.data {
+			return refsEqual
+		}
+	case reflect.Interface:
+		ta, tb := *(*unsafe.Pointer)(pa), *(*unsafe.Pointer)(pb)
+		if ta == nil || tb == nil {
+			if ta != tb {
+				return refsDiffer
+			}
+			return refsEqual
+		}
+	}
+	return refsUnknown
+}
+
+// identicalLeaves reports whether the structs at ba and bb, described by
+// p (strict leaves), are identical, as far as memory shows: known is
+// false when some leaf needs reflection.
+func (p *leafPlan) identicalLeaves(ba, bb unsafe.Pointer) (identical, known bool) {
+	if !p.equalScalars(ba, bb) {
+		return false, true
+	}
+	known = len(p.rest) == 0
+	for i := range p.refs {
+		switch equalRef(&p.refs[i], ba, bb, true) {
+		case refsDiffer:
+			return false, true
+		case refsUnknown:
+			known = false
+		}
+	}
+	return true, known
 }
 
 // sliceHeader is the memory layout of a slice.
@@ -358,6 +432,16 @@ func callEqual(ti *typeInfo, a, b reflect.Value) (equal, called bool) {
 	}
 	if !recv.CanInterface() || !arg.CanInterface() {
 		return false, false // reached through an unexported field
+	}
+	if ti.kind == reflect.Struct && a.CanAddr() && b.CanAddr() {
+		// Most often the leaves alone show whether a and b are identical.
+		ba, bb := unsafe.Pointer(a.UnsafeAddr()), unsafe.Pointer(b.UnsafeAddr())
+		switch identical, known := ti.strictLeaves.identicalLeaves(ba, bb); {
+		case !identical:
+			return invokeEqual(recv.Method(m.index), arg), true
+		case known:
+			return true, true
+		}
 	}
 	identical := walker{strict: true}
 	if identical.equal(a, b, ti) {
@@ -400,21 +484,26 @@ func (w *walker) compareMap(a, b reflect.Value, ti *typeInfo, labels bool) bool 
 	if w.enter(pa, pb, ti) {
 		return true
 	}
-	defer w.leave()
+	var ok bool
 	if !a.CanInterface() || !b.CanInterface() || a.Len() > smallMap || b.Len() > smallMap {
-		return w.compareMapByIndex(a, b, ti, labels)
+		ok = w.compareMapByIndex(a, b, ti, labels)
+	} else {
+		s := ti.scratch.Get().(*mapScratch)
+		if !labels && ti.mapKey == reflect.String && a.Len() <= smallPairs {
+			ok = w.compareSmallMaps(a, b, ti, s)
+		} else {
+			ok = w.compareMapScan(a, b, ti, labels, s)
+		}
+		s.release(ti.scratch)
 	}
-	pool := ti.scratch
-	s := pool.Get().(*mapScratch)
-	defer func() {
-		s.keyA.SetZero()
-		s.elemA.SetZero()
-		s.keyB.SetZero()
-		s.elemB.SetZero()
-		s.iterA.Reset(reflect.Value{})
-		s.iterB.Reset(reflect.Value{})
-		pool.Put(s)
-	}()
+	w.leave()
+	return ok
+}
+
+// compareMapScan is compareMap for maps of at most smallMap entries
+// that can be read through reflection: it looks up each key of a by
+// scanning b, with the scratch space s.
+func (w *walker) compareMapScan(a, b reflect.Value, ti *typeInfo, labels bool, s *mapScratch) bool {
 	// Every entry of a must be in b with an equal value; then the maps
 	// are equal if they have as many entries (not counting the hash label).
 	na := 0
@@ -455,6 +544,58 @@ func (w *walker) compareMap(a, b reflect.Value, ti *typeInfo, labels bool) bool 
 		}
 	}
 	return na == nb
+}
+
+// smallPairs is the largest map with string keys compareSmallMaps
+// compares.
+const smallPairs = 8
+
+// compareSmallMaps is compareMap for maps a and b of as many entries, at
+// most smallPairs, with keys of a string kind, not labels: it copies out
+// the entries of each map in one pass, and pairs them up by key.
+func (w *walker) compareSmallMaps(a, b reflect.Value, ti *typeInfo, s *mapScratch) bool {
+	if !s.elems[0][0].IsValid() {
+		et := a.Type().Elem()
+		for i := range s.elems {
+			for j := range s.elems[i] {
+				s.elems[i][j] = reflect.New(et).Elem()
+			}
+		}
+	}
+	n := a.Len()
+	var ka, kb [smallPairs]string
+	if !copyEntries(&s.iterA, a, s.keyA, ka[:n], s.elems[0][:n]) ||
+		!copyEntries(&s.iterB, b, s.keyB, kb[:n], s.elems[1][:n]) {
+		return false
+	}
+	for i, k := range ka[:n] {
+		j := 0
+		for j < n && kb[j] != k {
+			j++
+		}
+		if j == n || !w.equal(s.elems[0][i], s.elems[1][j], ti.elem) {
+			return false
+		}
+	}
+	return true
+}
+
+// copyEntries copies the entries of map m, with keys of a string kind,
+// into keys and elems, using it and the settable key, and reports whether
+// m had len(keys) entries.
+func copyEntries(it *reflect.MapIter, m, key reflect.Value, keys []string, elems []reflect.Value) bool {
+	i := 0
+	it.Reset(m)
+	for it.Next() {
+		if i == len(keys) {
+			return false
+		}
+		key.SetIterKey(it)
+		keys[i] = key.String()
+		elems[i].SetIterValue(it)
+		i++
+	}
+	return i == len(keys)
 }
 
 // compareMapByIndex is compareMap for large maps and maps reached through

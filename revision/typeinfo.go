@@ -25,9 +25,11 @@ type typeInfo struct {
 	// fields are the field types of a struct, in order.
 	fields []*typeInfo
 
-	// raw says, for each field of a struct, where it is and how
-	// equalFields may read it.
-	raw []rawField
+	// leaves are the fields of a struct that equalFields compares, with
+	// nested struct fields replaced by their own leaves when the nested
+	// type has no Equal method (strictLeaves: even when it has one, as
+	// strict comparison ignores Equal methods).
+	leaves, strictLeaves leafPlan
 
 	// labels is the field index path from a template type to its labels
 	// map (see labelsPath), or nil when the type has none.
@@ -46,11 +48,65 @@ type typeInfo struct {
 	dump *dumpInfo
 }
 
-// rawField is where a struct field is, and the kind equalFields reads it
-// as from memory, or reflect.Invalid if it must go through reflection.
+// rawField is a field of a struct, or of structs nested in it: where it
+// is, and the kind equalFields reads it as from memory, or
+// reflect.Invalid if it must go through reflection.
 type rawField struct {
-	offset uintptr
+	offset uintptr // from the start of the outermost struct
 	kind   reflect.Kind
+	index  []int     // the field index path, for reflect.Value.FieldByIndex
+	ti     *typeInfo // the field's type
+}
+
+// leafPlan is how equalFields compares two structs: the leaves of each
+// kind, grouped so that each loop compares one kind. Strings and numbers
+// are compared from memory at their offsets; references (pointers, maps,
+// slices, interfaces) from memory when they are nil, empty or identical,
+// else through reflection; the rest through reflection.
+type leafPlan struct {
+	strs                           []uintptr
+	words, halves, quarters, bytes []uintptr // integers of 8, 4, 2 and 1 bytes
+	floats32, floats64             []uintptr
+	refs, rest                     []rawField
+}
+
+// addLeaves adds to p the leaves of struct type t at offset base and index
+// path prefix; see typeInfo.leaves.
+func (p *leafPlan) addLeaves(t reflect.Type, base uintptr, prefix []int, strict bool, building map[reflect.Type]*typeInfo) {
+	for i := range t.NumField() {
+		sf := t.Field(i)
+		fi := buildInfo(sf.Type, building)
+		index := append(prefix[:len(prefix):len(prefix)], i)
+		if fi.kind == reflect.Struct && !fi.isTime && (strict || fi.equal.call == noEqual) {
+			p.addLeaves(sf.Type, base+sf.Offset, index, strict, building)
+			continue
+		}
+		kind := rawKind(sf.Type, fi)
+		if strict && kind == reflect.Invalid && !fi.isTime {
+			kind = rawKind(sf.Type, &typeInfo{}) // strict ignores Equal methods
+		}
+		off := base + sf.Offset
+		switch kind {
+		case reflect.String:
+			p.strs = append(p.strs, off)
+		case reflect.Int, reflect.Int64, reflect.Uint, reflect.Uint64, reflect.Uintptr:
+			p.words = append(p.words, off)
+		case reflect.Int32, reflect.Uint32:
+			p.halves = append(p.halves, off)
+		case reflect.Int16, reflect.Uint16:
+			p.quarters = append(p.quarters, off)
+		case reflect.Bool, reflect.Int8, reflect.Uint8:
+			p.bytes = append(p.bytes, off)
+		case reflect.Float32:
+			p.floats32 = append(p.floats32, off)
+		case reflect.Float64:
+			p.floats64 = append(p.floats64, off)
+		case reflect.Pointer, reflect.Map, reflect.Slice, reflect.Interface:
+			p.refs = append(p.refs, rawField{offset: off, kind: kind, index: index, ti: fi})
+		default:
+			p.rest = append(p.rest, rawField{offset: off, kind: kind, index: index, ti: fi})
+		}
+	}
 }
 
 // rawKind returns the kind equalFields reads a field of type t, described
@@ -100,14 +156,17 @@ type equalMethod struct {
 type mapScratch struct {
 	keyA, elemA, keyB, elemB reflect.Value
 	iterA, iterB             reflect.MapIter
+
+	// elems hold the values of two small maps with string keys (see
+	// compareSmallMaps), created on first use.
+	elems [2][smallPairs]reflect.Value
 }
 
-// release clears s and returns it to pool.
+// release returns s to pool. The iterators let go of their maps, but the
+// copies of the last entries compared stay until the next use, or until
+// a garbage collection empties the pool: clearing them cost more than
+// anything else about the pool.
 func (s *mapScratch) release(pool *sync.Pool) {
-	s.keyA.SetZero()
-	s.elemA.SetZero()
-	s.keyB.SetZero()
-	s.elemB.SetZero()
 	s.iterA.Reset(reflect.Value{})
 	s.iterB.Reset(reflect.Value{})
 	pool.Put(s)
@@ -172,13 +231,11 @@ func buildInfo(t reflect.Type, building map[reflect.Type]*typeInfo) *typeInfo {
 		}}
 	case reflect.Struct:
 		ti.fields = make([]*typeInfo, t.NumField())
-		ti.raw = make([]rawField, t.NumField())
 		for i := range ti.fields {
-			sf := t.Field(i)
-			fi := buildInfo(sf.Type, building)
-			ti.fields[i] = fi
-			ti.raw[i] = rawField{offset: sf.Offset, kind: rawKind(sf.Type, fi)}
+			ti.fields[i] = buildInfo(t.Field(i).Type, building)
 		}
+		ti.leaves.addLeaves(t, 0, nil, false, building)
+		ti.strictLeaves.addLeaves(t, 0, nil, true, building)
 	}
 	return ti
 }
