@@ -216,12 +216,32 @@ func (w *walker) equal(a, b reflect.Value, ti *typeInfo) bool {
 		if pa == pb {
 			return true
 		}
+		et := ti.elem
+		plain := w.strict || et.equal.call == noEqual
+		if et.kind == reflect.String && plain {
+			// Compare the strings in place, as equal would.
+			da, db := a.UnsafePointer(), b.UnsafePointer()
+			for i := range n {
+				off := uintptr(i) * unsafe.Sizeof("")
+				if *(*string)(unsafe.Add(da, off)) != *(*string)(unsafe.Add(db, off)) {
+					return false
+				}
+			}
+			return true
+		}
 		if w.enter(pa, pb, ti) {
 			return true
 		}
 		ok := true
-		for i := 0; i < n && ok; i++ {
-			ok = w.equal(a.Index(i), b.Index(i), ti.elem)
+		if et.kind == reflect.Struct && !et.isTime && plain {
+			// Slice elements are addressable: what equal would do.
+			for i := 0; i < n && ok; i++ {
+				ok = w.equalFields(a.Index(i), b.Index(i), et)
+			}
+		} else {
+			for i := 0; i < n && ok; i++ {
+				ok = w.equal(a.Index(i), b.Index(i), et)
+			}
 		}
 		w.leave()
 		return ok
@@ -274,6 +294,19 @@ func (w *walker) equalFields(a, b reflect.Value, ti *typeInfo) bool {
 			continue
 		case refsDiffer:
 			return false
+		}
+		if f.kind == reflect.Pointer {
+			// Two different non-nil pointers: what equal would do next.
+			xa, xb := *(*uintptr)(unsafe.Add(ba, f.offset)), *(*uintptr)(unsafe.Add(bb, f.offset))
+			if w.enter(xa, xb, f.ti) {
+				continue
+			}
+			ok := w.equal(fieldOf(a, f).Elem(), fieldOf(b, f).Elem(), f.ti.elem)
+			w.leave()
+			if !ok {
+				return false
+			}
+			continue
 		}
 		if !w.equal(fieldOf(a, f), fieldOf(b, f), f.ti) {
 			return false
@@ -417,20 +450,10 @@ type sliceHeader struct {
 // values; the caller then compares them field by field.
 func callEqual(ti *typeInfo, a, b reflect.Value) (equal, called bool) {
 	m := ti.equal
-	recv, arg := a, b
-	if m.call == pointerEqual {
-		if !a.CanAddr() {
-			return false, false
-		}
-		recv = a.Addr()
+	if m.call == pointerEqual && !a.CanAddr() || m.argPointer && !b.CanAddr() {
+		return false, false
 	}
-	if m.argPointer {
-		if !b.CanAddr() {
-			return false, false
-		}
-		arg = b.Addr()
-	}
-	if !recv.CanInterface() || !arg.CanInterface() {
+	if !a.CanInterface() || !b.CanInterface() {
 		return false, false // reached through an unexported field
 	}
 	if ti.kind == reflect.Struct && a.CanAddr() && b.CanAddr() {
@@ -438,7 +461,7 @@ func callEqual(ti *typeInfo, a, b reflect.Value) (equal, called bool) {
 		ba, bb := unsafe.Pointer(a.UnsafeAddr()), unsafe.Pointer(b.UnsafeAddr())
 		switch identical, known := ti.strictLeaves.identicalLeaves(ba, bb); {
 		case !identical:
-			return invokeEqual(recv.Method(m.index), arg), true
+			return invokeEqual(m, a, b), true
 		case known:
 			return true, true
 		}
@@ -447,18 +470,25 @@ func callEqual(ti *typeInfo, a, b reflect.Value) (equal, called bool) {
 	if identical.equal(a, b, ti) {
 		return true, true
 	}
-	return invokeEqual(recv.Method(m.index), arg), true
+	return invokeEqual(m, a, b), true
 }
 
-// invokeEqual calls the method value eq with arg, and reports false if it
-// panics.
-func invokeEqual(eq, arg reflect.Value) (equal bool) {
+// invokeEqual calls a's Equal method m with b, taking their addresses as
+// m needs, and reports false if it panics.
+func invokeEqual(m equalMethod, a, b reflect.Value) (equal bool) {
 	defer func() {
 		if recover() != nil {
 			equal = false
 		}
 	}()
-	return eq.Call([]reflect.Value{arg})[0].Bool()
+	recv, arg := a, b
+	if m.call == pointerEqual {
+		recv = a.Addr()
+	}
+	if m.argPointer {
+		arg = b.Addr()
+	}
+	return recv.Method(m.index).Call([]reflect.Value{arg})[0].Bool()
 }
 
 // compareMap compares maps a and b of the type described by ti. With
@@ -580,16 +610,13 @@ func (w *walker) compareSmallMaps(a, b reflect.Value, ti *typeInfo, s *mapScratc
 	return true
 }
 
-// copyEntries copies the entries of map m, with keys of a string kind,
-// into keys and elems, using it and the settable key, and reports whether
-// m had len(keys) entries.
+// copyEntries copies the entries of map m, which has len(keys) entries
+// with keys of a string kind, into keys and elems, using it and the
+// settable key, and reports whether it found that many.
 func copyEntries(it *reflect.MapIter, m, key reflect.Value, keys []string, elems []reflect.Value) bool {
 	i := 0
 	it.Reset(m)
-	for it.Next() {
-		if i == len(keys) {
-			return false
-		}
+	for i < len(keys) && it.Next() {
 		key.SetIterKey(it)
 		keys[i] = key.String()
 		elems[i].SetIterValue(it)
