@@ -32,11 +32,14 @@ import (
 // The rendering is hashed as it is produced, never held in memory, and
 // constant pieces of it (type names, field names, fields holding zero
 // values) are hashed in one step each through per-type tables cached on
-// first use. Hash allocates only its result, except for maps whose
-// entries it cannot sort in place (keys of kinds other than strings,
-// maps of more than 16 entries whose values are not strings, maps
-// reached through unexported fields). The first hash of a template type
-// also builds that type's cached description and tables.
+// first use. Hash allocates only its result (and a zero T for a nil t),
+// except for maps whose entries it cannot sort in place (keys of kinds
+// other than strings, maps of more than 16 entries whose values are not
+// strings, maps reached through unexported fields). The first hash of a
+// template type
+// also builds that type's cached description and tables, which stay for
+// the life of the process: for a corev1.PodTemplateSpec, about 200 KB,
+// built in 1 to 3 ms.
 // Upstream: controller.ComputeHash.
 func Hash[T any](t *T, collisionCount *int32) string {
 	var v reflect.Value

@@ -6,6 +6,7 @@ package revision
 import (
 	"math"
 	"sort"
+	"sync"
 	"testing"
 
 	"fmt"
@@ -464,4 +465,30 @@ func TestDumpMatchesReferenceOnGeneratedTemplates(t *testing.T) {
 			t.Fatalf("hashDump(template) = %d, FNV-32a of the reference rendering %d", got, want)
 		}
 	})
+}
+
+// firstUse is hashed by no other test, so that TestHashConcurrentFirstUse
+// builds its description and tables from several goroutines at once.
+type firstUse struct {
+	Name    string
+	Quirks  dumpQuirks
+	Ptrs    []*dumpQuirks
+	Labels  map[string]string
+	Nothing struct{ A, B *int }
+}
+
+func TestHashConcurrentFirstUse(t *testing.T) {
+	v := firstUse{Name: "first", Quirks: dumpQuirkValues()["quirks"].(dumpQuirks), Ptrs: []*dumpQuirks{nil, {}}, Labels: map[string]string{"a": "b"}}
+	want := hashSum(fnvBytes(fnvOffset32, refDump(reflect.ValueOf(v))), nil)
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if got := Hash(&v, nil); got != want {
+				t.Errorf("goroutine %d: Hash = %q, want %q", g, got, want)
+			}
+		}()
+	}
+	wg.Wait()
 }
