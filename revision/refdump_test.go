@@ -4,16 +4,16 @@ package revision
 // as a reference that the streaming refDumper must agree with byte for byte.
 
 import (
+	"fmt"
 	"math"
+	"reflect"
 	"sort"
+	"strconv"
+	"strings"
 	"sync"
 	"testing"
 
-	"fmt"
 	"pgregory.net/rapid"
-	"reflect"
-	"strconv"
-	"strings"
 )
 
 // refDumper renders a value exactly as go-spew's Sprintf("%#v", v) does with
