@@ -7,9 +7,9 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/util/intstr"
-	"k8s.io/kubernetes/pkg/controller"
 
 	"github.com/rolloutmath/rolloutmath/examples/kubernetes/adapt"
+	"github.com/rolloutmath/rolloutmath/revision"
 	"github.com/rolloutmath/rolloutmath/rollout"
 )
 
@@ -44,7 +44,7 @@ func TestDeploymentRoundTrip(t *testing.T) {
 
 func TestReplicaSetRoundTrip(t *testing.T) {
 	d := nginxDeployment()
-	rs := nginxReplicaSet(d, controller.ComputeHash(&d.Spec.Template, nil))
+	rs := nginxReplicaSet(d, revision.Hash(&d.Spec.Template, nil))
 	rs.DeletionTimestamp = nil
 	ours := adapt.ReplicaSet(rs)
 	if ours.Replicas != 10 || ours.AvailableReplicas != 10 || ours.UID != string(rs.UID) ||

@@ -12,9 +12,9 @@ import (
 	"k8s.io/apimachinery/pkg/api/equality"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
-	"k8s.io/kubernetes/pkg/controller"
 
 	"github.com/rolloutmath/rolloutmath/examples/kubernetes/adapt"
+	"github.com/rolloutmath/rolloutmath/revision"
 	"github.com/rolloutmath/rolloutmath/rollout"
 )
 
@@ -121,7 +121,7 @@ func (c *cluster) sync(t *testing.T) []adapt.Change {
 // controller creates field by field, against upstream's hash.
 func TestChangesDriveARollout(t *testing.T) {
 	d := nginxDeployment()
-	oldHash := controller.ComputeHash(&d.Spec.Template, nil)
+	oldHash := revision.Hash(&d.Spec.Template, nil)
 	c := &cluster{d: d, rss: map[string]*appsv1.ReplicaSet{}, now: at.Add(time.Hour)}
 	old := nginxReplicaSet(d, oldHash)
 	c.rss[old.Name] = old
@@ -131,7 +131,7 @@ func TestChangesDriveARollout(t *testing.T) {
 
 	c.d.Spec.Template = nginxTemplate("nginx:1.9.3")
 	c.d.Generation++
-	newHash := controller.ComputeHash(&c.d.Spec.Template, c.d.Status.CollisionCount)
+	newHash := revision.Hash(&c.d.Spec.Template, c.d.Status.CollisionCount)
 	first := c.sync(t)
 	if len(first) == 0 || first[0].Verb != adapt.CreateReplicaSet {
 		t.Fatalf("the first sync after the update should create the new ReplicaSet, got %v", c.log)
@@ -179,11 +179,11 @@ func TestChangesDeleteBeyondHistoryLimit(t *testing.T) {
 	d := nginxDeployment()
 	d.Spec.RevisionHistoryLimit = ptr(int32(1))
 	c := &cluster{d: d, rss: map[string]*appsv1.ReplicaSet{}, now: at.Add(time.Hour)}
-	current := nginxReplicaSet(d, controller.ComputeHash(&d.Spec.Template, nil))
+	current := nginxReplicaSet(d, revision.Hash(&d.Spec.Template, nil))
 	c.rss[current.Name] = current
 	for i, image := range []string{"nginx:1.7", "nginx:1.8"} {
 		tmpl := nginxTemplate(image)
-		h := controller.ComputeHash(&tmpl, nil)
+		h := revision.Hash(&tmpl, nil)
 		rs := nginxReplicaSet(d, h)
 		rs.Spec.Template = tmpl
 		rs.Spec.Template.Labels["pod-template-hash"] = h
@@ -212,7 +212,7 @@ func TestChangesDeleteBeyondHistoryLimit(t *testing.T) {
 func TestChangesSyncMinReadySeconds(t *testing.T) {
 	d := nginxDeployment()
 	c := &cluster{d: d, rss: map[string]*appsv1.ReplicaSet{}, now: at.Add(time.Hour)}
-	rs := nginxReplicaSet(d, controller.ComputeHash(&d.Spec.Template, nil))
+	rs := nginxReplicaSet(d, revision.Hash(&d.Spec.Template, nil))
 	c.rss[rs.Name] = rs
 	c.d.Spec.MinReadySeconds = 5
 	c.d.Generation++

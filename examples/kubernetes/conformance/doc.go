@@ -5,6 +5,7 @@
 // pkg/controller) side by side with the library, and its benchmarks
 // time the two on the same inputs.
 //
-// k8s.io/kubernetes is imported only here, in test files, so the adapters
-// and the program of this module, and the library itself, never link it.
+// This is a module of its own, and the only one that requires
+// k8s.io/kubernetes (with the replace lines its staging modules need), so
+// the adapter module and the library, which users depend on, never do.
 package conformance

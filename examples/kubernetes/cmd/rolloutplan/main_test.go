@@ -6,9 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"k8s.io/kubernetes/pkg/controller"
-
 	"github.com/rolloutmath/rolloutmath/examples/internal/golden"
+	"github.com/rolloutmath/rolloutmath/revision"
 )
 
 // runArgs runs the program with args and stdin, and returns its exit
@@ -86,9 +85,10 @@ func TestRunErrors(t *testing.T) {
 }
 
 // TestTestdataHashes checks that the ReplicaSet names in the manifests
-// and in the golden output of the defaulted manifests carry the hash
-// kube-controller-manager computes (upstream's ComputeHash), so the
-// program prints the names a cluster would use.
+// and in the golden output of the defaulted manifests carry the
+// pod-template-hash (revision.Hash), so the program prints the names a
+// cluster would use. The conformance module checks the same manifests
+// against upstream's ComputeHash (TestTestdataHashesMatchUpstream).
 func TestTestdataHashes(t *testing.T) {
 	var objs objects
 	for _, f := range []string{"testdata/nginx-deployment.yaml", "testdata/nginx-midrollout.yaml", "testdata/nginx-replicasets.yaml"} {
@@ -98,12 +98,12 @@ func TestTestdataHashes(t *testing.T) {
 	}
 	var names []string
 	for _, d := range objs.deployments {
-		names = append(names, d.Name+"-"+controller.ComputeHash(&d.Spec.Template, d.Status.CollisionCount))
+		names = append(names, d.Name+"-"+revision.Hash(&d.Spec.Template, d.Status.CollisionCount))
 	}
 	for _, rs := range objs.replicaSets {
 		tmpl := rs.Spec.Template.DeepCopy()
 		delete(tmpl.Labels, "pod-template-hash")
-		hash := controller.ComputeHash(tmpl, nil)
+		hash := revision.Hash(tmpl, nil)
 		if want := "nginx-deployment-" + hash; rs.Name != want || rs.Labels["pod-template-hash"] != hash {
 			t.Errorf("ReplicaSet %s (label %s) should be %s", rs.Name, rs.Labels["pod-template-hash"], want)
 		}
