@@ -65,7 +65,7 @@ func TestDefaultChart(t *testing.T) {
 	if err != nil {
 		t.Fatalf("simulate(default) = %v, want nil", err)
 	}
-	if n := len(tr.names()); n != 2 {
+	if n := len(tr.Names()); n != 2 {
 		t.Errorf("default run has %d ReplicaSets, want 2 (old and new)", n)
 	}
 	checkChart(t, svg, tr)

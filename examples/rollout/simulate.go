@@ -109,7 +109,7 @@ func (cfg *config) trace(d *rollout.Deployment[template], old *rollout.ReplicaSe
 		ReplicaSets: []rsRow{{Name: old.Name, Revision: 1, Desired: old.Replicas, Current: old.StatusReplicas, Ready: old.ReadyReplicas, Available: old.AvailableReplicas}},
 		Replicas:    d.Replicas,
 	}
-	first.setBounds(cfg.strategy, rollout.MaxSurge(d), rollout.MaxUnavailable(d))
+	first.SetBounds(cfg.strategy == string(rollout.Recreate), rollout.MaxSurge(d), rollout.MaxUnavailable(d))
 	t.Steps = append(t.Steps, first)
 	for _, s := range tr.Steps {
 		st := step{
@@ -121,7 +121,7 @@ func (cfg *config) trace(d *rollout.Deployment[template], old *rollout.ReplicaSe
 			Reasons:  []string{s.Reason},
 			Replicas: s.Replicas,
 		}
-		st.setBounds(cfg.strategy, s.MaxSurge, s.MaxUnavailable)
+		st.SetBounds(cfg.strategy == string(rollout.Recreate), s.MaxSurge, s.MaxUnavailable)
 		for _, rs := range s.ReplicaSets {
 			st.ReplicaSets = append(st.ReplicaSets, rsRow{Name: rs.Name, Revision: rs.Revision,
 				Desired: rs.Desired, Current: rs.Current, Ready: rs.Ready, Available: rs.Available})
@@ -130,17 +130,4 @@ func (cfg *config) trace(d *rollout.Deployment[template], old *rollout.ReplicaSe
 		t.Steps = append(t.Steps, st)
 	}
 	return t
-}
-
-// setBounds records the resolved maxSurge and maxUnavailable of s and
-// the ceiling and floor the chart draws: R + maxSurge and R -
-// maxUnavailable for a rolling update, R and 0 for Recreate, which runs
-// no extra pods and keeps none available while it replaces them.
-func (s *step) setBounds(strategy string, surge, unavailable int32) {
-	s.MaxSurge, s.MaxUnavailable = surge, unavailable
-	if strategy == string(rollout.Recreate) {
-		s.Ceiling, s.Floor = int64(s.Replicas), 0
-		return
-	}
-	s.Ceiling, s.Floor = int64(s.Replicas)+int64(surge), int64(s.Replicas)-int64(unavailable)
 }
