@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rolloutmath/rolloutmath/examples/internal/capacity"
 	"github.com/rolloutmath/rolloutmath/examples/internal/cluster"
 	"github.com/rolloutmath/rolloutmath/rollout"
 )
@@ -29,6 +30,7 @@ type config struct {
 	revisionHistoryLimit    *int32
 	paused                  bool
 	containers              []cluster.Container // the first container's image is replaced by fromImage before the update
+	pod                     *capacity.Pod       // the template's requests; nil without a manifest
 	fromImage, toImage      string
 
 	interval         time.Duration
@@ -192,7 +194,10 @@ func (cfg *config) applyManifest(path string, set map[string]bool) error {
 	cfg.paused = m.Spec.Paused
 	cfg.progressDeadlineSeconds = m.Spec.ProgressDeadlineSeconds
 	cfg.revisionHistoryLimit = m.Spec.RevisionHistoryLimit
-	cfg.containers = m.Spec.Template.Spec.Containers
+	cfg.containers = m.Spec.Template.Spec.clusterSpec().Containers
+	if cfg.pod, err = m.Spec.Template.Spec.pod(); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
 	return nil
 }
 

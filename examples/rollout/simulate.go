@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/rolloutmath/rolloutmath/examples/internal/capacity"
 	"github.com/rolloutmath/rolloutmath/examples/internal/cluster"
 	"github.com/rolloutmath/rolloutmath/examples/internal/rstable"
 	"github.com/rolloutmath/rolloutmath/rollout"
@@ -40,7 +41,30 @@ func simulate(cfg *config) (*trace, error) {
 	if err != nil {
 		return nil, fmt.Errorf("rollout: simulating: %w", err)
 	}
-	return cfg.trace(&d, &old, &tr, described), nil
+	t := cfg.trace(&d, &old, &tr, described)
+	if cfg.pod != nil {
+		if t.Capacity, err = peaks(cfg.pod, t); err != nil {
+			return nil, fmt.Errorf("rollout: %w", err)
+		}
+	}
+	return t, nil
+}
+
+// peaks returns what the rollout t needs beyond its steady state, R pods
+// of pod. Every ReplicaSet of this program runs the same requests (an
+// update changes an image only), so each step is one group of pods.
+func peaks(pod *capacity.Pod, t *trace) (*capacity.Report, error) {
+	perPod, err := pod.Requests()
+	if err != nil {
+		return nil, err
+	}
+	steps := make([]capacity.Step, len(t.Steps))
+	for i := range t.Steps {
+		s := &t.Steps[i]
+		steps[i] = capacity.Step{Sync: s.N, Replicas: s.Replicas, Groups: []capacity.Group{{Pods: s.Pods(), Requests: perPod}}}
+	}
+	rep, err := capacity.Peaks(perPod, steps)
+	return &rep, err
 }
 
 // initialState returns the deployment as it runs before the update, with

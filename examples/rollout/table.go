@@ -17,7 +17,7 @@ import (
 func writeTable(w io.Writer, t *trace) error {
 	last := &t.Steps[len(t.Steps)-1]
 	table := rstable.Table{Heading: describe(t), Outcome: t.Outcome, Syncs: t.Syncs, Recreate: t.Strategy == "Recreate",
-		Bounds: "none: Recreate has no maxSurge or maxUnavailable"}
+		Bounds: "none: Recreate has no maxSurge or maxUnavailable", Capacity: t.Capacity}
 	if !table.Recreate {
 		table.Bounds = fmt.Sprintf("maxSurge %s, maxUnavailable %s",
 			resolved(t.MaxSurge, last.Replicas, last.MaxSurge, intorpercent.Up),
