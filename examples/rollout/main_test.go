@@ -36,6 +36,7 @@ func TestRunGolden(t *testing.T) {
 		{name: "requests, init containers and a sidecar", args: []string{"-f", "testdata/web-requests.json", "-image-from", "web:1"}, golden: "requests.golden"},
 		{name: "requests as JSON", args: []string{"-f", "testdata/web-requests.json", "-image-from", "web:1", "-o", "json"}, golden: "requests.json.golden"},
 		{name: "recreate with slow termination", args: []string{"-strategy", "Recreate", "-terminating", "15s"}, golden: "recreate.golden"},
+		{name: "saturated ceiling: sync lines and summary say so", args: []string{"-replicas", "2147483647", "-max-steps", "3"}, golden: "saturated.golden"},
 		{name: "resize mid-rollout as JSON", args: []string{"-replicas", "4", "-max-surge", "1", "-max-unavailable", "0", "-scale", "8@3", "-o", "json"}, golden: "resize.json.golden"},
 	}
 	for _, tt := range tests {
