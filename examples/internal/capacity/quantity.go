@@ -33,8 +33,10 @@ var suffixes = func() map[string]*big.Rat {
 // MilliValue rounds ("0.1m" is 1). It reads a subset of the API's
 // quantity syntax: a non-negative decimal number with an optional suffix
 // (n, u, m, k, M, G, T, P, E, Ki, Mi, Gi, Ti, Pi, Ei). A sign, an
-// exponent ("1e3"), any other suffix, and a result beyond int64 are
-// errors that quote the input.
+// exponent ("1e3"), any other suffix, a number without a digit (".",
+// which apimachinery reads as 0), more than 64 characters, and a result
+// beyond int64 are errors that quote the input. rolloutplan's
+// FuzzQuantityParsersAgree checks the subset against apimachinery.
 // Upstream: resource.ParseQuantity and Quantity.MilliValue.
 func ParseCPU(s string) (int64, error) {
 	return parse(s, 1000, "millicores")
