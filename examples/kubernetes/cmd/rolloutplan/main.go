@@ -34,6 +34,8 @@ import (
 	"os"
 	"strings"
 	"time"
+
+	"github.com/rolloutmath/rolloutmath/examples/internal/report"
 )
 
 func main() {
@@ -47,6 +49,7 @@ type config struct {
 	interval   time.Duration
 	readyDelay time.Duration
 	maxSteps   int
+	output     string // "table" or "json"
 }
 
 // imageChange is one --set-image CONTAINER=IMAGE; container "*" means
@@ -72,6 +75,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.DurationVar(&cfg.interval, "interval", 10*time.Second, "time between syncs of the controller")
 	fs.DurationVar(&cfg.readyDelay, "ready-delay", 10*time.Second, "how long a new pod takes to become ready")
 	fs.IntVar(&cfg.maxSteps, "max-steps", 1000, "most syncs to simulate")
+	fs.StringVar(&cfg.output, "o", "table", "output format: table, or json in examples/rollout's schema")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return cfg, errHelp
@@ -91,6 +95,9 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 			return cfg, fmt.Errorf("--set-image %q: want CONTAINER=IMAGE", s)
 		}
 		cfg.images = append(cfg.images, imageChange{name, image})
+	}
+	if cfg.output != "table" && cfg.output != "json" {
+		return cfg, fmt.Errorf("invalid value %q for flag -o: want table or json", cfg.output)
 	}
 	if cfg.interval <= 0 || cfg.readyDelay < 0 || cfg.maxSteps <= 0 {
 		return cfg, errors.New("-interval and -max-steps must be positive, -ready-delay not negative")
@@ -120,7 +127,11 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "%v\n", err)
 		return 1
 	}
-	if err := writeTable(stdout, t); err != nil {
+	write := writeTable
+	if cfg.output == "json" {
+		write = func(w io.Writer, t *trace) error { return report.Write(w, t.report()) }
+	}
+	if err := write(stdout, t); err != nil {
 		fmt.Fprintf(stderr, "rolloutplan: %v\n", err)
 		return 1
 	}
