@@ -89,8 +89,8 @@ func jsonKind(v any) string {
 // explain rewrites a decoding error of a document of an accepted kind.
 // Strict-decoding errors (unknown and duplicate fields) are kept: they
 // name the field. A value of the wrong JSON type, which apimachinery
-// reports with Go type names, becomes "spec.replicas: want an integer,
-// got a string".
+// reports with Go type names, becomes "spec.replicas: want an integer
+// from -2147483648 to 2147483647, got a string".
 func explain(doc []byte, apiVersion, kind string, err error) error {
 	if runtime.IsStrictDecodingError(err) {
 		return err
@@ -101,7 +101,11 @@ func explain(doc []byte, apiVersion, kind string, err error) error {
 	}
 	var te *json.UnmarshalTypeError
 	if errors.As(json.Unmarshal(js, accepted[[2]string{apiVersion, kind}]()), &te) && te.Field != "" {
-		return fmt.Errorf("%s: want %s, got %s", te.Field, goKind(te.Type), article(te.Value))
+		want := goKind(te.Type)
+		if strings.HasSuffix(te.Field, ".maxSurge") || strings.HasSuffix(te.Field, ".maxUnavailable") {
+			want = `an integer or a percentage such as "25%"` // an IntOrString
+		}
+		return fmt.Errorf("%s: want %s, got %s", te.Field, want, article(te.Value))
 	}
 	return err
 }
@@ -109,7 +113,9 @@ func explain(doc []byte, apiVersion, kind string, err error) error {
 // goKind names the JSON a Go type is read from.
 func goKind(t reflect.Type) string {
 	switch t.Kind() {
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+	case reflect.Int32:
+		return "an integer from -2147483648 to 2147483647"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int64,
 		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
 		return "an integer"
 	case reflect.Float32, reflect.Float64:
@@ -124,15 +130,18 @@ func goKind(t reflect.Type) string {
 	return "an object"
 }
 
-// article names a JSON value kind as encoding/json reports it ("string",
-// "number", "array", "object", "bool") with an article.
+// article names a JSON value as encoding/json reports it ("string",
+// "number", "array", "object", "bool") with an article; a number it
+// quotes ("number 1.5") is given as written.
 func article(v string) string {
 	switch {
 	case v == "array":
 		return "a list"
 	case v == "bool":
 		return "true or false"
-	case strings.HasPrefix(v, "number"):
+	case strings.HasPrefix(v, "number "):
+		return strings.TrimPrefix(v, "number ")
+	case v == "number":
 		return "a number"
 	case v == "object":
 		return "an object"
