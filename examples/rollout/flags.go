@@ -115,7 +115,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.IntVar(&cfg.resumeAt, "resume-at", 0, "resume the deployment before sync `K` (0: never)")
 	fs.IntVar(&cfg.rollbackAt, "rollback-at", 0, "roll back before sync `K` (0: never)")
 	fs.Int64Var(&cfg.rollbackTo, "rollback-to", 0, "the `revision` -rollback-at returns to (0: the previous one)")
-	fs.StringVar(&cfg.manifest, "f", "", "read the Deployment from an apps/v1 manifest in JSON `file`; its first container's image is the new image")
+	fs.StringVar(&cfg.manifest, "f", "", "read the Deployment from an apps/v1 manifest in JSON `file`; its first container's image is the new image, and its resource requests give the capacity the rollout needs")
 	fs.StringVar(&cfg.fromImage, "image-from", cfg.fromImage, "the first container's image before the update")
 	fs.StringVar(&cfg.toImage, "image-to", cfg.toImage, "the first container's image after the update")
 	fs.IntVar(&cfg.maxSteps, "max-steps", cfg.maxSteps, "stop after this many syncs")

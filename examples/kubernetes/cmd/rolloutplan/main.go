@@ -9,18 +9,27 @@
 //
 // Manifests are YAML or JSON, decoded strictly with apimachinery's
 // decoders: apps/v1 Deployments and ReplicaSets, one per document, or
-// in a List. Exactly one Deployment is required. ReplicaSets it does not
+// in a List; each document's apiVersion and kind are checked before its
+// fields, and input that is not such an object gets a one-line message.
+// Exactly one Deployment is required. ReplicaSets it does not
 // control (by owner reference, or, for orphans, by selector) are ignored.
 //
 // Without ReplicaSets, the Deployment is first settled on its template
 // (one ReplicaSet, revision 1, every pod available), as after an earlier
-// rollout; --set-image then starts the update at sync 1. Without
+// rollout, and the output says that its revision numbers assume no other
+// ReplicaSets exist; --set-image then starts the update at sync 1. Without
 // --set-image the Deployment's own state is simply run to the end.
 //
 // ReplicaSet names carry the pod-template-hash, which is computed over
 // the template as given: they match the cluster's when the manifest is as
 // the API server stored it (kubectl get -o yaml), since defaulting fills
 // in pod fields that change the hash.
+//
+// -o json prints the rollout in the JSON schema of examples/rollout -o
+// json (examples/internal/report). Both outputs end with the capacity the
+// rollout needs beyond its steady state: the peak extra pods, CPU and
+// memory, from each ReplicaSet's pod template requests as the scheduler
+// totals them (examples/internal/capacity).
 //
 // Exit status: 0 on success, 1 for invalid or unreadable manifests or a
 // failed simulation, 2 for bad flags.
