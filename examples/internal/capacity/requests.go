@@ -50,7 +50,9 @@ type Pod struct {
 	// matters for sidecars (see Requests).
 	InitContainers []InitContainer
 	// PodMilliCPU and PodMemory are pod-level requests
-	// (spec.resources.requests); nil when not set.
+	// (spec.resources.requests); nil when not set. They are honoured as
+	// with the PodLevelResources feature gate on, its default since
+	// Kubernetes v1.34 (beta).
 	PodMilliCPU, PodMemory *int64
 	// Overhead is spec.overhead, zero when not set.
 	Overhead Resources
