@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 
 	"github.com/rolloutmath/rolloutmath/examples/internal/capacity"
 	"github.com/rolloutmath/rolloutmath/examples/internal/cluster"
@@ -73,9 +74,10 @@ func (s *podSpec) clusterSpec() cluster.PodSpec {
 
 // pod reads s's CPU and memory requests for capacity.Pod.Requests, as the
 // API server stores them: a container's missing request defaults to its
-// limit. An init container with restartPolicy Always is a sidecar. A
-// quantity that does not parse is an error naming its field, below
-// spec.template.spec.
+// limit, and a pod-level request to the pod-level limit when no container
+// requests the resource. An init container with restartPolicy Always is a
+// sidecar. A quantity that does not parse is an error naming its field,
+// below spec.template.spec.
 func (s *podSpec) pod() (*capacity.Pod, error) {
 	const path = "spec.template.spec"
 	var p capacity.Pod
@@ -95,10 +97,10 @@ func (s *podSpec) pod() (*capacity.Pod, error) {
 	}
 	if s.Resources != nil {
 		var err error
-		if p.PodMilliCPU, err = parseQuantity(s.Resources.Requests, "cpu", path+".resources.requests"); err != nil {
+		if p.PodMilliCPU, err = s.podLevel("cpu", path+".resources"); err != nil {
 			return nil, err
 		}
-		if p.PodMemory, err = parseQuantity(s.Resources.Requests, "memory", path+".resources.requests"); err != nil {
+		if p.PodMemory, err = s.podLevel("memory", path+".resources"); err != nil {
 			return nil, err
 		}
 	}
@@ -112,6 +114,26 @@ func (s *podSpec) pod() (*capacity.Pod, error) {
 	}
 	p.Overhead = capacity.Resources{MilliCPU: capacity.Request(cpu, nil), Memory: capacity.Request(memory, nil)}
 	return &p, nil
+}
+
+// podLevel returns the pod-level request for resource as the API server
+// defaults it (capacity.PodLevelRequest), reading the fields below path.
+func (s *podSpec) podLevel(resource, path string) (*int64, error) {
+	request, err := parseQuantity(s.Resources.Requests, resource, path+".requests")
+	if err != nil {
+		return nil, err
+	}
+	limit, err := parseQuantity(s.Resources.Limits, resource, path+".limits")
+	if err != nil {
+		return nil, err
+	}
+	containersRequest := false
+	for _, c := range append(slices.Clone(s.Containers), s.InitContainers...) {
+		_, req := c.Resources.Requests[resource]
+		_, lim := c.Resources.Limits[resource]
+		containersRequest = containersRequest || req || lim
+	}
+	return capacity.PodLevelRequest(request, limit, containersRequest), nil
 }
 
 // requests returns the CPU and memory requests of r, each defaulting to

@@ -38,6 +38,10 @@ func TestPodSpecRequests(t *testing.T) {
 			spec:   `{"containers": [{}], "resources": {"requests": {"memory": "2Gi"}}, "overhead": {"cpu": "250m", "memory": "120Mi"}}`,
 			want:   capacity.Pod{Containers: []capacity.Resources{{}}, PodMemory: int64p(2 << 30), Overhead: capacity.Resources{MilliCPU: 250, Memory: 120 << 20}},
 			reason: "pod-level cpu is not set, so PodMilliCPU stays nil"},
+		{name: "a pod-level limit defaults the pod-level request when no container requests the resource",
+			spec:   `{"containers": [{"resources": {"limits": {"memory": "1Gi"}}}], "resources": {"limits": {"cpu": "2", "memory": "4Gi"}}}`,
+			want:   capacity.Pod{Containers: []capacity.Resources{{Memory: 1 << 30}}, PodMilliCPU: int64p(2000)},
+			reason: "cpu: no container asks, so the pod request is the pod limit; memory: the container's limit defaults its request, so the pod request is the containers' total"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

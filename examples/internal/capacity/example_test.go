@@ -80,3 +80,9 @@ func ExampleFormatMemory() {
 	fmt.Println(capacity.FormatMemory(384<<20), capacity.FormatMemory(1e9), capacity.FormatMemory(1500))
 	// Output: 384Mi 1G 1500
 }
+
+func ExamplePodLevelRequest() {
+	limit := int64(2 << 30)
+	fmt.Println(*capacity.PodLevelRequest(nil, &limit, false), capacity.PodLevelRequest(nil, &limit, true))
+	// Output: 2147483648 <nil>
+}

@@ -76,6 +76,22 @@ func Request(request, limit *int64) int64 {
 	return 0
 }
 
+// PodLevelRequest returns a pod-level request for one resource as the API
+// server defaults it: request when set; else limit (the pod-level limit),
+// when no container or init container requests the resource, counting a
+// container limit that defaults its request; else nil, and the
+// containers' total applies (the API server would write that total in).
+// Upstream: defaultPodRequests in pkg/apis/core/v1.
+func PodLevelRequest(request, limit *int64, containersRequest bool) *int64 {
+	switch {
+	case request != nil:
+		return request
+	case limit != nil && !containersRequest:
+		return limit
+	}
+	return nil
+}
+
 // Requests returns what the scheduler reserves on a node for one pod p,
 // resource by resource:
 //

@@ -110,6 +110,28 @@ func TestRequestDefaultsToLimit(t *testing.T) {
 	}
 }
 
+func TestPodLevelRequestDefaults(t *testing.T) {
+	tests := []struct {
+		name           string
+		request, limit *int64
+		containers     bool
+		want           *int64
+		reason         string
+	}{
+		{name: "nothing set", want: nil},
+		{name: "request set", request: int64p(500), limit: int64p(1000), containers: true, want: int64p(500)},
+		{name: "limit only, containers silent", limit: int64p(1000), want: int64p(1000), reason: "the request defaults to the pod-level limit"},
+		{name: "limit only, containers request", limit: int64p(1000), containers: true, want: nil,
+			reason: "the request defaults to the containers' total, which Requests computes anyway"},
+	}
+	for _, tt := range tests {
+		got := PodLevelRequest(tt.request, tt.limit, tt.containers)
+		if (got == nil) != (tt.want == nil) || got != nil && *got != *tt.want {
+			t.Errorf("%s: PodLevelRequest = %v, want %v (%s)", tt.name, got, tt.want, tt.reason)
+		}
+	}
+}
+
 // requestsRef totals a pod's requests by simulating its start-up phase by
 // phase: each init container runs with the sidecars started so far, then
 // the app containers run with every sidecar. The answer is the most any

@@ -25,7 +25,8 @@ var (
 // in millicores and memory in bytes (capacity.Pod.Requests): containers'
 // requests, each defaulting to its limit as the API server defaults a
 // pod; init containers, with restartPolicy Always marking a sidecar;
-// pod-level requests; and overhead. Other resources are left out. A
+// pod-level requests, defaulting to pod-level limits when no container
+// requests the resource; and overhead. Other resources are left out. A
 // negative quantity, or one beyond int64 in its unit, is an error that
 // names the field below spec.template.spec.
 func podRequests(t *adapt.Template) (capacity.Resources, error) {
@@ -48,11 +49,11 @@ func podRequests(t *adapt.Template) (capacity.Resources, error) {
 		p.InitContainers = append(p.InitContainers, capacity.InitContainer{Requests: r, Sidecar: sidecar})
 	}
 	var err error
-	if res := t.Spec.Resources; res != nil {
-		if p.PodMilliCPU, err = amount(res.Requests, corev1.ResourceCPU, path+".resources.requests"); err != nil {
+	if t.Spec.Resources != nil {
+		if p.PodMilliCPU, err = podLevel(&t.Spec, corev1.ResourceCPU, path+".resources"); err != nil {
 			return capacity.Resources{}, err
 		}
-		if p.PodMemory, err = amount(res.Requests, corev1.ResourceMemory, path+".resources.requests"); err != nil {
+		if p.PodMemory, err = podLevel(&t.Spec, corev1.ResourceMemory, path+".resources"); err != nil {
 			return capacity.Resources{}, err
 		}
 	}
@@ -66,6 +67,28 @@ func podRequests(t *adapt.Template) (capacity.Resources, error) {
 	}
 	p.Overhead = capacity.Resources{MilliCPU: capacity.Request(cpu, nil), Memory: capacity.Request(memory, nil)}
 	return p.Requests()
+}
+
+// podLevel returns the pod-level request for name as the API server
+// defaults it (capacity.PodLevelRequest), reading the fields below path.
+func podLevel(spec *corev1.PodSpec, name corev1.ResourceName, path string) (*int64, error) {
+	request, err := amount(spec.Resources.Requests, name, path+".requests")
+	if err != nil {
+		return nil, err
+	}
+	limit, err := amount(spec.Resources.Limits, name, path+".limits")
+	if err != nil {
+		return nil, err
+	}
+	containersRequest := false
+	for _, cs := range [][]corev1.Container{spec.Containers, spec.InitContainers} {
+		for i := range cs {
+			_, req := cs[i].Resources.Requests[name]
+			_, lim := cs[i].Resources.Limits[name]
+			containersRequest = containersRequest || req || lim
+		}
+	}
+	return capacity.PodLevelRequest(request, limit, containersRequest), nil
 }
 
 // containerRequests returns a container's CPU and memory requests, each
