@@ -19,6 +19,18 @@ import (
 // The result has 1 to 10 characters. A nil collisionCount and a count of
 // 0 give different hashes.
 //
+// Type names are part of the hash. The rendering names every type it
+// prints, with its package: a Template[PodSpec] renders as
+// "revision.Template[example.com/ctl/api.PodSpec]{...}" (a generic type's
+// arguments carry their full import path; a type in package main is
+// "main.PodSpec" under go run and go build but is named by its import
+// path inside a test binary). So renaming your spec type, or moving it
+// to another package, changes the hash of every template and renames
+// every ReplicaSet: the next sync sees no ReplicaSet equal to the
+// template's hash and starts a rollout that changes nothing. Use
+// corev1.PodTemplateSpec to get the names a cluster uses, and keep your
+// own template type's name and package stable.
+//
 // For a corev1.PodTemplateSpec the result is byte-for-byte what
 // kube-controller-manager built with the same k8s.io/api version computes:
 // the rendering names every struct field, so the hash of the same template
