@@ -11,9 +11,10 @@
 // updates and deletions, a rollback of the Deployment's template, and the
 // Deployment's status.
 //
-// The conversions copy the fields the library reads and share nothing
-// the library could modify: maps and templates are shared with the input
-// objects, which the library never modifies, and the objects returned
+// The conversions copy the counters and scalars the library reads; maps
+// (annotations, labels) and pod templates are shared with the input
+// objects, which is safe because the library never modifies its inputs.
+// Do not modify the inputs while a result is in use. The objects returned
 // by Changes are deep copies. Validate checks a Deployment as the API
 // server does, in its words.
 package adapt
