@@ -1,0 +1,117 @@
+package cloneset_test
+
+import (
+	"fmt"
+
+	"github.com/rolloutmath/rolloutmath/rollout/cloneset"
+)
+
+// The template of CloneSet "demo" as kruise's codec encodes it (a
+// corev1.PodTemplateSpec passed through encoding/json; apimachinery v0.32,
+// which kruise v1.9.1 uses, writes the zero creationTimestamp as null).
+const demoTemplate = `{"metadata":{"creationTimestamp":null,"labels":{"app":"demo"}},"spec":{"containers":[{"name":"main","image":"nginx:1.25","resources":{}}]}}`
+
+func ExampleRevisionData() {
+	data, err := cloneset.RevisionData([]byte(demoTemplate))
+	fmt.Println(string(data), err)
+	// Output:
+	// {"spec":{"template":{"$patch":"replace","metadata":{"creationTimestamp":null,"labels":{"app":"demo"}},"spec":{"containers":[{"image":"nginx:1.25","name":"main","resources":{}}]}}}} <nil>
+}
+
+func ExampleHashRevision() {
+	data, _ := cloneset.RevisionData([]byte(demoTemplate))
+	fmt.Println(cloneset.HashRevision(data, 0))
+	fmt.Println(cloneset.HashRevision(data, 1)) // after one name clash
+	// Output:
+	// 788944f45
+	// 788944f44
+}
+
+func ExampleRevisionName() {
+	data, _ := cloneset.RevisionData([]byte(demoTemplate))
+	fmt.Println(cloneset.RevisionName("demo", cloneset.HashRevision(data, 0)))
+	// Output: demo-788944f45
+}
+
+func ExampleShortHash() {
+	fmt.Println(cloneset.ShortHash("web-front-788944f45"))
+	fmt.Println(cloneset.ShortHash("788944f45"))
+	// Output:
+	// 788944f45
+	// 788944f45
+}
+
+func ExampleSameRevision() {
+	fmt.Println(cloneset.SameRevision("demo-788944f45", "demo-788944f45"))
+	fmt.Println(cloneset.SameRevision("788944f45", "demo-788944f45")) // CloneSetShortHash label
+	fmt.Println(cloneset.SameRevision("demo-5b54ff9d4d", "demo-788944f45"))
+	// Output:
+	// true
+	// true
+	// false
+}
+
+func ExampleActiveRevisions() {
+	v1, _ := cloneset.RevisionData([]byte(demoTemplate))
+	v2, _ := cloneset.RevisionData([]byte(`{"metadata":{"creationTimestamp":null,"labels":{"app":"demo"}},"spec":{"containers":[{"name":"main","image":"nginx:1.26","resources":{}}]}}`))
+	history := []cloneset.ControllerRevision{{Name: "demo-788944f45", Number: 1, Data: v1}}
+
+	// A new image: a new revision.
+	r, _ := cloneset.ActiveRevisions("demo", history, v2, "demo-788944f45", 0)
+	fmt.Println(r.Action, r.Update.Name, r.Update.Number, "current", r.Current)
+
+	// Back to nginx:1.25: the old revision is renumbered and keeps its name.
+	history = append(history, r.Update)
+	r, _ = cloneset.ActiveRevisions("demo", history, v1, "demo-5b54ff9d4d", 0)
+	fmt.Println(r.Action, r.Update.Name, r.Update.Number, "current", r.Current)
+	// Output:
+	// CreateRevision demo-5b54ff9d4d 2 current demo-788944f45
+	// Renumber demo-788944f45 3 current demo-5b54ff9d4d
+}
+
+func ExampleUpdateRevisionAction_String() {
+	fmt.Println(cloneset.ReuseLatest, cloneset.Renumber, cloneset.CreateRevision)
+	// Output: ReuseLatest Renumber CreateRevision
+}
+
+func ExampleCurrentRevisionAfter() {
+	// 3 replicas, all 3 pods at the update revision (one still Pending):
+	// the current revision advances without waiting for readiness.
+	fmt.Println(cloneset.CurrentRevisionAfter("demo-788944f45", "demo-5b54ff9d4d", 3, 3, 3))
+	// During a surge, 4 pods at the update revision for 3 replicas: not yet.
+	fmt.Println(cloneset.CurrentRevisionAfter("demo-788944f45", "demo-5b54ff9d4d", 3, 4, 4))
+	// Output:
+	// demo-5b54ff9d4d
+	// demo-788944f45
+}
+
+func ExampleSortRevisions() {
+	revs := []cloneset.ControllerRevision{
+		{Name: "demo-c", Number: 3},
+		{Name: "demo-b", Number: 1, CreatedUnixNano: 20},
+		{Name: "demo-a", Number: 1, CreatedUnixNano: 10},
+	}
+	order, err := cloneset.SortRevisions(revs)
+	for _, i := range order {
+		fmt.Print(revs[i].Name, " ")
+	}
+	fmt.Println(err)
+	// Output: demo-a demo-b demo-c <nil>
+}
+
+func ExampleHistoryToDelete() {
+	var revs []cloneset.ControllerRevision
+	for n := int64(1); n <= 6; n++ {
+		revs = append(revs, cloneset.ControllerRevision{Name: fmt.Sprintf("demo-%d", n), Number: n})
+	}
+	limit := int32(2)
+	// Current 5, update 6, a pod still on 2: non-live {1, 3, 4}, keep 2.
+	del, err := cloneset.HistoryToDelete(revs, "demo-5", "demo-6", []string{"demo-2"}, &limit)
+	for _, i := range del {
+		fmt.Println("delete", revs[i].Name)
+	}
+	fmt.Println(err)
+	// Output:
+	// delete demo-1
+	// <nil>
+}
