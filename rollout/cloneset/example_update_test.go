@@ -115,3 +115,25 @@ func ExampleHistoryToDelete() {
 	// delete demo-1
 	// <nil>
 }
+
+func ExampleCalculateInPlaceUpdate() {
+	v125, _ := cloneset.RevisionData([]byte(demoTemplate))
+	v126, _ := cloneset.RevisionData([]byte(`{"metadata":{"creationTimestamp":null,"labels":{"app":"demo","tier":"web"}},"spec":{"containers":[{"name":"main","image":"nginx:1.26","resources":{}}]}}`))
+	withEnv, _ := cloneset.RevisionData([]byte(`{"metadata":{"creationTimestamp":null,"labels":{"app":"demo"}},"spec":{"containers":[{"name":"main","image":"nginx:1.25","env":[{"name":"MODE","value":"fast"}],"resources":{}}]}}`))
+
+	u, _ := cloneset.CalculateInPlaceUpdate(v125, v126)
+	fmt.Println(u.Possible, u.Images, u.Metadata)
+	u, _ = cloneset.CalculateInPlaceUpdate(v125, withEnv)
+	fmt.Println(u.Possible, u.Blockers)
+	// Output:
+	// true map[main:nginx:1.26] true
+	// false [add /spec/containers/0/env]
+}
+
+func ExampleInPlaceUpdate_String() {
+	v125, _ := cloneset.RevisionData([]byte(demoTemplate))
+	v126, _ := cloneset.RevisionData([]byte(`{"metadata":{"creationTimestamp":null,"labels":{"app":"demo"}},"spec":{"containers":[{"name":"main","image":"nginx:1.26","resources":{}}]}}`))
+	u, _ := cloneset.CalculateInPlaceUpdate(v125, v126)
+	fmt.Println(u)
+	// Output: in place: images main=nginx:1.26
+}
