@@ -1,0 +1,134 @@
+package cloneset_test
+
+import (
+	"time"
+
+	"fmt"
+
+	"github.com/rolloutmath/rolloutmath/intorpercent"
+	"github.com/rolloutmath/rolloutmath/rollout/cloneset"
+)
+
+func ExampleDefaultMaxUnavailable() {
+	v := cloneset.DefaultMaxUnavailable()
+	fmt.Println(v.IsString, v.Str)
+	// Output: true 20%
+}
+
+func ExampleCalculatePartitionReplicas() {
+	for _, tc := range []struct {
+		partition intorpercent.IntOrString
+		replicas  int32
+	}{
+		{intorpercent.IntOrString{IsString: true, Str: "60%"}, 17},
+		{intorpercent.IntOrString{IsString: true, Str: "99%"}, 9},    // kept below replicas: one pod is updated
+		{intorpercent.IntOrString{IsString: true, Str: "100%"}, 9},   // the literal "100%" keeps every pod
+		{intorpercent.IntOrString{IsString: true, Str: "100.0%"}, 9}, // any other text for 100% does not
+		{intorpercent.IntOrString{IsString: true, Str: "0.01%"}, 9},  // rounded up: one pod is kept
+		{intorpercent.IntOrString{Int: 12}, 10},                      // counts are clamped
+	} {
+		p, err := cloneset.CalculatePartitionReplicas(&tc.partition, tc.replicas)
+		text := tc.partition.Str
+		if !tc.partition.IsString {
+			text = fmt.Sprint(tc.partition.Int)
+		}
+		fmt.Printf("%-6s of %2d replicas keeps %2d old pods (err %v)\n", text, tc.replicas, p, err)
+	}
+	_, err := cloneset.CalculatePartitionReplicas(&intorpercent.IntOrString{IsString: true, Str: "60"}, 10)
+	fmt.Println(err)
+	// Output:
+	// 60%    of 17 replicas keeps 11 old pods (err <nil>)
+	// 99%    of  9 replicas keeps  8 old pods (err <nil>)
+	// 100%   of  9 replicas keeps  9 old pods (err <nil>)
+	// 100.0% of  9 replicas keeps  8 old pods (err <nil>)
+	// 0.01%  of  9 replicas keeps  1 old pods (err <nil>)
+	// 12     of 10 replicas keeps 10 old pods (err <nil>)
+	// cloneset: spec.updateStrategy.partition: "60": invalid type: string is not a percentage
+}
+
+var now = time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
+
+func ExampleIsPodActive() {
+	running := cloneset.Pod{Name: "web-abcde", Phase: cloneset.PodRunning}
+	terminating := cloneset.Pod{Name: "web-fghij", Phase: cloneset.PodRunning, Terminating: true}
+	done := cloneset.Pod{Name: "web-klmno", Phase: cloneset.PodSucceeded}
+	fmt.Println(cloneset.IsPodActive(&running), cloneset.IsPodActive(&terminating), cloneset.IsPodActive(&done))
+	// Output: true false false
+}
+
+func ExampleIsPodUpdateReady() {
+	p := cloneset.Pod{Name: "web-abcde", Phase: cloneset.PodRunning, Ready: true, ReadySince: now.Add(-10 * time.Second), Lifecycle: cloneset.PreparingNormal}
+	fmt.Println(cloneset.IsPodUpdateReady(&p, 0, now))  // what status.readyReplicas counts
+	fmt.Println(cloneset.IsPodUpdateReady(&p, 10, now)) // exactly 10 s is not more than 10 s
+	fmt.Println(cloneset.IsPodUpdateReady(&p, 9, now))
+	// Output:
+	// true
+	// false
+	// true
+}
+
+func ExampleIsPodAvailable() {
+	p := cloneset.Pod{Name: "web-abcde", Phase: cloneset.PodRunning, Ready: true, ReadySince: now.Add(-time.Minute), Lifecycle: cloneset.PreparingNormal}
+	fmt.Println(cloneset.IsPodAvailable(&p, 0, now)) // ready, but still PreparingNormal
+	p.Lifecycle = cloneset.Normal
+	fmt.Println(cloneset.IsPodAvailable(&p, 0, now))
+	// Output:
+	// false
+	// true
+}
+
+func ExampleIsPodAtRevision() {
+	p := cloneset.Pod{Name: "demo-x2k9p", Revision: "788944f45"} // labelled under the CloneSetShortHash gate
+	fmt.Println(cloneset.IsPodAtRevision(&p, "demo-788944f45"))
+	fmt.Println(cloneset.IsPodAtRevision(&p, "demo-5b54ff9d4d"))
+	// Output:
+	// true
+	// false
+}
+
+func ExampleIsSpecifiedDelete() {
+	p := cloneset.Pod{Name: "demo-x2k9p"}
+	fmt.Println(cloneset.IsSpecifiedDelete(&p, nil))
+	fmt.Println(cloneset.IsSpecifiedDelete(&p, []string{"demo-x2k9p"}))
+	// Output:
+	// false
+	// true
+}
+
+func ExampleParseDeletionCost() {
+	for _, v := range []string{"-100", "5", "+3", "007", ""} {
+		cost, ok := cloneset.ParseDeletionCost(v)
+		fmt.Printf("%q -> %d %v\n", v, cost, ok)
+	}
+	// Output:
+	// "-100" -> -100 true
+	// "5" -> 5 true
+	// "+3" -> 0 false
+	// "007" -> 0 false
+	// "" -> 0 false
+}
+
+func ExampleClassifyPod() {
+	cs := &cloneset.CloneSet[struct{}]{Name: "demo", Replicas: 3, MinReadySeconds: 30}
+	pods := []cloneset.Pod{
+		{Name: "a", Phase: cloneset.PodRunning, Ready: true, ReadySince: now.Add(-time.Minute), Lifecycle: cloneset.Normal},
+		{Name: "b", Phase: cloneset.PodRunning, Ready: true, ReadySince: now.Add(-time.Second), Lifecycle: cloneset.Normal},
+		{Name: "c", Phase: cloneset.PodPending, SpecifiedDelete: true},
+		{Name: "d", Phase: cloneset.PodRunning, Lifecycle: cloneset.PreparingDelete},
+		{Name: "e", Phase: cloneset.PodRunning, Terminating: true},
+	}
+	for i := range pods {
+		fmt.Println(pods[i].Name, cloneset.ClassifyPod(cs, &pods[i], now))
+	}
+	// Output:
+	// a Available
+	// b Unavailable
+	// c ToDelete
+	// d PreDeleting
+	// e Inactive
+}
+
+func ExamplePodClass_String() {
+	fmt.Println(cloneset.PreDeleting)
+	// Output: PreDeleting
+}
