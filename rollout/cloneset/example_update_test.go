@@ -33,24 +33,6 @@ func ExampleRevisionName() {
 	// Output: demo-788944f45
 }
 
-func ExampleShortHash() {
-	fmt.Println(cloneset.ShortHash("web-front-788944f45"))
-	fmt.Println(cloneset.ShortHash("788944f45"))
-	// Output:
-	// 788944f45
-	// 788944f45
-}
-
-func ExampleSameRevision() {
-	fmt.Println(cloneset.SameRevision("demo-788944f45", "demo-788944f45"))
-	fmt.Println(cloneset.SameRevision("788944f45", "demo-788944f45")) // CloneSetShortHash label
-	fmt.Println(cloneset.SameRevision("demo-5b54ff9d4d", "demo-788944f45"))
-	// Output:
-	// true
-	// true
-	// false
-}
-
 func ExampleActiveRevisions() {
 	v1, _ := cloneset.RevisionData([]byte(demoTemplate))
 	v2, _ := cloneset.RevisionData([]byte(`{"metadata":{"creationTimestamp":null,"labels":{"app":"demo"}},"spec":{"containers":[{"name":"main","image":"nginx:1.26","resources":{}}]}}`))
@@ -106,7 +88,8 @@ func ExampleHistoryToDelete() {
 	}
 	limit := int32(2)
 	// Current 5, update 6, a pod still on 2: non-live {1, 3, 4}, keep 2.
-	del, err := cloneset.HistoryToDelete(revs, "demo-5", "demo-6", []string{"demo-2"}, &limit)
+	pods := []cloneset.Pod{{Name: "demo-x2k9p", Revision: "demo-2", Phase: cloneset.PodRunning}}
+	del, err := cloneset.HistoryToDelete(revs, "demo-5", "demo-6", pods, &limit)
 	for _, i := range del {
 		fmt.Println("delete", revs[i].Name)
 	}

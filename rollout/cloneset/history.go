@@ -1,17 +1,11 @@
 package cloneset
 
-// DefaultRevisionHistoryLimit is the number of non-live revisions kruise
-// keeps when spec.revisionHistoryLimit is not set.
-const DefaultRevisionHistoryLimit = 10
-
 // HistoryToDelete returns the indices in revisions of the ControllerRevisions
 // kruise's history cleanup deletes, in the order it deletes them.
 //
 // A revision is live when its name is current or update (the current and
-// update revisions of the reconcile) or when some active pod belongs to it:
-// podRevisions holds the controller-revision-hash label of every active pod
-// (terminating and finished pods are not active), matched with
-// [SameRevision]. The non-live revisions, in [SortRevisions] order, are
+// update revisions of the reconcile) or when some active pod is at it
+// ([IsPodActive], [IsPodAtRevision]); inactive pods in pods are ignored. The non-live revisions, in [SortRevisions] order, are
 // deleted oldest first until limit of them remain; live revisions never
 // count toward the limit. A nil limit means [DefaultRevisionHistoryLimit];
 // a limit of 0 deletes every non-live revision.
@@ -26,8 +20,8 @@ const DefaultRevisionHistoryLimit = 10
 // kruise then deletes every non-live revision and fails the reconcile,
 // which this function reports instead). Nothing is modified.
 // Upstream: ReconcileCloneSet.truncateHistory.
-func HistoryToDelete(revisions []ControllerRevision, current, update string, podRevisions []string, limit *int32) ([]int, error) {
-	keep := DefaultRevisionHistoryLimit
+func HistoryToDelete(revisions []ControllerRevision, current, update string, pods []Pod, limit *int32) ([]int, error) {
+	keep := int(DefaultRevisionHistoryLimit)
 	if limit != nil {
 		if *limit < 0 {
 			return nil, revisionError("revisionHistoryLimit %d is negative", *limit)
@@ -40,11 +34,13 @@ func HistoryToDelete(revisions []ControllerRevision, current, update string, pod
 	}
 	// Pods match a revision by the part after the last '-' unless the
 	// label equals the name exactly; index both forms once.
-	exact := make(map[string]struct{}, len(podRevisions))
-	short := make(map[string]struct{}, len(podRevisions))
-	for _, l := range podRevisions {
-		exact[l] = struct{}{}
-		short[ShortHash(l)] = struct{}{}
+	exact := make(map[string]struct{}, len(pods))
+	short := make(map[string]struct{}, len(pods))
+	for i := range pods {
+		if IsPodActive(&pods[i]) {
+			exact[pods[i].Revision] = struct{}{}
+			short[shortHash(pods[i].Revision)] = struct{}{}
+		}
 	}
 	live := func(name string) bool {
 		if name == current || name == update {
@@ -53,7 +49,7 @@ func HistoryToDelete(revisions []ControllerRevision, current, update string, pod
 		if _, ok := exact[name]; ok {
 			return true
 		}
-		_, ok := short[ShortHash(name)]
+		_, ok := short[shortHash(name)]
 		return ok
 	}
 	var dead []int

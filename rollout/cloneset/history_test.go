@@ -2,6 +2,7 @@ package cloneset
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 	"testing"
 
@@ -9,28 +10,37 @@ import (
 	"pgregory.net/rapid"
 )
 
-func int32p(v int32) *int32 { return &v }
+func histLimit(v int32) *int32 { return &v }
+
+// podsAt returns one running pod at each revision.
+func podsAt(revisions ...string) []Pod {
+	pods := make([]Pod, len(revisions))
+	for i, r := range revisions {
+		pods[i] = Pod{Name: fmt.Sprintf("p%d", i), Revision: r, Phase: PodRunning}
+	}
+	return pods
+}
 
 func TestHistoryToDelete(t *testing.T) {
 	six := []ControllerRevision{
-		rev("cs-6", 6, "6"), rev("cs-2", 2, "2"), rev("cs-4", 4, "4"),
-		rev("cs-1", 1, "1"), rev("cs-5", 5, "5"), rev("cs-3", 3, "3"),
+		crev("cs-6", 6, "6"), crev("cs-2", 2, "2"), crev("cs-4", 4, "4"),
+		crev("cs-1", 1, "1"), crev("cs-5", 5, "5"), crev("cs-3", 3, "3"),
 	}
 	tests := []struct {
 		name            string
 		revisions       []ControllerRevision
 		current, update string
-		pods            []string
+		pods            []Pod
 		limit           *int32
 		want            []string
 		reason          string
 	}{
 		{
-			name: "SPEC §8 example", revisions: six, current: "cs-5", update: "cs-6", pods: []string{"cs-2"}, limit: int32p(2),
+			name: "SPEC §8 example", revisions: six, current: "cs-5", update: "cs-6", pods: podsAt("cs-2"), limit: histLimit(2),
 			want: []string{"cs-1"}, reason: "non-live {1,3,4}, keep 2: delete the oldest",
 		},
 		{
-			name: "limit 0 deletes every non-live revision", revisions: six, current: "cs-5", update: "cs-6", pods: []string{"cs-2"}, limit: int32p(0),
+			name: "limit 0 deletes every non-live revision", revisions: six, current: "cs-5", update: "cs-6", pods: podsAt("cs-2"), limit: histLimit(0),
 			want: []string{"cs-1", "cs-3", "cs-4"},
 		},
 		{
@@ -38,7 +48,7 @@ func TestHistoryToDelete(t *testing.T) {
 			want: nil, reason: "5 non-live revisions are within the default",
 		},
 		{
-			name: "short-hash pod label keeps its revision", revisions: six, current: "cs-6", update: "cs-6", pods: []string{"1", "other-3"}, limit: int32p(0),
+			name: "short-hash pod label keeps its revision", revisions: six, current: "cs-6", update: "cs-6", pods: podsAt("1", "other-3"), limit: histLimit(0),
 			want: []string{"cs-2", "cs-4", "cs-5"}, reason: "labels match by the part after the last '-'",
 		},
 		{
@@ -47,10 +57,15 @@ func TestHistoryToDelete(t *testing.T) {
 				{Name: "cs-b", Number: 1, CreatedUnixNano: 5}, {Name: "cs-a", Number: 1, CreatedUnixNano: 5},
 				{Name: "cs-c", Number: 1, CreatedUnixNano: 2}, {Name: "cs-z", Number: 2},
 			},
-			current: "cs-z", update: "cs-z", limit: int32p(1),
+			current: "cs-z", update: "cs-z", limit: histLimit(1),
 			want: []string{"cs-c", "cs-a"},
 		},
-		{name: "empty history", current: "cs-1", update: "cs-1", limit: int32p(0), want: nil},
+		{
+			name: "inactive pods do not keep a revision", revisions: six, current: "cs-6", update: "cs-6", limit: histLimit(0),
+			pods: []Pod{{Name: "a", Revision: "cs-1", Terminating: true}, {Name: "b", Revision: "cs-2", Phase: PodSucceeded}, {Name: "c", Revision: "cs-3", Phase: PodFailed}},
+			want: []string{"cs-1", "cs-2", "cs-3", "cs-4", "cs-5"},
+		},
+		{name: "empty history", current: "cs-1", update: "cs-1", limit: histLimit(0), want: nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -76,8 +91,8 @@ func TestHistoryToDeleteErrors(t *testing.T) {
 		limit     *int32
 		want      string
 	}{
-		{name: "negative limit", limit: int32p(-1), want: "cloneset: invalid revision input: revisionHistoryLimit -1 is negative"},
-		{name: "duplicate name", revisions: []ControllerRevision{rev("a", 1, ""), rev("a", 2, "")}, want: `cloneset: invalid revision input: duplicate revision name "a"`},
+		{name: "negative limit", limit: histLimit(-1), want: "cloneset: invalid revision input: revisionHistoryLimit -1 is negative"},
+		{name: "duplicate name", revisions: []ControllerRevision{crev("a", 1, ""), crev("a", 2, "")}, want: `cloneset: invalid revision input: duplicate revision name "a"`},
 	}
 	for _, tt := range tests {
 		got, err := HistoryToDelete(tt.revisions, "x", "x", nil, tt.limit)
@@ -100,8 +115,12 @@ func TestHistoryToDeleteKeepsLiveAndLimit(t *testing.T) {
 		}
 		current := rapid.SampledFrom(names).Draw(t, "current")
 		update := rapid.SampledFrom(names).Draw(t, "update")
-		pods := rapid.SliceOfN(rapid.SampledFrom(append(names, "788944f45", "zzz")), 0, 4).Draw(t, "podRevisions")
-		limit := int32p(rapid.Int32Range(0, 6).Draw(t, "limit"))
+		podRevs := rapid.SliceOfN(rapid.SampledFrom(append(names, "788944f45", "zzz")), 0, 4).Draw(t, "podRevisions")
+		pods := podsAt(podRevs...)
+		for i := range pods {
+			pods[i].Terminating = rapid.Bool().Draw(t, "terminating")
+		}
+		limit := histLimit(rapid.Int32Range(0, 6).Draw(t, "limit"))
 		got, err := HistoryToDelete(revs, current, update, pods, limit)
 		if err != nil {
 			t.Fatal(err)
@@ -110,8 +129,8 @@ func TestHistoryToDeleteKeepsLiveAndLimit(t *testing.T) {
 			if name == current || name == update {
 				return true
 			}
-			for _, p := range pods {
-				if SameRevision(p, name) {
+			for i := range pods {
+				if IsPodActive(&pods[i]) && IsPodAtRevision(&pods[i], name) {
 					return true
 				}
 			}

@@ -131,31 +131,13 @@ const maxRevisionPrefix = 223
 // for the CloneSet named cloneSet: "<cloneSet>-<hash>", with cloneSet cut
 // to its first 223 bytes. Pods carry this full name in their
 // controller-revision-hash label (kruise's CloneSetShortHash gate writes
-// the hash alone instead; both match, see [SameRevision]).
+// the hash alone instead; both match, see [IsPodAtRevision]).
 // Upstream: history.ControllerRevisionName.
 func RevisionName(cloneSet, hash string) string {
 	if len(cloneSet) > maxRevisionPrefix {
 		cloneSet = cloneSet[:maxRevisionPrefix]
 	}
 	return cloneSet + "-" + hash
-}
-
-// ShortHash returns the part of a revision name after its last '-' (all
-// of name when it has none): the hash, which kruise writes to the
-// pod-template-hash label.
-// Upstream: clonesetutils.GetShortHash.
-func ShortHash(name string) string {
-	return name[strings.LastIndexByte(name, '-')+1:]
-}
-
-// SameRevision reports whether a pod whose controller-revision-hash label
-// is label belongs to the revision named revision: the two are equal, or
-// their parts after the last '-' are ("demo-788944f45" and "788944f45"
-// match). A pod without the label passes label "", which matches only a
-// revision whose name ends in '-' or is empty.
-// Upstream: the CloneSet revision adapter's EqualToRevisionHash.
-func SameRevision(label, revision string) bool {
-	return label == revision || ShortHash(label) == ShortHash(revision)
 }
 
 // UpdateRevisionAction says what kruise does to its revision history to

@@ -149,7 +149,7 @@ func TestRevisionData(t *testing.T) {
 	}
 }
 
-func TestRevisionNameAndShortHash(t *testing.T) {
+func TestRevisionName(t *testing.T) {
 	tests := []struct {
 		name, cloneSet, hash, want, short string
 	}{
@@ -164,35 +164,14 @@ func TestRevisionNameAndShortHash(t *testing.T) {
 			if got != tt.want {
 				t.Errorf("RevisionName(%q, %q) = %q, want %q", tt.cloneSet, tt.hash, got, tt.want)
 			}
-			if s := ShortHash(got); s != tt.short {
-				t.Errorf("ShortHash(%q) = %q, want %q", got, s, tt.short)
+			if s := shortHash(got); s != tt.short {
+				t.Errorf("shortHash(%q) = %q, want %q", got, s, tt.short)
 			}
 		})
 	}
 }
 
-func TestSameRevision(t *testing.T) {
-	tests := []struct {
-		label, revision string
-		want            bool
-		reason          string
-	}{
-		{"demo-788944f45", "demo-788944f45", true, "equal"},
-		{"788944f45", "demo-788944f45", true, "CloneSetShortHash label"},
-		{"other-788944f45", "demo-788944f45", true, "only the part after the last '-' is compared"},
-		{"demo-5b54ff9d4d", "demo-788944f45", false, "different hash"},
-		{"", "demo-788944f45", false, "pod without the label"},
-		{"", "", true, "both empty"},
-		{"", "demo-", true, "kruise compares empty short hashes as equal"},
-	}
-	for _, tt := range tests {
-		if got := SameRevision(tt.label, tt.revision); got != tt.want {
-			t.Errorf("SameRevision(%q, %q) = %v, want %v (%s)", tt.label, tt.revision, got, tt.want, tt.reason)
-		}
-	}
-}
-
-func rev(name string, number int64, data string) ControllerRevision {
+func crev(name string, number int64, data string) ControllerRevision {
 	return ControllerRevision{Name: name, Number: number, Data: []byte(data)}
 }
 
@@ -209,50 +188,50 @@ func TestActiveRevisions(t *testing.T) {
 		{
 			name:   "first revision",
 			data:   demoData,
-			want:   ActiveRevisionsResult{Update: rev("demo-788944f45", 1, demoData), Action: CreateRevision, Existing: -1, Current: "demo-788944f45"},
+			want:   ActiveRevisionsResult{Update: crev("demo-788944f45", 1, demoData), Action: CreateRevision, Existing: -1, Current: "demo-788944f45"},
 			reason: "no status.currentRevision: current is the update revision",
 		},
 		{
 			name:      "unchanged template reuses the newest revision",
-			revisions: []ControllerRevision{rev("demo-788944f45", 1, demoData)},
+			revisions: []ControllerRevision{crev("demo-788944f45", 1, demoData)},
 			data:      demoData, current: "demo-788944f45",
-			want: ActiveRevisionsResult{Update: rev("demo-788944f45", 1, demoData), Action: ReuseLatest, Existing: 0, Current: "demo-788944f45"},
+			want: ActiveRevisionsResult{Update: crev("demo-788944f45", 1, demoData), Action: ReuseLatest, Existing: 0, Current: "demo-788944f45"},
 		},
 		{
 			name:      "image change creates revision 2",
-			revisions: []ControllerRevision{rev("demo-788944f45", 1, demoData)},
+			revisions: []ControllerRevision{crev("demo-788944f45", 1, demoData)},
 			data:      demoData126, current: "demo-788944f45",
-			want: ActiveRevisionsResult{Update: rev("demo-5b54ff9d4d", 2, demoData126), Action: CreateRevision, Existing: -1, Current: "demo-788944f45"},
+			want: ActiveRevisionsResult{Update: crev("demo-5b54ff9d4d", 2, demoData126), Action: CreateRevision, Existing: -1, Current: "demo-788944f45"},
 		},
 		{
 			name:      "rollback renumbers the old revision and keeps its name",
-			revisions: []ControllerRevision{rev("demo-5b54ff9d4d", 2, demoData126), rev("demo-788944f45", 1, demoData)},
+			revisions: []ControllerRevision{crev("demo-5b54ff9d4d", 2, demoData126), crev("demo-788944f45", 1, demoData)},
 			data:      demoData, current: "demo-5b54ff9d4d",
-			want: ActiveRevisionsResult{Update: rev("demo-788944f45", 3, demoData), Action: Renumber, Existing: 1, Current: "demo-5b54ff9d4d"},
+			want: ActiveRevisionsResult{Update: crev("demo-788944f45", 3, demoData), Action: Renumber, Existing: 1, Current: "demo-5b54ff9d4d"},
 		},
 		{
 			name:      "name clash with other data bumps the collision count",
-			revisions: []ControllerRevision{rev("demo-788944f45", 1, "other")},
+			revisions: []ControllerRevision{crev("demo-788944f45", 1, "other")},
 			data:      demoData, current: "demo-788944f45",
-			want: ActiveRevisionsResult{Update: rev("demo-788944f44", 2, demoData), Action: CreateRevision, Existing: -1, Current: "demo-788944f45", CollisionCount: 1},
+			want: ActiveRevisionsResult{Update: crev("demo-788944f44", 2, demoData), Action: CreateRevision, Existing: -1, Current: "demo-788944f45", CollisionCount: 1},
 		},
 		{
 			name:      "stored collision count is used from the start",
 			revisions: nil,
 			data:      demoData, collisionCount: 1,
-			want: ActiveRevisionsResult{Update: rev("demo-788944f44", 1, demoData), Action: CreateRevision, Existing: -1, Current: "demo-788944f44", CollisionCount: 1},
+			want: ActiveRevisionsResult{Update: crev("demo-788944f44", 1, demoData), Action: CreateRevision, Existing: -1, Current: "demo-788944f44", CollisionCount: 1},
 		},
 		{
 			name:      "unknown status.currentRevision falls back to the update revision",
-			revisions: []ControllerRevision{rev("demo-788944f45", 1, demoData)},
+			revisions: []ControllerRevision{crev("demo-788944f45", 1, demoData)},
 			data:      demoData, current: "demo-gone",
-			want: ActiveRevisionsResult{Update: rev("demo-788944f45", 1, demoData), Action: ReuseLatest, Existing: 0, Current: "demo-788944f45"},
+			want: ActiveRevisionsResult{Update: crev("demo-788944f45", 1, demoData), Action: ReuseLatest, Existing: 0, Current: "demo-788944f45"},
 		},
 		{
 			name:      "next number follows the highest, not the count",
-			revisions: []ControllerRevision{rev("demo-a", 7, "a"), rev("demo-b", 3, "b")},
+			revisions: []ControllerRevision{crev("demo-a", 7, "a"), crev("demo-b", 3, "b")},
 			data:      demoData, current: "demo-a",
-			want: ActiveRevisionsResult{Update: rev("demo-788944f45", 8, demoData), Action: CreateRevision, Existing: -1, Current: "demo-a"},
+			want: ActiveRevisionsResult{Update: crev("demo-788944f45", 8, demoData), Action: CreateRevision, Existing: -1, Current: "demo-a"},
 		},
 	}
 	for _, tt := range tests {
@@ -275,10 +254,10 @@ func TestActiveRevisionsErrors(t *testing.T) {
 		cc        int32
 		want      string
 	}{
-		{name: "duplicate name", revisions: []ControllerRevision{rev("a", 1, "x"), rev("a", 2, "y")}, want: `cloneset: invalid revision input: duplicate revision name "a"`},
-		{name: "empty name", revisions: []ControllerRevision{rev("", 1, "x")}, want: `cloneset: invalid revision input: revision 0 has no name`},
-		{name: "number overflow", revisions: []ControllerRevision{rev("a", math.MaxInt64, "x")}, want: `cloneset: invalid revision input: revision "a" has number 9223372036854775807, the next number would overflow`},
-		{name: "collision count overflow", revisions: []ControllerRevision{rev("demo-75bbb85b47", 1, "x")}, cc: math.MaxInt32, want: `cloneset: invalid revision input: collision count would pass 2147483647`},
+		{name: "duplicate name", revisions: []ControllerRevision{crev("a", 1, "x"), crev("a", 2, "y")}, want: `cloneset: invalid revision input: duplicate revision name "a"`},
+		{name: "empty name", revisions: []ControllerRevision{crev("", 1, "x")}, want: `cloneset: invalid revision input: revision 0 has no name`},
+		{name: "number overflow", revisions: []ControllerRevision{crev("a", math.MaxInt64, "x")}, want: `cloneset: invalid revision input: revision "a" has number 9223372036854775807, the next number would overflow`},
+		{name: "collision count overflow", revisions: []ControllerRevision{crev("demo-75bbb85b47", 1, "x")}, cc: math.MaxInt32, want: `cloneset: invalid revision input: collision count would pass 2147483647`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
