@@ -2,6 +2,7 @@ package cloneset_test
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/rolloutmath/rolloutmath/rollout/cloneset"
 )
@@ -119,4 +120,66 @@ func ExampleInPlaceUpdate_String() {
 	u, _ := cloneset.CalculateInPlaceUpdate(v125, v126)
 	fmt.Println(u)
 	// Output: in place: images main=nginx:1.26
+}
+
+func ExampleUpdateCandidates() {
+	pods := []cloneset.Pod{
+		{Name: "demo-a", Revision: "demo-788944f45", Phase: cloneset.PodRunning},
+		{Name: "demo-b", Revision: "demo-5b54ff9d4d", Phase: cloneset.PodRunning},
+		{Name: "demo-c", Revision: "demo-788944f45", Phase: cloneset.PodRunning, Lifecycle: cloneset.PreparingDelete},
+		{Name: "demo-d", Revision: "demo-788944f45", Phase: cloneset.PodRunning},
+	}
+	// Two pods to move to the update revision demo-5b54ff9d4d.
+	fmt.Println(cloneset.UpdateCandidates(pods, "demo-5b54ff9d4d", 2))
+	// A rollback (updateNum < 0) moves pods at the update revision back.
+	fmt.Println(cloneset.UpdateCandidates(pods, "demo-5b54ff9d4d", -1))
+	// Output:
+	// [0 3]
+	// [1]
+}
+
+func ExampleSortUpdateIndexes() {
+	now := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
+	running := func(name, zone string, readyFor time.Duration) cloneset.Pod {
+		return cloneset.Pod{Name: name, Revision: "demo-788944f45", Labels: map[string]string{"zone": zone},
+			Phase: cloneset.PodRunning, NodeName: "node-" + zone, Ready: true, ReadySince: now.Add(-readyFor),
+			CreationTime: now.Add(-time.Hour)}
+	}
+	pods := []cloneset.Pod{
+		running("demo-a", "a", 50*time.Minute),
+		running("demo-b", "a", 40*time.Minute),
+		running("demo-c", "b", 30*time.Minute),
+		running("demo-d", "b", 20*time.Minute),
+		running("demo-e", "a", 10*time.Minute),
+	}
+	pods[0].Ready = false
+
+	order, _ := cloneset.SortUpdateIndexes(cloneset.UpdateStrategy{}, pods, []int{0, 1, 2, 3, 4}, cloneset.UpdateOrderOptions{})
+	fmt.Println("by readiness:", order)
+
+	// Zone b first, by weight.
+	weighted := cloneset.UpdateStrategy{PriorityStrategy: &cloneset.PriorityStrategy{WeightPriority: []cloneset.WeightTerm{
+		{Weight: 10, MatchSelector: cloneset.LabelSelector{MatchLabels: map[string]string{"zone": "b"}}},
+	}}}
+	order, _ = cloneset.SortUpdateIndexes(weighted, pods, []int{0, 1, 2, 3, 4}, cloneset.UpdateOrderOptions{})
+	fmt.Println("zone b first:", order)
+
+	// Zone b spread through the order.
+	scattered := cloneset.UpdateStrategy{ScatterStrategy: []cloneset.ScatterTerm{{Key: "zone", Value: "b"}}}
+	order, _ = cloneset.SortUpdateIndexes(scattered, pods, []int{0, 1, 2, 3, 4}, cloneset.UpdateOrderOptions{})
+	fmt.Println("zone b scattered:", order)
+	// Output:
+	// by readiness: [0 4 3 2 1]
+	// zone b first: [3 2 0 4 1]
+	// zone b scattered: [3 0 4 1 2]
+}
+
+func ExampleNoKeyOrder_String() {
+	fmt.Println(cloneset.NoKeyFirst, cloneset.NoKeyLast)
+	// Output: NoKeyFirst NoKeyLast
+}
+
+func ExampleScatterGrouping_String() {
+	fmt.Println(cloneset.ScatterRound, cloneset.ScatterFloor)
+	// Output: ScatterRound ScatterFloor
 }
