@@ -1,9 +1,9 @@
 package cloneset_test
 
 import (
-	"time"
-
+	"errors"
 	"fmt"
+	"time"
 
 	"github.com/rolloutmath/rolloutmath/intorpercent"
 	"github.com/rolloutmath/rolloutmath/rollout/cloneset"
@@ -131,4 +131,90 @@ func ExampleClassifyPod() {
 func ExamplePodClass_String() {
 	fmt.Println(cloneset.PreDeleting)
 	// Output: PreDeleting
+}
+
+func ExampleCalculateDiffs() {
+	// A 10-replica CloneSet in its second batch: partition 60% keeps 6 pods
+	// on the current revision; maxSurge 1 lets one extra pod be created.
+	cs := &cloneset.CloneSet[struct{}]{
+		Name:     "web",
+		Replicas: 10,
+		UpdateStrategy: cloneset.UpdateStrategy{
+			Partition: &intorpercent.IntOrString{IsString: true, Str: "60%"},
+			MaxSurge:  &intorpercent.IntOrString{Int: 1},
+		},
+	}
+	var pods []cloneset.Pod
+	for i := range 10 {
+		rev := "web-old"
+		if i < 2 {
+			rev = "web-new" // the first batch is done
+		}
+		pods = append(pods, cloneset.Pod{Name: fmt.Sprintf("web-%d", i), Revision: rev, Phase: cloneset.PodRunning, NodeName: "n1",
+			Ready: true, ReadySince: now.Add(-time.Minute), Lifecycle: cloneset.Normal})
+	}
+	d, err := cloneset.CalculateDiffs(cs, pods, cloneset.Revisions{Current: "web-old", Update: "web-new"}, now, cloneset.ScaleStep, cloneset.Options{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println("partition", d.Resolved.Partition, "maxSurge", d.Resolved.MaxSurge, "maxUnavailable", d.Resolved.MaxUnavailable)
+	fmt.Println("scale up", d.ScaleUpNum, "limit", d.ScaleUpLimit, "at the current revision", d.ScaleUpNumOldRevision, "surge", d.UseSurge)
+	fmt.Println("update", d.UpdateNum, "budget", d.UpdateMaxUnavailable)
+	// Output:
+	// partition 6 maxSurge 1 maxUnavailable 2
+	// scale up 1 limit 1 at the current revision 0 surge 1
+	// update 2 budget 2
+}
+
+func ExampleResolve() {
+	cs := &cloneset.CloneSet[struct{}]{
+		Replicas: 5,
+		UpdateStrategy: cloneset.UpdateStrategy{
+			MaxUnavailable: &intorpercent.IntOrString{IsString: true, Str: "33.3%"}, // passes kruise's webhook
+		},
+	}
+	r, err := cloneset.Resolve(cs)
+	fmt.Println(r.MaxUnavailable, err)
+	for _, w := range r.Warnings {
+		fmt.Println(w)
+	}
+	// Output:
+	// 0 <nil>
+	// cloneset: spec.updateStrategy.maxUnavailable: "33.3%": strconv.Atoi: parsing "33.3": invalid syntax
+}
+
+func ExampleStep_String() {
+	fmt.Println(cloneset.ScaleStep, cloneset.UpdateStep)
+	// Output: ScaleStep UpdateStep
+}
+
+func ExampleBudgetPolicy_String() {
+	fmt.Println(cloneset.BudgetKruise, cloneset.BudgetClampAtZero)
+	// Output: BudgetKruise BudgetClampAtZero
+}
+
+func ExampleValueError() {
+	_, err := cloneset.CalculatePartitionReplicas(&intorpercent.IntOrString{IsString: true, Str: "25"}, 10)
+	var ve *cloneset.ValueError
+	if errors.As(err, &ve) {
+		fmt.Println(ve.Field)
+		fmt.Println(ve.Err)
+		fmt.Println(ve.Error())
+	}
+	// Output:
+	// spec.updateStrategy.partition
+	// invalid type: string is not a percentage
+	// cloneset: spec.updateStrategy.partition: "25": invalid type: string is not a percentage
+}
+
+func ExampleInputError() {
+	pods := []cloneset.Pod{{Name: "web-0"}, {Name: "web-0"}}
+	_, err := cloneset.CalculateDiffs(&cloneset.CloneSet[struct{}]{Replicas: 2}, pods, cloneset.Revisions{Update: "web-new"}, now, cloneset.ScaleStep, cloneset.Options{})
+	var ie *cloneset.InputError
+	fmt.Println(errors.As(err, &ie), errors.Is(err, cloneset.ErrInvalid))
+	fmt.Println(err)
+	// Output:
+	// true true
+	// cloneset: pods[1].name: duplicate name "web-0"
 }
