@@ -271,7 +271,7 @@ func drawUpdateStrategy(t *rapid.T) (UpdateStrategy, UpdateOrderOptions) {
 	return s, opts
 }
 
-func names(pods []Pod, idx []int) []string {
+func podNames(pods []Pod, idx []int) []string {
 	out := make([]string, len(idx))
 	for n, i := range idx {
 		out[n] = pods[i].Name
@@ -310,7 +310,7 @@ func TestUpdateOrderIsTotalAndIndependentOfInputOrder(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if diff := cmp.Diff(names(pods, got), names(shuffled, got2)); diff != "" {
+		if diff := cmp.Diff(podNames(pods, got), podNames(shuffled, got2)); diff != "" {
 			t.Fatalf("update order depends on input order (-original +shuffled):\n%s", diff)
 		}
 	})
@@ -355,7 +355,7 @@ func TestUpdateOrderPutsPreparingUpdateFirst(t *testing.T) {
 			if pods[i].Lifecycle != PreparingUpdate {
 				seenOther = true
 			} else if seenOther {
-				t.Fatalf("PreparingUpdate pod %s after another pod in %v", pods[i].Name, names(pods, got))
+				t.Fatalf("PreparingUpdate pod %s after another pod in %v", pods[i].Name, podNames(pods, got))
 			}
 		}
 	})
