@@ -15,7 +15,7 @@ package cloneset
 // created in that reconcile is not in the list, and a renumbered one keeps
 // its old number there); callers pass the same list.
 //
-// Errors wrap [ErrRevisionInput] and come with a nil result: an empty or
+// Errors (*InputError wrapping [ErrInvalid]) come with a nil result: an empty or
 // duplicate revision name, and a negative limit (the webhook accepts one;
 // kruise then deletes every non-live revision and fails the reconcile,
 // which this function reports instead). Nothing is modified.
@@ -24,7 +24,7 @@ func HistoryToDelete(revisions []ControllerRevision, current, update string, pod
 	keep := int(DefaultRevisionHistoryLimit)
 	if limit != nil {
 		if *limit < 0 {
-			return nil, revisionError("revisionHistoryLimit %d is negative", *limit)
+			return nil, inputError("spec.revisionHistoryLimit", "%d: must not be negative", *limit)
 		}
 		keep = int(*limit)
 	}

@@ -91,12 +91,12 @@ func TestHistoryToDeleteErrors(t *testing.T) {
 		limit     *int32
 		want      string
 	}{
-		{name: "negative limit", limit: histLimit(-1), want: "cloneset: invalid revision input: revisionHistoryLimit -1 is negative"},
-		{name: "duplicate name", revisions: []ControllerRevision{crev("a", 1, ""), crev("a", 2, "")}, want: `cloneset: invalid revision input: duplicate revision name "a"`},
+		{name: "negative limit", limit: histLimit(-1), want: "cloneset: spec.revisionHistoryLimit: -1: must not be negative"},
+		{name: "duplicate name", revisions: []ControllerRevision{crev("a", 1, ""), crev("a", 2, "")}, want: `cloneset: revisions[1].name: duplicate name "a"`},
 	}
 	for _, tt := range tests {
 		got, err := HistoryToDelete(tt.revisions, "x", "x", nil, tt.limit)
-		if err == nil || err.Error() != tt.want || !errors.Is(err, ErrRevisionInput) || got != nil {
+		if err == nil || err.Error() != tt.want || !errors.Is(err, ErrInvalid) || got != nil {
 			t.Errorf("%s: HistoryToDelete = %v, %v, want nil, %q", tt.name, got, err, tt.want)
 		}
 	}

@@ -73,10 +73,10 @@ type InPlaceUpdate struct {
 func CalculateInPlaceUpdate(from, to []byte) (InPlaceUpdate, error) {
 	var a, b map[string]any
 	if err := json.Unmarshal(from, &a); err != nil || a == nil {
-		return InPlaceUpdate{}, revisionError("revision data %q is not a JSON object", clip(from))
+		return InPlaceUpdate{}, inputError("from", "revision data %q: must be a JSON object", clip(from))
 	}
 	if err := json.Unmarshal(to, &b); err != nil || b == nil {
-		return InPlaceUpdate{}, revisionError("revision data %q is not a JSON object", clip(to))
+		return InPlaceUpdate{}, inputError("to", "revision data %q: must be a JSON object", clip(to))
 	}
 	d := patchDiff{}
 	d.values(a, b, "")
@@ -96,7 +96,7 @@ func CalculateInPlaceUpdate(from, to []byte) (InPlaceUpdate, error) {
 		if i, ok := containerImagePath(path); ok && op.op == "replace" {
 			image, isString := op.value.(string)
 			if !isString {
-				return InPlaceUpdate{}, revisionError("containers[%d].image becomes %v, not a string", i, op.value)
+				return InPlaceUpdate{}, inputError("to", "spec.template.spec.containers[%d].image is %v: must be a string", i, op.value)
 			}
 			res.Images[op.containerName] = image
 			continue

@@ -141,20 +141,20 @@ func TestCalculateInPlaceUpdateErrors(t *testing.T) {
 		{
 			name: "kruise: malformed new revision (kruise recreates)", from: good,
 			to:   `{"spec":{"template":{"$patch":"replace","spec":{"containers":[{"name":"c1","image":"foo2","env":["name":"k", "value":"v"]}]}}}}`,
-			want: `cloneset: invalid revision input: revision data "{\"spec\":{\"template\":{\"$patch\":\"replace\",\"spec\":{\"containers\":[{\"..." is not a JSON object`,
+			want: `cloneset: to: revision data "{\"spec\":{\"template\":{\"$patch\":\"replace\",\"spec\":{\"containers\":[{\"...": must be a JSON object`,
 		},
-		{name: "array", from: `[]`, to: good, want: `cloneset: invalid revision input: revision data "[]" is not a JSON object`},
-		{name: "null", from: good, to: `null`, want: `cloneset: invalid revision input: revision data "null" is not a JSON object`},
-		{name: "empty", from: ``, to: good, want: `cloneset: invalid revision input: revision data "" is not a JSON object`},
+		{name: "array", from: `[]`, to: good, want: `cloneset: from: revision data "[]": must be a JSON object`},
+		{name: "null", from: good, to: `null`, want: `cloneset: to: revision data "null": must be a JSON object`},
+		{name: "empty", from: ``, to: good, want: `cloneset: from: revision data "": must be a JSON object`},
 		{
 			name: "image becomes a number (kruise panics)", from: good, to: strings.Replace(good, `"foo1"`, `7`, 1),
-			want: `cloneset: invalid revision input: containers[0].image becomes 7, not a string`,
+			want: `cloneset: to: spec.template.spec.containers[0].image is 7: must be a string`,
 		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got, err := CalculateInPlaceUpdate([]byte(tt.from), []byte(tt.to))
-			if err == nil || err.Error() != tt.want || !errors.Is(err, ErrRevisionInput) {
+			if err == nil || err.Error() != tt.want || !errors.Is(err, ErrInvalid) {
 				t.Fatalf("CalculateInPlaceUpdate error = %v, want %q", err, tt.want)
 			}
 			if diff := cmp.Diff(InPlaceUpdate{}, got); diff != "" {
@@ -281,8 +281,8 @@ func FuzzCalculateInPlaceUpdate(f *testing.F) {
 	f.Fuzz(func(t *testing.T, from, to []byte) {
 		got, err := CalculateInPlaceUpdate(from, to)
 		if err != nil {
-			if !errors.Is(err, ErrRevisionInput) {
-				t.Fatalf("error %v does not wrap ErrRevisionInput", err)
+			if !errors.Is(err, ErrInvalid) {
+				t.Fatalf("error %v does not wrap ErrInvalid", err)
 			}
 			return
 		}

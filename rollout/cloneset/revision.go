@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"cmp"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -30,14 +29,9 @@ type ControllerRevision struct {
 	Data []byte
 }
 
-// ErrRevisionInput is wrapped by every error this file's functions return for
-// bad input, so that callers can test for it with errors.Is.
-var ErrRevisionInput = errors.New("cloneset: invalid revision input")
-
-// revisionError reports bad revision input in a readable form that wraps
-// ErrRevisionInput.
-func revisionError(format string, args ...any) error {
-	return fmt.Errorf("%w: %s", ErrRevisionInput, fmt.Sprintf(format, args...))
+// inputError returns an *InputError for field with a formatted detail.
+func inputError(field, format string, args ...any) error {
+	return &InputError{Field: field, Detail: fmt.Sprintf(format, args...)}
 }
 
 // RevisionData returns the Data kruise records in a CloneSet's
@@ -61,7 +55,7 @@ func revisionError(format string, args ...any) error {
 //
 // Only the template is recorded: replicas, strategies and the CloneSet's
 // own labels and annotations never make a new revision. template must
-// be a JSON object; anything else is an error wrapping [ErrRevisionInput],
+// be a JSON object; anything else is an *InputError (wrapping [ErrInvalid]),
 // and the data is nil.
 // Upstream: the CloneSet revision control's getPatch (kruise
 // pkg/controller/cloneset/revision) with the core control's
@@ -69,16 +63,16 @@ func revisionError(format string, args ...any) error {
 func RevisionData(template []byte) ([]byte, error) {
 	var t map[string]any
 	if err := json.Unmarshal(template, &t); err != nil {
-		return nil, revisionError("template is not a JSON object: %v", err)
+		return nil, inputError("template", "not a JSON object: %v", err)
 	}
 	if t == nil {
-		return nil, revisionError("template is null, want a JSON object")
+		return nil, inputError("template", "null: must be a JSON object")
 	}
 	t["$patch"] = "replace"
 	out, err := json.Marshal(map[string]any{"spec": map[string]any{"template": t}})
 	if err != nil {
 		// Values decoded from valid JSON always encode again.
-		return nil, revisionError("encoding the revision data: %v", err)
+		return nil, inputError("template", "encoding the revision data: %v", err)
 	}
 	return out, nil
 }
@@ -209,7 +203,7 @@ type ActiveRevisionsResult struct {
 // is given. The volumeClaimTemplates hash annotation kruise refreshes on a
 // renumbered revision is not modelled.
 //
-// Errors (wrapping [ErrRevisionInput]; the result is then the zero value):
+// Errors (*InputError wrapping [ErrInvalid]; the result is then the zero value):
 // an empty or duplicate revision name, a Number at math.MaxInt64 (the next
 // number would overflow), and a collision count that would pass
 // math.MaxInt32. revisions is not modified.
@@ -224,7 +218,7 @@ func ActiveRevisions(cloneSet string, revisions []ControllerRevision, data []byt
 	if len(order) > 0 {
 		last := revisions[order[len(order)-1]].Number
 		if last == math.MaxInt64 {
-			return ActiveRevisionsResult{}, revisionError("revision %q has number %d, the next number would overflow", revisions[order[len(order)-1]].Name, last)
+			return ActiveRevisionsResult{}, inputError("revisions["+strconv.Itoa(order[len(order)-1])+"].number", "%d: the next revision number would overflow", last)
 		}
 		next = last + 1
 	}
@@ -260,7 +254,7 @@ func ActiveRevisions(cloneSet string, revisions []ControllerRevision, data []byt
 				break
 			}
 			if res.CollisionCount == math.MaxInt32 {
-				return ActiveRevisionsResult{}, revisionError("collision count would pass %d", math.MaxInt32)
+				return ActiveRevisionsResult{}, inputError("status.collisionCount", "would pass %d", math.MaxInt32)
 			}
 			res.CollisionCount++
 		}
@@ -292,7 +286,7 @@ func CurrentRevisionAfter(current, update string, specReplicas, statusReplicas, 
 
 // SortRevisions returns the indices of revisions in kruise's history order:
 // by Number, then by creation time (earlier first), then by name. Names
-// are unique (else an error wrapping [ErrRevisionInput]), so the order is
+// are unique (else an *InputError wrapping [ErrInvalid]), so the order is
 // total and does not depend on the input order. revisions is not
 // modified.
 // Upstream: history.SortControllerRevisions.
@@ -305,10 +299,10 @@ func sortRevisions(revisions []ControllerRevision) ([]int, error) {
 	for i := range revisions {
 		name := revisions[i].Name
 		if name == "" {
-			return nil, revisionError("revision %d has no name", i)
+			return nil, inputError("revisions["+strconv.Itoa(i)+"].name", "must not be empty")
 		}
 		if _, dup := seen[name]; dup {
-			return nil, revisionError("duplicate revision name %q", name)
+			return nil, inputError("revisions["+strconv.Itoa(i)+"].name", "duplicate name %q", name)
 		}
 		seen[name] = struct{}{}
 	}

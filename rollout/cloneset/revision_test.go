@@ -126,16 +126,16 @@ func TestRevisionData(t *testing.T) {
 			template: `{"$patch":"merge"}`,
 			want:     `{"spec":{"template":{"$patch":"replace"}}}`,
 		},
-		{name: "array", template: `[]`, wantErr: "cloneset: invalid revision input: template is not a JSON object: json: cannot unmarshal array into Go value of type map[string]interface {}"},
-		{name: "null", template: `null`, wantErr: "cloneset: invalid revision input: template is null, want a JSON object"},
-		{name: "garbage", template: `{`, wantErr: "cloneset: invalid revision input: template is not a JSON object: unexpected end of JSON input"},
+		{name: "array", template: `[]`, wantErr: "cloneset: template: not a JSON object: json: cannot unmarshal array into Go value of type map[string]interface {}"},
+		{name: "null", template: `null`, wantErr: "cloneset: template: null: must be a JSON object"},
+		{name: "garbage", template: `{`, wantErr: "cloneset: template: not a JSON object: unexpected end of JSON input"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got, err := RevisionData([]byte(tt.template))
 			if tt.wantErr != "" {
-				if err == nil || err.Error() != tt.wantErr || !errors.Is(err, ErrRevisionInput) {
-					t.Fatalf("RevisionData(%s) error = %v, want %q wrapping ErrRevisionInput", tt.template, err, tt.wantErr)
+				if err == nil || err.Error() != tt.wantErr || !errors.Is(err, ErrInvalid) {
+					t.Fatalf("RevisionData(%s) error = %v, want %q wrapping ErrInvalid", tt.template, err, tt.wantErr)
 				}
 				if got != nil {
 					t.Errorf("RevisionData(%s) = %s with an error, want nil", tt.template, got)
@@ -254,16 +254,16 @@ func TestActiveRevisionsErrors(t *testing.T) {
 		cc        int32
 		want      string
 	}{
-		{name: "duplicate name", revisions: []ControllerRevision{crev("a", 1, "x"), crev("a", 2, "y")}, want: `cloneset: invalid revision input: duplicate revision name "a"`},
-		{name: "empty name", revisions: []ControllerRevision{crev("", 1, "x")}, want: `cloneset: invalid revision input: revision 0 has no name`},
-		{name: "number overflow", revisions: []ControllerRevision{crev("a", math.MaxInt64, "x")}, want: `cloneset: invalid revision input: revision "a" has number 9223372036854775807, the next number would overflow`},
-		{name: "collision count overflow", revisions: []ControllerRevision{crev("demo-75bbb85b47", 1, "x")}, cc: math.MaxInt32, want: `cloneset: invalid revision input: collision count would pass 2147483647`},
+		{name: "duplicate name", revisions: []ControllerRevision{crev("a", 1, "x"), crev("a", 2, "y")}, want: `cloneset: revisions[1].name: duplicate name "a"`},
+		{name: "empty name", revisions: []ControllerRevision{crev("", 1, "x")}, want: `cloneset: revisions[0].name: must not be empty`},
+		{name: "number overflow", revisions: []ControllerRevision{crev("a", math.MaxInt64, "x")}, want: `cloneset: revisions[0].number: 9223372036854775807: the next revision number would overflow`},
+		{name: "collision count overflow", revisions: []ControllerRevision{crev("demo-75bbb85b47", 1, "x")}, cc: math.MaxInt32, want: `cloneset: status.collisionCount: would pass 2147483647`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got, err := ActiveRevisions("demo", tt.revisions, []byte(demoData), "", tt.cc)
-			if err == nil || err.Error() != tt.want || !errors.Is(err, ErrRevisionInput) {
-				t.Fatalf("ActiveRevisions error = %v, want %q wrapping ErrRevisionInput", err, tt.want)
+			if err == nil || err.Error() != tt.want || !errors.Is(err, ErrInvalid) {
+				t.Fatalf("ActiveRevisions error = %v, want %q wrapping ErrInvalid", err, tt.want)
 			}
 			if diff := cmp.Diff(ActiveRevisionsResult{}, got); diff != "" {
 				t.Errorf("ActiveRevisions result with an error is not zero:\n%s", diff)

@@ -2,22 +2,11 @@ package cloneset
 
 import (
 	"cmp"
-	"errors"
-	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 )
-
-// ErrUpdateInput is wrapped by the errors the update-side functions
-// ([UpdateCandidates], [SortUpdateIndexes], [LimitUpdateIndexes] and the
-// per-pod decisions) return for input they cannot work with, so that
-// callers can test for it with errors.Is.
-var ErrUpdateInput = errors.New("cloneset: invalid update input")
-
-func updateError(format string, args ...any) error {
-	return fmt.Errorf("%w: %s", ErrUpdateInput, fmt.Sprintf(format, args...))
-}
 
 // UpdateOrderOptions are the named deviations from kruise v1.9.1 in the
 // update order. The zero value is kruise's order.
@@ -101,11 +90,15 @@ func UpdateCandidates(pods []Pod, updateRevision string, updateNum int32) []int 
 // produce. Passes 2 to 4 are stable in kruise too, so they add no further
 // dependence on input order.
 //
-// Errors (wrapping [ErrUpdateInput]; the order is then nil): a candidate
-// out of range, repeated, or not an active pod (kruise's list holds only
-// active pods), and two candidates with the same name.
+// Errors (*InputError wrapping [ErrInvalid]; the order is then nil): a
+// pod without a name, two pods with the same name, a negative restart
+// count, and a candidate out of range, repeated, or not an active pod
+// (kruise's list holds only active pods).
 // Upstream: sync.SortUpdateIndexes.
 func SortUpdateIndexes(strategy UpdateStrategy, pods []Pod, candidates []int, opts UpdateOrderOptions) ([]int, error) {
+	if err := checkPods(pods); err != nil {
+		return nil, err
+	}
 	if err := checkCandidates(pods, candidates); err != nil {
 		return nil, err
 	}
@@ -130,24 +123,19 @@ func SortUpdateIndexes(strategy UpdateStrategy, pods []Pod, candidates []int, op
 
 // checkCandidates validates indices into pods.
 func checkCandidates(pods []Pod, candidates []int) error {
-	seenIdx := make(map[int]struct{}, len(candidates))
-	seenName := make(map[string]struct{}, len(candidates))
-	for _, i := range candidates {
+	seen := make([]bool, len(pods))
+	for n, i := range candidates {
+		field := "candidates[" + strconv.Itoa(n) + "]"
 		if i < 0 || i >= len(pods) {
-			return updateError("candidate %d is out of range for %d pods", i, len(pods))
+			return inputError(field, "%d: out of range for %d pods", i, len(pods))
 		}
-		if _, dup := seenIdx[i]; dup {
-			return updateError("candidate %d is listed twice", i)
+		if seen[i] {
+			return inputError(field, "%d: listed twice", i)
 		}
-		seenIdx[i] = struct{}{}
-		p := &pods[i]
-		if !IsPodActive(p) {
-			return updateError("candidate %d (pod %q) is not active", i, p.Name)
+		seen[i] = true
+		if !IsPodActive(&pods[i]) {
+			return inputError(field, "%d: pod %q is not active", i, pods[i].Name)
 		}
-		if _, dup := seenName[p.Name]; dup {
-			return updateError("two candidates are named %q", p.Name)
-		}
-		seenName[p.Name] = struct{}{}
 	}
 	return nil
 }

@@ -167,21 +167,24 @@ func TestSortUpdateIndexes(t *testing.T) {
 }
 
 func TestSortUpdateIndexesErrors(t *testing.T) {
-	pods := []Pod{{Name: "a"}, {Name: "a"}, {Name: "t", Terminating: true}}
+	good := []Pod{{Name: "a"}, {Name: "b"}, {Name: "t", Terminating: true}}
 	tests := []struct {
 		name       string
+		pods       []Pod
 		candidates []int
 		want       string
 	}{
-		{"out of range", []int{3}, "cloneset: invalid update input: candidate 3 is out of range for 3 pods"},
-		{"negative", []int{-1}, "cloneset: invalid update input: candidate -1 is out of range for 3 pods"},
-		{"repeated", []int{0, 0}, "cloneset: invalid update input: candidate 0 is listed twice"},
-		{"same name", []int{0, 1}, `cloneset: invalid update input: two candidates are named "a"`},
-		{"inactive", []int{2}, `cloneset: invalid update input: candidate 2 (pod "t") is not active`},
+		{"out of range", good, []int{0, 3}, "cloneset: candidates[1]: 3: out of range for 3 pods"},
+		{"negative", good, []int{-1}, "cloneset: candidates[0]: -1: out of range for 3 pods"},
+		{"repeated", good, []int{0, 0}, "cloneset: candidates[1]: 0: listed twice"},
+		{"inactive", good, []int{2}, `cloneset: candidates[0]: 2: pod "t" is not active`},
+		{"same name", []Pod{{Name: "a"}, {Name: "a"}}, []int{0}, `cloneset: pods[1].name: duplicate name "a"`},
+		{"no name", []Pod{{Name: ""}}, nil, `cloneset: pods[0].name: must not be empty`},
+		{"negative restarts", []Pod{{Name: "a", Restarts: -1}}, []int{0}, `cloneset: pods[0].restarts: -1: must not be negative`},
 	}
 	for _, tt := range tests {
-		got, err := SortUpdateIndexes(UpdateStrategy{}, pods, tt.candidates, UpdateOrderOptions{})
-		if err == nil || err.Error() != tt.want || !errors.Is(err, ErrUpdateInput) || got != nil {
+		got, err := SortUpdateIndexes(UpdateStrategy{}, tt.pods, tt.candidates, UpdateOrderOptions{})
+		if err == nil || err.Error() != tt.want || !errors.Is(err, ErrInvalid) || got != nil {
 			t.Errorf("%s: SortUpdateIndexes = %v, %v, want nil, %q", tt.name, got, err, tt.want)
 		}
 	}
