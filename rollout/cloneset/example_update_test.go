@@ -183,3 +183,25 @@ func ExampleScatterGrouping_String() {
 	fmt.Println(cloneset.ScatterRound, cloneset.ScatterFloor)
 	// Output: ScatterRound ScatterFloor
 }
+
+func ExampleLimitUpdateIndexes() {
+	now := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
+	ready := func(name string) cloneset.Pod {
+		return cloneset.Pod{Name: name, Revision: "demo-788944f45", Phase: cloneset.PodRunning, NodeName: "n1",
+			Ready: true, ReadySince: now.Add(-time.Hour)}
+	}
+	pods := []cloneset.Pod{ready("demo-a"), ready("demo-b"), ready("demo-c"), ready("demo-d"), ready("demo-e")}
+	pods[3].Ready = false // demo-d is not ready
+
+	cs := &cloneset.CloneSet[struct{}]{Replicas: 5} // maxUnavailable 20% of 5 = 1
+	revs := cloneset.Revisions{Current: "demo-788944f45", Update: "demo-5b54ff9d4d"}
+	d, _ := cloneset.CalculateDiffs(cs, pods, revs, now, cloneset.UpdateStep, cloneset.Options{})
+	order, _ := cloneset.SortUpdateIndexes(cs.UpdateStrategy, pods, cloneset.UpdateCandidates(pods, revs.Update, d.UpdateNum), cloneset.UpdateOrderOptions{})
+	fmt.Println("updateNum", d.UpdateNum, "budget", d.UpdateMaxUnavailable, "order", order)
+	// demo-d is already unavailable: updating it costs nothing more, and the
+	// budget of 1 is then used up.
+	fmt.Println(cloneset.LimitUpdateIndexes(pods, order, d.UpdateNum, d.UpdateMaxUnavailable, revs.Update, cs.MinReadySeconds, now))
+	// Output:
+	// updateNum 5 budget 1 order [3 0 1 2 4]
+	// [3]
+}
