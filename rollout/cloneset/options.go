@@ -64,4 +64,8 @@ type Options struct {
 	Gates Gates `json:"gates"`
 	// UpdateBudget says whether the update budget may be negative.
 	UpdateBudget BudgetPolicy `json:"updateBudget,omitempty"`
+	// UpdateOrder holds the deviations in the order pods are updated:
+	// where orderPriority puts pods without its keys, and how scatter
+	// sizes its groups. The zero value is kruise's order.
+	UpdateOrder UpdateOrderOptions `json:"updateOrder"`
 }
