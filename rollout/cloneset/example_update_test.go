@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/rolloutmath/rolloutmath/intorpercent"
 	"github.com/rolloutmath/rolloutmath/rollout/cloneset"
 )
 
@@ -204,4 +205,62 @@ func ExampleLimitUpdateIndexes() {
 	// Output:
 	// updateNum 5 budget 1 order [3 0 1 2 4]
 	// [3]
+}
+
+func ExampleUpdate() {
+	now := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
+	v125, _ := cloneset.RevisionData([]byte(demoTemplate))
+	v126, _ := cloneset.RevisionData([]byte(`{"metadata":{"creationTimestamp":null,"labels":{"app":"demo"}},"spec":{"containers":[{"name":"main","image":"nginx:1.26","resources":{}}]}}`))
+	revisions := []cloneset.ControllerRevision{
+		{Name: "demo-788944f45", Number: 1, Data: v125},
+		{Name: "demo-5b54ff9d4d", Number: 2, Data: v126},
+	}
+	var pods []cloneset.Pod
+	for _, name := range []string{"demo-a", "demo-b", "demo-c", "demo-d", "demo-e"} {
+		pods = append(pods, cloneset.Pod{Name: name, Revision: "demo-788944f45", Phase: cloneset.PodRunning,
+			NodeName: "n1", Ready: true, ReadySince: now.Add(-time.Hour), CreationTime: now.Add(-2 * time.Hour),
+			Lifecycle: cloneset.Normal})
+	}
+	// 5 replicas, in place where possible, maxUnavailable 40% (2 pods).
+	cs := &cloneset.CloneSet[struct{}]{Name: "demo", Replicas: 5, UpdateStrategy: cloneset.UpdateStrategy{
+		Type: cloneset.InPlaceIfPossible, MaxUnavailable: &intorpercent.IntOrString{IsString: true, Str: "40%"}}}
+	revs := cloneset.Revisions{Current: "demo-788944f45", Update: "demo-5b54ff9d4d"}
+
+	d, err := cloneset.Update(cs, pods, revisions, revs, now, cloneset.Options{})
+	fmt.Println(d.Branch, "updateNum", d.Diffs.UpdateNum, "chosen", d.Chosen, err)
+	for _, a := range d.Actions {
+		fmt.Println(a.Kind, a.Pod, a.To, "-", a.Reason)
+	}
+	// Output:
+	// UpdatePods updateNum 5 chosen [demo-a demo-b] <nil>
+	// UpdateInPlace demo-a Updating - update budget 2: pod demo-a updated in place to demo-5b54ff9d4d (in place: images main=nginx:1.26)
+	// UpdateInPlace demo-b Updating - update budget 2: pod demo-b updated in place to demo-5b54ff9d4d (in place: images main=nginx:1.26)
+}
+
+func ExampleRefreshLifecycle() {
+	pod := cloneset.Pod{Name: "demo-a", Revision: "demo-5b54ff9d4d", Lifecycle: cloneset.PreparingNormal}
+	fmt.Println(cloneset.RefreshLifecycle(nil, &pod, "demo-5b54ff9d4d")) // not scheduled yet
+	pod.NodeName = "node-1"
+	fmt.Println(cloneset.RefreshLifecycle(nil, &pod, "demo-5b54ff9d4d"))
+
+	// After an in-place update, a CloneSet with an inPlaceUpdate hook keeps
+	// the pod in Updated until the hook's label is back on it.
+	lc := &cloneset.Lifecycle{InPlaceUpdate: &cloneset.LifecycleHook{LabelsHandler: map[string]string{"example.com/drain": "true"}}}
+	pod.Lifecycle = cloneset.Updating
+	pod.InPlaceUpdate = &cloneset.InPlaceUpdateState{Revision: "demo-5b54ff9d4d", Done: true}
+	fmt.Println(cloneset.RefreshLifecycle(lc, &pod, "demo-5b54ff9d4d"))
+	// Output:
+	// PreparingNormal false
+	// Normal true
+	// Updated true
+}
+
+func ExampleUpdateBranch_String() {
+	fmt.Println(cloneset.UpdateRefreshed, cloneset.UpdatePods, cloneset.UpdateFailed)
+	// Output: UpdateRefreshed UpdatePods UpdateFailed
+}
+
+func ExampleUpdateActionKind_String() {
+	fmt.Println(cloneset.UpdateInPlace, cloneset.MarkSpecifiedDelete, cloneset.SetLifecycle)
+	// Output: UpdateInPlace MarkSpecifiedDelete SetLifecycle
 }
