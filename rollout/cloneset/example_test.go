@@ -218,3 +218,28 @@ func ExampleInputError() {
 	// true true
 	// cloneset: pods[1].name: duplicate name "web-0"
 }
+
+func ExampleDeletionOrder() {
+	ready := func(name, node, cost string, created time.Duration) cloneset.Pod {
+		return cloneset.Pod{Name: name, NodeName: node, Phase: cloneset.PodRunning, Ready: true, ReadySince: now.Add(-time.Hour),
+			CreationTime: now.Add(-created), Lifecycle: cloneset.Normal, DeletionCost: cost}
+	}
+	pods := []cloneset.Pod{
+		ready("web-a", "n1", "5", 3*time.Hour),  // expensive to delete
+		ready("web-b", "n2", "-1", 3*time.Hour), // cheap to delete
+		ready("web-c", "n3", "", 3*time.Hour),
+		ready("web-f", "n4", "+3", time.Hour),                                            // "+3" is not a valid cost: 0; newest
+		{Name: "web-e", Phase: cloneset.PodPending, Lifecycle: cloneset.PreparingNormal}, // not scheduled
+		ready("web-g", "n1", "5", 2*time.Hour),                                           // shares n1 with web-a
+	}
+	order, err := cloneset.DeletionOrder(pods, 0, now)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, i := range order {
+		fmt.Print(pods[i].Name, " ")
+	}
+	fmt.Println()
+	// Output: web-e web-b web-f web-c web-g web-a
+}
