@@ -243,3 +243,33 @@ func ExampleDeletionOrder() {
 	fmt.Println()
 	// Output: web-e web-b web-f web-c web-g web-a
 }
+
+func ExampleScale() {
+	// 7 replicas, partition 3, 5 pods all on the old revision: two pods are
+	// missing, and since 5 old pods already cover the partition, both are
+	// created at the update revision.
+	cs := &cloneset.CloneSet[struct{}]{Name: "web", Replicas: 7, UpdateStrategy: cloneset.UpdateStrategy{
+		Partition: &intorpercent.IntOrString{Int: 3},
+	}}
+	var pods []cloneset.Pod
+	for i := range 5 {
+		pods = append(pods, cloneset.Pod{Name: fmt.Sprintf("web-%d", i), Revision: "web-old", Phase: cloneset.PodRunning,
+			NodeName: fmt.Sprintf("n%d", i), Ready: true, ReadySince: now.Add(-time.Hour),
+			CreationTime: now.Add(-time.Duration(10-i) * time.Hour), Lifecycle: cloneset.Normal})
+	}
+	d, err := cloneset.Scale(cs, pods, cloneset.Revisions{Current: "web-old", Update: "web-new"}, now, cloneset.Options{})
+	fmt.Println(d.Branch, d.Modified, d.CreateCurrent, d.CreateUpdate, err)
+
+	// Scaled down to 3: the newest pods go first.
+	cs.Replicas = 3
+	d, err = cloneset.Scale(cs, pods, cloneset.Revisions{Current: "web-old", Update: "web-new"}, now, cloneset.Options{})
+	fmt.Println(d.Branch, d.Delete, err)
+	// Output:
+	// ScaleOut true 0 2 <nil>
+	// ScaleIn [web-4 web-3] <nil>
+}
+
+func ExampleScaleBranch_String() {
+	fmt.Println(cloneset.ScaleOut, cloneset.ScaleWaitForDeletion)
+	// Output: ScaleOut ScaleWaitForDeletion
+}
