@@ -318,6 +318,7 @@ func drawOptions(t *rapid.T) Options {
 			ScalingExcludePreparingDelete: rapid.Bool().Draw(t, "scalingExcludePreparingDelete"),
 		},
 		UpdateBudget: BudgetPolicy(rapid.IntRange(0, 1).Draw(t, "updateBudget")),
+		ReadyLimit:   ReadyLimitPolicy(rapid.IntRange(0, 1).Draw(t, "readyLimit")),
 	}
 }
 

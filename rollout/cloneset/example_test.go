@@ -273,3 +273,8 @@ func ExampleScaleBranch_String() {
 	fmt.Println(cloneset.ScaleOut, cloneset.ScaleWaitForDeletion)
 	// Output: ScaleOut ScaleWaitForDeletion
 }
+
+func ExampleReadyLimitPolicy_String() {
+	fmt.Println(cloneset.ReadyLimitKruise, cloneset.ReadyLimitAvailableOnly)
+	// Output: ReadyLimitKruise ReadyLimitAvailableOnly
+}

@@ -105,7 +105,8 @@ type ScaleDecision struct {
 //  4. Pods in PreparingDelete: delete those no longer held by the
 //     preDelete hook.
 //  5. Specified-delete pods not in PreparingDelete: delete those not
-//     ready (IsPodAvailable at minReadySeconds 0), and ready ones while
+//     ready (IsPodAvailable at minReadySeconds 0; at minReadySeconds with
+//     Options.ReadyLimit = ReadyLimitAvailableOnly), and ready ones while
 //     DeleteReadyLimit lasts.
 //  6. Scale in when ScaleDownNum > 0: wait if any deletion of 4 or 5 is
 //     pending; else choose ScaleDownNumOldRevision pods (at most
@@ -236,7 +237,7 @@ func (s *scaler[T]) run() (ScaleDecision, error) {
 		if s.pods[i].Lifecycle == PreparingDelete {
 			continue
 		}
-		if !IsPodAvailable(&s.pods[i], 0, s.now) {
+		if !s.limitedByReadyLimit(i) {
 			canDelete = append(canDelete, i)
 		} else if readyLimit > 0 {
 			canDelete = append(canDelete, i)
@@ -257,7 +258,7 @@ func (s *scaler[T]) run() (ScaleDecision, error) {
 		chosen := s.choosePodsToDelete(active, int(diffs.ScaleDownNum), int(diffs.ScaleDownNumOldRevision))
 		var del []int
 		for _, i := range chosen {
-			if !IsPodAvailable(&s.pods[i], 0, s.now) {
+			if !s.limitedByReadyLimit(i) {
 				del = append(del, i)
 			} else if readyLimit > 0 {
 				del = append(del, i)
@@ -270,6 +271,18 @@ func (s *scaler[T]) run() (ScaleDecision, error) {
 	}
 	s.dec.Branch = ScaleNone
 	return s.dec, nil
+}
+
+// limitedByReadyLimit reports whether deleting pod i uses up the ready
+// limit: kruise's "ready" (available at minReadySeconds 0), or with
+// ReadyLimitAvailableOnly available at minReadySeconds.
+// Upstream: sync.isPodReady.
+func (s *scaler[T]) limitedByReadyLimit(i int) bool {
+	var minReady int32
+	if s.opts.ReadyLimit == ReadyLimitAvailableOnly {
+		minReady = s.cs.MinReadySeconds
+	}
+	return IsPodAvailable(&s.pods[i], minReady, s.now)
 }
 
 // deletePods deletes the pods (indexes into s.pods), moving those held

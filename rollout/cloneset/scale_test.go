@@ -74,6 +74,14 @@ func TestScaleSpecCases(t *testing.T) {
 			revs: Revisions{Current: newRev, Update: newRev},
 			pods: []Pod{ready("p0", newRev, 10*time.Second), ready("p1", newRev, 10*time.Second), ready("p2", newRev, 10*time.Second), ready("p3", newRev, 10*time.Second), ready("p4", newRev, 10*time.Second)},
 			want: scaleWant{Branch: ScaleIn}, reason: "deleteReadyLimit max(1+2-5, 0) = 0 and every pod is ready"},
+		{name: "§11 S6 the same with ReadyLimitAvailableOnly: the 2 newest deleted (kruise #1478)", cs: func() *CloneSet[struct{}] {
+			cs := kcs(3, nil, nil, nil)
+			cs.MinReadySeconds = 9999
+			return cs
+		}(),
+			revs: Revisions{Current: newRev, Update: newRev}, opts: Options{ReadyLimit: ReadyLimitAvailableOnly},
+			pods: []Pod{ready("p0", newRev, 50*time.Second), ready("p1", newRev, 40*time.Second), ready("p2", newRev, 30*time.Second), ready("p3", newRev, 20*time.Second), ready("p4", newRev, 10*time.Second)},
+			want: scaleWant{Branch: ScaleIn, Modified: true, Delete: []string{"p4", "p3"}}, reason: "no pod is available yet, so none uses the limit"},
 		{name: "§12 #23b minReadySeconds 0: the 2 newest deleted", cs: kcs(3, nil, nil, nil), revs: Revisions{Current: newRev, Update: newRev},
 			pods: []Pod{ready("p0", newRev, 50*time.Second), ready("p1", newRev, 40*time.Second), ready("p2", newRev, 30*time.Second), ready("p3", newRev, 20*time.Second), ready("p4", newRev, 10*time.Second)},
 			want: scaleWant{Branch: ScaleIn, Modified: true, Delete: []string{"p4", "p3"}}},
@@ -187,7 +195,11 @@ func TestScaleNeverDeletesMoreReadyPodsThanDeleteReadyLimit(t *testing.T) {
 		readyGone := 0
 		for _, name := range append(slices.Clone(d.Delete), d.PrepareDelete...) {
 			i := slices.IndexFunc(in.pods, func(p Pod) bool { return p.Name == name })
-			if IsPodAvailable(&in.pods[i], 0, t0) {
+			minReady := int32(0)
+			if in.opts.ReadyLimit == ReadyLimitAvailableOnly {
+				minReady = in.cs.MinReadySeconds
+			}
+			if IsPodAvailable(&in.pods[i], minReady, t0) {
 				readyGone++
 			}
 		}
