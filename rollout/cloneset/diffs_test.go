@@ -318,6 +318,7 @@ func drawOptions(t *rapid.T) Options {
 			ScalingExcludePreparingDelete: rapid.Bool().Draw(t, "scalingExcludePreparingDelete"),
 		},
 		UpdateBudget: BudgetPolicy(rapid.IntRange(0, 1).Draw(t, "updateBudget")),
+		ReadyLimit:   ReadyLimitPolicy(rapid.IntRange(0, 1).Draw(t, "readyLimit")),
 	}
 }
 
@@ -464,8 +465,24 @@ func deepCopyInput(in diffsDraw) diffsDraw {
 	cs.UpdateStrategy.MaxSurge = clonePtr(in.cs.UpdateStrategy.MaxSurge)
 	cs.UpdateStrategy.MaxUnavailable = clonePtr(in.cs.UpdateStrategy.MaxUnavailable)
 	cs.ScaleStrategy.MaxUnavailable = clonePtr(in.cs.ScaleStrategy.MaxUnavailable)
+	if in.cs.Lifecycle != nil {
+		l := *in.cs.Lifecycle
+		for _, h := range []**LifecycleHook{&l.PreDelete, &l.InPlaceUpdate, &l.PreNormal} {
+			if *h != nil {
+				c := **h
+				c.LabelsHandler = maps.Clone(c.LabelsHandler)
+				c.FinalizersHandler = slices.Clone(c.FinalizersHandler)
+				*h = &c
+			}
+		}
+		cs.Lifecycle = &l
+	}
 	out.cs = &cs
 	out.pods = slices.Clone(in.pods)
+	for i := range out.pods {
+		out.pods[i].Labels = maps.Clone(in.pods[i].Labels)
+		out.pods[i].Finalizers = slices.Clone(in.pods[i].Finalizers)
+	}
 	return out
 }
 

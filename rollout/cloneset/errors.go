@@ -83,18 +83,18 @@ func checkPods(pods []Pod) error {
 	}
 	for i := range pods {
 		p := &pods[i]
-		field := "pods[" + strconv.Itoa(i) + "]"
+		field := func() string { return "pods[" + strconv.Itoa(i) + "]" }
 		switch {
 		case p.Name == "":
-			return &InputError{Field: field + ".name", Detail: "must not be empty"}
+			return &InputError{Field: field() + ".name", Detail: "must not be empty"}
 		case p.Restarts < 0:
-			return &InputError{Field: field + ".restarts", Detail: strconv.FormatInt(int64(p.Restarts), 10) + ": must not be negative"}
+			return &InputError{Field: field() + ".restarts", Detail: strconv.FormatInt(int64(p.Restarts), 10) + ": must not be negative"}
 		case p.SidecarRestarts < 0:
-			return &InputError{Field: field + ".sidecarRestarts", Detail: strconv.FormatInt(int64(p.SidecarRestarts), 10) + ": must not be negative"}
+			return &InputError{Field: field() + ".sidecarRestarts", Detail: strconv.FormatInt(int64(p.SidecarRestarts), 10) + ": must not be negative"}
 		}
 		if seen != nil {
 			if _, dup := seen[p.Name]; dup {
-				return &InputError{Field: field + ".name", Detail: "duplicate name " + strconv.Quote(p.Name)}
+				return &InputError{Field: field() + ".name", Detail: "duplicate name " + strconv.Quote(p.Name)}
 			}
 			seen[p.Name] = struct{}{}
 		}

@@ -218,3 +218,63 @@ func ExampleInputError() {
 	// true true
 	// cloneset: pods[1].name: duplicate name "web-0"
 }
+
+func ExampleDeletionOrder() {
+	ready := func(name, node, cost string, created time.Duration) cloneset.Pod {
+		return cloneset.Pod{Name: name, NodeName: node, Phase: cloneset.PodRunning, Ready: true, ReadySince: now.Add(-time.Hour),
+			CreationTime: now.Add(-created), Lifecycle: cloneset.Normal, DeletionCost: cost}
+	}
+	pods := []cloneset.Pod{
+		ready("web-a", "n1", "5", 3*time.Hour),  // expensive to delete
+		ready("web-b", "n2", "-1", 3*time.Hour), // cheap to delete
+		ready("web-c", "n3", "", 3*time.Hour),
+		ready("web-f", "n4", "+3", time.Hour),                                            // "+3" is not a valid cost: 0; newest
+		{Name: "web-e", Phase: cloneset.PodPending, Lifecycle: cloneset.PreparingNormal}, // not scheduled
+		ready("web-g", "n1", "5", 2*time.Hour),                                           // shares n1 with web-a
+	}
+	order, err := cloneset.DeletionOrder(pods, 0, now)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, i := range order {
+		fmt.Print(pods[i].Name, " ")
+	}
+	fmt.Println()
+	// Output: web-e web-b web-f web-c web-g web-a
+}
+
+func ExampleScale() {
+	// 7 replicas, partition 3, 5 pods all on the old revision: two pods are
+	// missing, and since 5 old pods already cover the partition, both are
+	// created at the update revision.
+	cs := &cloneset.CloneSet[struct{}]{Name: "web", Replicas: 7, UpdateStrategy: cloneset.UpdateStrategy{
+		Partition: &intorpercent.IntOrString{Int: 3},
+	}}
+	var pods []cloneset.Pod
+	for i := range 5 {
+		pods = append(pods, cloneset.Pod{Name: fmt.Sprintf("web-%d", i), Revision: "web-old", Phase: cloneset.PodRunning,
+			NodeName: fmt.Sprintf("n%d", i), Ready: true, ReadySince: now.Add(-time.Hour),
+			CreationTime: now.Add(-time.Duration(10-i) * time.Hour), Lifecycle: cloneset.Normal})
+	}
+	d, err := cloneset.Scale(cs, pods, cloneset.Revisions{Current: "web-old", Update: "web-new"}, now, cloneset.Options{})
+	fmt.Println(d.Branch, d.Modified, d.CreateCurrent, d.CreateUpdate, err)
+
+	// Scaled down to 3: the newest pods go first.
+	cs.Replicas = 3
+	d, err = cloneset.Scale(cs, pods, cloneset.Revisions{Current: "web-old", Update: "web-new"}, now, cloneset.Options{})
+	fmt.Println(d.Branch, d.Delete, err)
+	// Output:
+	// ScaleOut true 0 2 <nil>
+	// ScaleIn [web-4 web-3] <nil>
+}
+
+func ExampleScaleBranch_String() {
+	fmt.Println(cloneset.ScaleOut, cloneset.ScaleWaitForDeletion)
+	// Output: ScaleOut ScaleWaitForDeletion
+}
+
+func ExampleReadyLimitPolicy_String() {
+	fmt.Println(cloneset.ReadyLimitKruise, cloneset.ReadyLimitAvailableOnly)
+	// Output: ReadyLimitKruise ReadyLimitAvailableOnly
+}

@@ -56,6 +56,37 @@ func (p BudgetPolicy) String() string {
 	return "BudgetPolicy(" + strconv.Itoa(int(p)) + ")"
 }
 
+// ReadyLimitPolicy says which pods Diffs.DeleteReadyLimit limits when
+// the scale step deletes pods.
+type ReadyLimitPolicy uint8
+
+// The ready-limit policies.
+const (
+	// ReadyLimitKruise is kruise v1.9.1: the limit applies to every pod
+	// that is available at minReadySeconds 0 (ready, lifecycle Normal),
+	// although the limit itself counts pods not yet ready for
+	// minReadySeconds as unavailable. With a long minReadySeconds a
+	// scale-in then deletes nothing (SPEC-cloneset §11 S6; kruise issue
+	// #1478, closed as won't fix).
+	ReadyLimitKruise ReadyLimitPolicy = iota
+	// ReadyLimitAvailableOnly applies the limit only to pods available at
+	// minReadySeconds, the pods the limit counts as available; pods not
+	// yet available are deleted freely, as the Deployment controller
+	// does, which is what the reporter of kruise #1478 expected.
+	ReadyLimitAvailableOnly
+)
+
+// String returns the policy's name, e.g. "ReadyLimitAvailableOnly".
+func (p ReadyLimitPolicy) String() string {
+	switch p {
+	case ReadyLimitKruise:
+		return "ReadyLimitKruise"
+	case ReadyLimitAvailableOnly:
+		return "ReadyLimitAvailableOnly"
+	}
+	return "ReadyLimitPolicy(" + strconv.Itoa(int(p)) + ")"
+}
+
 // Options holds kruise's configuration (Gates) and the named deviations
 // from kruise v1.9.1 this package offers. The zero value is kruise's
 // default configuration and behaviour.
@@ -64,6 +95,8 @@ type Options struct {
 	Gates Gates `json:"gates"`
 	// UpdateBudget says whether the update budget may be negative.
 	UpdateBudget BudgetPolicy `json:"updateBudget,omitempty"`
+	// ReadyLimit says which pods the scale step's ready limit applies to.
+	ReadyLimit ReadyLimitPolicy `json:"readyLimit,omitempty"`
 	// UpdateOrder holds the deviations in the order pods are updated:
 	// where orderPriority puts pods without its keys, and how scatter
 	// sizes its groups. The zero value is kruise's order.

@@ -102,8 +102,15 @@ func SortUpdateIndexes(strategy UpdateStrategy, pods []Pod, candidates []int, op
 	if err := checkCandidates(pods, candidates); err != nil {
 		return nil, err
 	}
-	out := slices.Clone(candidates)
-	slices.SortFunc(out, func(a, b int) int { return compareActive(&pods[a], &pods[b]) })
+	keys := make([]updateKey, len(candidates))
+	for n, i := range candidates {
+		keys[n] = updateKeyOf(pods, i)
+	}
+	slices.SortFunc(keys, func(a, b updateKey) int { return compareUpdateKeys(&a, &b) })
+	out := make([]int, len(keys))
+	for n := range keys {
+		out[n] = keys[n].idx
+	}
 	prioritySort(strategy.PriorityStrategy, opts.NoKey, pods, out)
 	if len(strategy.ScatterStrategy) > 0 {
 		out = scatterSort(strategy.ScatterStrategy, opts.Scatter, pods, out)
@@ -125,84 +132,79 @@ func SortUpdateIndexes(strategy UpdateStrategy, pods []Pod, candidates []int, op
 func checkCandidates(pods []Pod, candidates []int) error {
 	seen := make([]bool, len(pods))
 	for n, i := range candidates {
-		field := "candidates[" + strconv.Itoa(n) + "]"
+		field := func() string { return "candidates[" + strconv.Itoa(n) + "]" }
 		if i < 0 || i >= len(pods) {
-			return inputError(field, "%d: out of range for %d pods", i, len(pods))
+			return inputError(field(), "%d: out of range for %d pods", i, len(pods))
 		}
 		if seen[i] {
-			return inputError(field, "%d: listed twice", i)
+			return inputError(field(), "%d: listed twice", i)
 		}
 		seen[i] = true
 		if !IsPodActive(&pods[i]) {
-			return inputError(field, "%d: pod %q is not active", i, pods[i].Name)
+			return inputError(field(), "%d: pod %q is not active", i, pods[i].Name)
 		}
 	}
 	return nil
 }
 
-// phaseOrdinal ranks phases for the ActivePods order: Pending and any
-// phase not listed 0, Unknown 1, Running 2.
-func phaseOrdinal(p PodPhase) int {
-	switch p {
-	case PodUnknown:
-		return 1
-	case PodRunning:
-		return 2
-	}
-	return 0
+// updateKey is what the ActivePods order reads of one pod, copied out so
+// that sorting touches a small contiguous slice.
+type updateKey struct {
+	idx       int
+	noNode    bool
+	phase     uint8
+	ready     bool
+	restarts  int32
+	sidecar   int32
+	readyTime time.Time // ReadySince when Ready, else zero
+	created   time.Time
+	name      string
 }
 
-// compareActive is Kubernetes' ActivePods.Less as a three-way comparison,
-// with a name tie-break that makes it total over uniquely named pods.
-// Negative means a is updated (or deleted) before b.
+func updateKeyOf(pods []Pod, i int) updateKey {
+	p := &pods[i]
+	k := updateKey{idx: i, noNode: p.NodeName == "", phase: phaseOrdinal(p.Phase), ready: p.Ready,
+		restarts: p.Restarts, sidecar: p.SidecarRestarts, created: p.CreationTime, name: p.Name}
+	if p.Ready {
+		k.readyTime = p.ReadySince
+	}
+	return k
+}
+
+// compareActive is Kubernetes' ActivePods.Less as a three-way comparison
+// of two pods, with a name tie-break that makes it total over uniquely
+// named pods. Negative means a is updated before b.
 func compareActive(a, b *Pod) int {
-	// 1. Unassigned before assigned.
-	if (a.NodeName == "") != (b.NodeName == "") {
-		if a.NodeName == "" {
-			return -1
-		}
-		return 1
-	}
-	// 2. Pending < Unknown < Running.
-	if c := cmp.Compare(phaseOrdinal(a.Phase), phaseOrdinal(b.Phase)); c != 0 {
-		return c
-	}
-	// 3. Not ready before ready.
-	if a.Ready != b.Ready {
-		if !a.Ready {
-			return -1
-		}
-		return 1
-	}
-	// 4. Both ready: the more recently ready first, a zero time first.
-	if a.Ready && !a.ReadySince.Equal(b.ReadySince) {
-		return afterOrZero(a.ReadySince, b.ReadySince)
-	}
-	// 5. More restarts first, then more sidecar restarts.
-	if c := cmp.Compare(b.Restarts, a.Restarts); c != 0 {
-		return c
-	}
-	if c := cmp.Compare(b.SidecarRestarts, a.SidecarRestarts); c != 0 {
-		return c
-	}
-	// 6. Newer first, a zero creation time first.
-	if !a.CreationTime.Equal(b.CreationTime) {
-		return afterOrZero(a.CreationTime, b.CreationTime)
-	}
-	return strings.Compare(a.Name, b.Name)
+	pods := []Pod{*a, *b}
+	ka, kb := updateKeyOf(pods, 0), updateKeyOf(pods, 1)
+	return compareUpdateKeys(&ka, &kb)
 }
 
-// afterOrZero orders two different times: a zero time first, else the
-// later one first.
-func afterOrZero(a, b time.Time) int {
-	if a.IsZero() || b.IsZero() {
-		if a.IsZero() {
-			return -1
-		}
-		return 1
+// compareUpdateKeys applies the ActivePods rules in turn: unassigned
+// first; Pending < Unknown < Running; not Ready first; of two Ready pods
+// the more recently ready first (zero first); more restarts, then more
+// sidecar restarts, first; newer (zero first) first; then by name.
+func compareUpdateKeys(a, b *updateKey) int {
+	if a.noNode != b.noNode {
+		return boolFirst(a.noNode, b.noNode)
 	}
-	if a.After(b) {
-		return -1
+	if a.phase != b.phase {
+		return cmp.Compare(a.phase, b.phase)
 	}
-	return 1
+	if a.ready != b.ready {
+		return boolFirst(!a.ready, !b.ready)
+	}
+	if a.ready && !a.readyTime.Equal(b.readyTime) {
+		return laterOrZeroFirst(a.readyTime, b.readyTime)
+	}
+	if a.restarts != b.restarts {
+		return cmp.Compare(b.restarts, a.restarts)
+	}
+	if a.sidecar != b.sidecar {
+		return cmp.Compare(b.sidecar, a.sidecar)
+	}
+	if !a.created.Equal(b.created) {
+		return laterOrZeroFirst(a.created, b.created)
+	}
+	return strings.Compare(a.name, b.name)
 }
