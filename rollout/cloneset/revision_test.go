@@ -1,6 +1,7 @@
 package cloneset
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"hash/fnv"
@@ -346,4 +347,39 @@ func TestCurrentRevisionAfter(t *testing.T) {
 			t.Errorf("%s: CurrentRevisionAfter(r1, r2, %d, %d, %d) = %q, want %q (%s)", tt.name, tt.specReplicas, tt.statusReplicas, tt.updated, got, tt.want, tt.reason)
 		}
 	}
+}
+
+func FuzzRevisionData(f *testing.F) {
+	f.Add([]byte(`{"metadata":{"labels":{"app":"demo"},"creationTimestamp":null},"spec":{"containers":[{"name":"main","image":"nginx:1.25","resources":{}}]}}`))
+	f.Add([]byte(`{"spec":{"z":1,"a":9007199254740993,"t":30.0,"s":"<a&b>"}}`))
+	f.Add([]byte(`{"$patch":"merge"}`))
+	f.Add([]byte(`[]`))
+	f.Add([]byte(`null`))
+	f.Add([]byte(`{`))
+	f.Fuzz(func(t *testing.T, template []byte) {
+		data, err := RevisionData(template)
+		if err != nil {
+			if !errors.Is(err, ErrInvalid) || data != nil {
+				t.Fatalf("RevisionData(%q) = %q, %v: want nil data and an error wrapping ErrInvalid", template, data, err)
+			}
+			return
+		}
+		var doc struct {
+			Spec struct {
+				Template map[string]any `json:"template"`
+			} `json:"spec"`
+		}
+		if err := json.Unmarshal(data, &doc); err != nil || doc.Spec.Template["$patch"] != "replace" {
+			t.Fatalf("RevisionData(%q) = %q: not {spec:{template:{$patch:replace,...}}} (%v)", template, data, err)
+		}
+		// Recording is idempotent on the template it records.
+		inner, _ := json.Marshal(doc.Spec.Template)
+		again, err := RevisionData(inner)
+		if err != nil || string(again) != string(data) {
+			t.Fatalf("RevisionData of the recorded template = %q, %v; want %q", again, err, data)
+		}
+		if ip, err := CalculateInPlaceUpdate(data, data); err != nil || !ip.Possible || len(ip.Images) != 0 || ip.Metadata {
+			t.Fatalf("CalculateInPlaceUpdate(data, data) = %+v, %v", ip, err)
+		}
+	})
 }
