@@ -209,11 +209,16 @@ type UpdateDecision struct {
 // CloneSet is being deleted or when the scale step modified something
 // this round, as kruise does.
 //
+// Revision data that [CalculateInPlaceUpdate] rejects (not a JSON object,
+// an image that is not a string) makes the in-place update impossible, as
+// kruise's CanUpdateInPlace does (its TestUpdate case "recreate update 2"):
+// the pod is recreated under InPlaceIfPossible, and InPlaceOnly fails.
+//
 // Errors, with a zero UpdateDecision: those of [CalculateDiffs] and
-// [SortUpdateIndexes], bad revisions ([SortRevisions]), revision data that
-// is not JSON ([CalculateInPlaceUpdate]), an unknown strategy type, and,
-// for an in-place strategy with pods to update, a target revision missing
-// from revisions. pods and revisions are not modified.
+// [SortUpdateIndexes], bad revisions ([SortRevisions]), an unknown
+// strategy type, and, for an in-place strategy with pods to update, a
+// target revision missing from revisions. pods and revisions are not
+// modified.
 // Upstream: sync.realControl.Update, refreshPodState and updatePod.
 func Update[T any](cs *CloneSet[T], pods []Pod, revisions []ControllerRevision, revs Revisions, now time.Time, opts Options) (UpdateDecision, error) {
 	if err := checkCloneSet(cs); err != nil {
@@ -248,7 +253,7 @@ type updater[T any] struct {
 	now       time.Time
 	opts      Options
 	d         UpdateDecision
-	inPlace   map[[2]string]*InPlaceUpdate
+	inPlace   map[[2]string]inPlaceCache
 }
 
 func (u *updater[T]) requeue(d time.Duration) {
@@ -352,7 +357,7 @@ func (u *updater[T]) updatePod(p *Pod, target string, d Diffs) (string, error) {
 	strategy := cs.UpdateStrategy.Type
 	budget := fmt.Sprintf("update budget %d", d.UpdateMaxUnavailable)
 	if strategy == InPlaceIfPossible || strategy == InPlaceOnly {
-		ip, err := u.inPlaceFor(p, target)
+		ip, _, err := u.inPlaceFor(p, target)
 		if err != nil {
 			return "", err
 		}
@@ -401,10 +406,10 @@ func (u *updater[T]) updatePod(p *Pod, target string, d Diffs) (string, error) {
 	why := "ReCreate"
 	if strategy == InPlaceIfPossible {
 		why = "cannot update in place"
-		if ip, _ := u.inPlaceFor(p, target); ip != nil && len(ip.Blockers) > 0 {
+		if ip, note, _ := u.inPlaceFor(p, target); ip != nil && len(ip.Blockers) > 0 {
 			why += " (" + strings.Join(ip.Blockers, ", ") + ")"
-		} else if ip == nil {
-			why += " (its revision " + p.Revision + " is unknown)"
+		} else if note != "" {
+			why += " (" + note + ")"
 		}
 	}
 	u.d.Actions = append(u.d.Actions, UpdateAction{Kind: MarkSpecifiedDelete, Pod: p.Name, Revision: target,
@@ -412,18 +417,18 @@ func (u *updater[T]) updatePod(p *Pod, target string, d Diffs) (string, error) {
 	return "", nil
 }
 
-// inPlaceFor returns what updating p in place to target changes, or nil
-// when p's revision is not among the revisions.
-func (u *updater[T]) inPlaceFor(p *Pod, target string) (*InPlaceUpdate, error) {
+// inPlaceFor returns what updating p in place to target changes. It
+// returns a nil update and a note saying why when kruise cannot compute
+// one: p's revision is not among the revisions, or a revision's data is
+// not a JSON object (kruise then treats the update as impossible in
+// place).
+func (u *updater[T]) inPlaceFor(p *Pod, target string) (*InPlaceUpdate, string, error) {
 	from := -1
 	for _, i := range u.revOrder {
 		if IsPodAtRevision(p, u.revisions[i].Name) {
 			from = i
 			break
 		}
-	}
-	if from < 0 {
-		return nil, nil
 	}
 	to := -1
 	for i := range u.revisions {
@@ -433,21 +438,32 @@ func (u *updater[T]) inPlaceFor(p *Pod, target string) (*InPlaceUpdate, error) {
 		}
 	}
 	if to < 0 {
-		return nil, inputError("revisions", "no revision named %q, the target of the update", target)
+		return nil, "", inputError("revisions", "no revision named %q, the target of the update", target)
+	}
+	if from < 0 {
+		return nil, "its revision " + p.Revision + " is unknown", nil
 	}
 	key := [2]string{u.revisions[from].Name, target}
-	if ip, ok := u.inPlace[key]; ok {
-		return ip, nil
+	if c, ok := u.inPlace[key]; ok {
+		return c.ip, c.note, nil
 	}
-	ip, err := CalculateInPlaceUpdate(u.revisions[from].Data, u.revisions[to].Data)
-	if err != nil {
-		return nil, err
+	var c inPlaceCache
+	if ip, err := CalculateInPlaceUpdate(u.revisions[from].Data, u.revisions[to].Data); err != nil {
+		c.note = "the revision data cannot be compared: " + err.Error()
+	} else {
+		c.ip = &ip
 	}
 	if u.inPlace == nil {
-		u.inPlace = map[[2]string]*InPlaceUpdate{}
+		u.inPlace = map[[2]string]inPlaceCache{}
 	}
-	u.inPlace[key] = &ip
-	return &ip, nil
+	u.inPlace[key] = c
+	return c.ip, c.note, nil
+}
+
+// inPlaceCache is one memoised in-place decision.
+type inPlaceCache struct {
+	ip   *InPlaceUpdate
+	note string
 }
 
 // refreshReason explains a bookkeeping move.
