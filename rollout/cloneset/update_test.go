@@ -555,3 +555,26 @@ func TestUpdateActsWithinTheBudget(t *testing.T) {
 		}
 	})
 }
+
+func benchmarkUpdate(b *testing.B, n int) {
+	pods := make([]Pod, n)
+	for i := range pods {
+		pods[i] = upod(fmt.Sprintf("demo-%06d", i), "cs-r1")
+		pods[i].NodeName = fmt.Sprintf("n%d", i%50)
+		pods[i].ReadySince = ut0.Add(-time.Duration(i%13) * time.Minute)
+		pods[i].Labels = map[string]string{"zone": []string{"a", "b", "c"}[i%3]}
+	}
+	cs := &CloneSet[struct{}]{Name: "demo", Replicas: int32(n), UpdateStrategy: UpdateStrategy{
+		Type: InPlaceIfPossible, MaxUnavailable: str("10%"), ScatterStrategy: []ScatterTerm{{Key: "zone", Value: "b"}}}}
+	revisions := []ControllerRevision{r1, r2}
+	revs := Revisions{Current: "cs-r1", Update: "cs-r2"}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Update(cs, pods, revisions, revs, ut0, Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkUpdate1000(b *testing.B)   { benchmarkUpdate(b, 1000) }
+func BenchmarkUpdate100000(b *testing.B) { benchmarkUpdate(b, 100000) }
