@@ -278,3 +278,38 @@ func ExampleReadyLimitPolicy_String() {
 	fmt.Println(cloneset.ReadyLimitKruise, cloneset.ReadyLimitAvailableOnly)
 	// Output: ReadyLimitKruise ReadyLimitAvailableOnly
 }
+
+func ExampleCalculateStatus() {
+	deadline := int32(600)
+	cs := &cloneset.CloneSet[struct{}]{Name: "web", Generation: 2, Replicas: 3, MinReadySeconds: 10, ProgressDeadlineSeconds: &deadline}
+	pods := []cloneset.Pod{
+		{Name: "web-a", Revision: "web-1", Phase: cloneset.PodRunning, Ready: true, ReadySince: now.Add(-time.Hour), Lifecycle: cloneset.Normal},
+		{Name: "web-b", Revision: "web-2", Phase: cloneset.PodRunning, Ready: true, ReadySince: now.Add(-time.Hour), Lifecycle: cloneset.Normal},
+		{Name: "web-c", Revision: "web-2", Phase: cloneset.PodRunning, Ready: true, ReadySince: now.Add(-5 * time.Second), Lifecycle: cloneset.Normal},
+	}
+	u, err := cloneset.CalculateStatus(cs, pods, cloneset.Revisions{Current: "web-1", Update: "web-2"}, now)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	s := u.Status
+	fmt.Println("replicas", s.Replicas, "ready", s.ReadyReplicas, "available", s.AvailableReplicas, "updated", s.UpdatedReplicas, "updatedAvailable", s.UpdatedAvailableReplicas)
+	fmt.Println("current", s.CurrentRevision, "update", s.UpdateRevision, "write", u.Write)
+	fmt.Println(s.Conditions[0].Type, s.Conditions[0].Status, s.Conditions[0].Reason, "requeue", u.DeadlineRequeue, u.MinReadyRequeue)
+	// Output:
+	// replicas 3 ready 3 available 2 updated 2 updatedAvailable 1
+	// current web-1 update web-2 write true
+	// Progressing True CloneSetUpdated requeue 10m1s 10s
+}
+
+func ExampleStatusDiffers() {
+	old := cloneset.Status{ObservedGeneration: 2, Replicas: 3}
+	next := old
+	next.Conditions = []cloneset.Condition{{Type: cloneset.ConditionFailedScale, Status: cloneset.ConditionTrue, Message: "quota exceeded"}}
+	fmt.Println(cloneset.StatusDiffers(&old, &next)) // a new FailedScale alone is not written
+	next.ReadyReplicas = 3
+	fmt.Println(cloneset.StatusDiffers(&old, &next))
+	// Output:
+	// false
+	// true
+}
