@@ -313,3 +313,17 @@ func ExampleStatusDiffers() {
 	// false
 	// true
 }
+
+func ExampleValidate() {
+	cs := &cloneset.CloneSet[struct{}]{Name: "web", Replicas: 5, UpdateStrategy: cloneset.UpdateStrategy{
+		Type:     cloneset.InPlaceOnly,
+		MaxSurge: &intorpercent.IntOrString{Int: 1},
+	}}
+	fmt.Println(cloneset.Validate(cs))
+	cs.UpdateStrategy.MaxSurge = nil
+	cs.UpdateStrategy.MaxUnavailable = &intorpercent.IntOrString{IsString: true, Str: "33.3%"} // the webhook accepts it
+	fmt.Println(cloneset.Validate(cs))
+	// Output:
+	// spec.updateStrategy.maxSurge: Invalid value: "1": can not use maxSurge with strategy type InPlaceOnly
+	// <nil>
+}
