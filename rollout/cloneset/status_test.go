@@ -182,3 +182,56 @@ func TestCalculateStatusCountsAreConsistent(t *testing.T) {
 		}
 	})
 }
+
+// TestStatusHelpersKruiseCases holds kruise v1.9.1's
+// TestCloneSetDeadlineExceeded and TestSetCloneSetCondition
+// (pkg/controller/cloneset/utils). Kruise's condition test lists an
+// updated lastUpdateTime for an unchanged condition but does not check
+// it; kruise's code, and ours, keep the condition as it was.
+func TestStatusHelpersKruiseCases(t *testing.T) {
+	progressing := func(status ConditionStatus, reason string, upd time.Time) Condition {
+		return Condition{Type: ConditionProgressing, Status: status, Reason: reason, LastUpdateTime: upd}
+	}
+	for _, tc := range []struct {
+		name string
+		cond []Condition
+		want bool
+	}{
+		{"deadline exceeded", []Condition{progressing(ConditionTrue, "other", t0.Add(-700*time.Second))}, true},
+		{"already exceeded", []Condition{progressing(ConditionTrue, ReasonProgressDeadlineExceeded, t0.Add(-700*time.Second))}, true},
+		{"recently updated", []Condition{progressing(ConditionTrue, "other", t0)}, false},
+		{"no progressing condition", nil, false},
+	} {
+		if got := deadlineExceeded(&Status{Conditions: tc.cond}, 600, t0); got != tc.want {
+			t.Errorf("deadlineExceeded(%s) = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+
+	at := func(d time.Duration) time.Time { return t0.Add(d) }
+	for _, tc := range []struct {
+		name    string
+		initial []Condition
+		status  ConditionStatus
+		reason  string
+		now     time.Time
+		want    Condition
+	}{
+		{"add new condition", nil, ConditionTrue, ReasonAvailable, t0,
+			Condition{Type: ConditionProgressing, Status: ConditionTrue, Reason: ReasonAvailable, Message: "m", LastUpdateTime: t0, LastTransitionTime: t0}},
+		{"different status", []Condition{{Type: ConditionProgressing, Status: ConditionTrue, Reason: "old", Message: "old", LastUpdateTime: at(-time.Minute), LastTransitionTime: at(-time.Minute)}},
+			ConditionFalse, ReasonProgressDeadlineExceeded, at(time.Second),
+			Condition{Type: ConditionProgressing, Status: ConditionFalse, Reason: ReasonProgressDeadlineExceeded, Message: "m", LastUpdateTime: at(time.Second), LastTransitionTime: at(time.Second)}},
+		{"same condition", []Condition{{Type: ConditionProgressing, Status: ConditionTrue, Reason: ReasonAvailable, LastUpdateTime: at(-time.Minute), LastTransitionTime: at(-time.Minute)}},
+			ConditionTrue, ReasonAvailable, at(time.Second),
+			Condition{Type: ConditionProgressing, Status: ConditionTrue, Reason: ReasonAvailable, LastUpdateTime: at(-time.Minute), LastTransitionTime: at(-time.Minute)}},
+		{"same status", []Condition{{Type: ConditionProgressing, Status: ConditionTrue, Reason: ReasonPartitionAvailable, LastUpdateTime: at(-time.Minute), LastTransitionTime: at(-10 * time.Minute)}},
+			ConditionTrue, ReasonAvailable, at(time.Second),
+			Condition{Type: ConditionProgressing, Status: ConditionTrue, Reason: ReasonAvailable, Message: "m", LastUpdateTime: at(time.Second), LastTransitionTime: at(-10 * time.Minute)}},
+	} {
+		st := Status{Conditions: tc.initial}
+		setCondition(&st, tc.status, tc.reason, "m", tc.now)
+		if len(st.Conditions) != 1 || !cmp.Equal(st.Conditions[0], tc.want) {
+			t.Errorf("setCondition(%s) = %+v, want [%+v]", tc.name, st.Conditions, tc.want)
+		}
+	}
+}
