@@ -327,3 +327,29 @@ func ExampleValidate() {
 	// spec.updateStrategy.maxSurge: Invalid value: "1": can not use maxSurge with strategy type InPlaceOnly
 	// <nil>
 }
+
+func ExampleValueError_Error() {
+	err := &cloneset.ValueError{Field: "spec.updateStrategy.maxSurge", Value: intorpercent.IntOrString{IsString: true, Str: "%"}, Err: errors.New("invalid syntax")}
+	fmt.Println(err.Error())
+	// Output: cloneset: spec.updateStrategy.maxSurge: "%": invalid syntax
+}
+
+func ExampleValueError_Unwrap() {
+	_, err := cloneset.CalculatePartitionReplicas(&intorpercent.IntOrString{IsString: true, Str: "x%"}, 10)
+	var ve *cloneset.ValueError
+	errors.As(err, &ve)
+	fmt.Println(ve.Unwrap())
+	// Output: strconv.ParseFloat: parsing "x": invalid syntax
+}
+
+func ExampleInputError_Error() {
+	err := &cloneset.InputError{Field: "pods[0].name", Detail: "must not be empty"}
+	fmt.Println(err.Error())
+	// Output: cloneset: pods[0].name: must not be empty
+}
+
+func ExampleInputError_Unwrap() {
+	err := &cloneset.InputError{Field: "cloneset", Detail: "must not be nil"}
+	fmt.Println(err.Unwrap() == cloneset.ErrInvalid)
+	// Output: true
+}
