@@ -2,6 +2,7 @@ package cloneset
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"testing"
@@ -264,5 +265,94 @@ func BenchmarkDeletionOrder(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// TestDeletionOrderKruiseSortingCases holds kruise v1.9.1's
+// TestSortingActivePods (pkg/controller/cloneset/utils): each pod equals
+// itself, and each pair's lesser pod is deleted first whatever the input
+// order. Kruise's test has no availability function; with minReadySeconds
+// 0 and no lifecycle label availability coincides with Running and Ready,
+// so rule 3 orders these pairs the same way.
+func TestDeletionOrderKruiseSortingCases(t *testing.T) {
+	then := t0.AddDate(0, -1, 0)
+	pod := func(name, node string, phase PodPhase, ready bool, restarts int32, readySince, created time.Time, cost string) Pod {
+		p := Pod{Name: name, NodeName: node, Phase: phase, Ready: ready, CreationTime: created, DeletionCost: cost}
+		if ready {
+			p.ReadySince, p.Restarts = readySince, restarts
+		}
+		return p
+	}
+	var zero time.Time
+	unscheduled := pod("unscheduled", "", PodPending, false, 0, zero, zero, "")
+	pending := pod("pending", "node", PodPending, false, 0, zero, zero, "")
+	unknown := pod("unknown-phase", "node", PodUnknown, false, 0, zero, zero, "")
+	notReady := pod("not-ready", "node", PodRunning, false, 0, zero, zero, "")
+	readyNoLTT := pod("ready-no-last-transition-time", "node", PodRunning, true, 0, zero, zero, "")
+	readyNow := pod("ready-now", "node", PodRunning, true, 0, t0, t0, "")
+	readyThen := pod("ready-then", "node", PodRunning, true, 0, then, then, "")
+	highRestarts := pod("ready-high-restarts", "node", PodRunning, true, 9001, t0, t0, "")
+	createdThen := pod("ready-now-created-then", "node", PodRunning, true, 0, t0, then, "")
+	lowCost := pod("low-deletion-cost", "node", PodRunning, true, 0, t0, then, "10")
+	highCost := pod("high-deletion-cost", "node", PodRunning, true, 0, t0, then, "100")
+
+	for _, p := range []Pod{unscheduled, pending, unknown, notReady, createdThen, readyNow, readyThen, highRestarts} {
+		k := deletionKeys([]Pod{p}, nil, 0, t0)[0]
+		if c := compareForDeletion(k, k); c != 0 {
+			t.Errorf("%s compares %d with itself, want 0", p.Name, c)
+		}
+	}
+	for _, tc := range []struct{ lesser, greater Pod }{
+		{unscheduled, pending}, {pending, unknown}, {unknown, notReady}, {notReady, readyNoLTT},
+		{readyNoLTT, readyNow}, {readyNow, readyThen}, {highRestarts, readyNow}, {readyNow, createdThen}, {lowCost, highCost},
+	} {
+		// Different nodes so that no same-node rank interferes, as in
+		// kruise's test, which has no ranker.
+		tc.lesser.NodeName, tc.greater.NodeName = nodeOr(tc.lesser.NodeName, "n1"), nodeOr(tc.greater.NodeName, "n2")
+		for _, pods := range [][]Pod{{tc.lesser, tc.greater}, {tc.greater, tc.lesser}} {
+			if got := orderNames(t, pods, 0); got[0] != tc.lesser.Name {
+				t.Errorf("DeletionOrder(%s, %s) = %v, want %s first", pods[0].Name, pods[1].Name, got, tc.lesser.Name)
+			}
+		}
+	}
+}
+
+func nodeOr(node, other string) string {
+	if node == "" {
+		return ""
+	}
+	return other
+}
+
+// TestSameNodeRankerKruiseCase holds kruise v1.9.1's TestSameNodeRanker:
+// eleven identical pods, on nodes a: 0, 4, 10; b: 3, 6; c: 5; d: 7, 8, 9;
+// 1 and 2 unscheduled. Kruise's ranks follow the listing order (its
+// insertion sort is stable for so few pods): 0 -> 2, 4 -> 1, 3 -> 1,
+// 7 -> 2, 8 -> 1. Ours follow the names, so pods named in listing order
+// get kruise's ranks; named otherwise they get the ranks of their names.
+func TestSameNodeRankerKruiseCase(t *testing.T) {
+	nodes := []string{"a", "", "", "b", "a", "c", "b", "d", "d", "d", "a"}
+	ranks := func(name func(i int) string) map[string]int32 {
+		pods := make([]Pod, len(nodes))
+		for i, n := range nodes {
+			pods[i] = Pod{Name: name(i), NodeName: n}
+		}
+		got := map[string]int32{}
+		for _, k := range deletionKeys(pods, nil, 0, t0) {
+			if k.rank != 0 {
+				got[k.name] = k.rank
+			}
+		}
+		return got
+	}
+	padded := func(i int) string { return fmt.Sprintf("%02d", i) }
+	want := map[string]int32{"00": 2, "04": 1, "03": 1, "07": 2, "08": 1}
+	if got := ranks(padded); !maps.Equal(got, want) {
+		t.Errorf("ranks = %v, want kruise's %v", got, want)
+	}
+	// Unpadded, "10" sorts between "0" and "4" on node a.
+	want = map[string]int32{"0": 2, "10": 1, "3": 1, "7": 2, "8": 1}
+	if got := ranks(strconv.Itoa); !maps.Equal(got, want) {
+		t.Errorf("ranks = %v, want %v (ties broken by name)", got, want)
 	}
 }

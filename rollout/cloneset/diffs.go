@@ -266,6 +266,11 @@ func CalculateDiffs[T any](cs *CloneSet[T], pods []Pod, revs Revisions, now time
 	if err := checkPods(pods); err != nil {
 		return Diffs{}, err
 	}
+	return calculateDiffs(cs, pods, revs, now, step, opts), nil
+}
+
+// calculateDiffs is CalculateDiffs on inputs already checked.
+func calculateDiffs[T any](cs *CloneSet[T], pods []Pod, revs Revisions, now time.Time, step Step, opts Options) Diffs {
 	d := Diffs{Resolved: resolve(cs)}
 	preparingAsNew := step == ScaleStep && opts.Gates.PreparingUpdateAsUpdate
 	toDelete := nameSet(cs.ScaleStrategy.PodsToDelete)
@@ -290,7 +295,7 @@ func CalculateDiffs[T any](cs *CloneSet[T], pods []Pod, revs Revisions, now time
 	d.Pods = c.New + c.Old
 	d.TotalUnavailable = c.PreDeletingNew + c.PreDeletingOld + c.UnavailableNew + c.UnavailableOld
 	calculate(&d, revs.current() == revs.Update, cs.Labels[ExcludePreparingDeleteLabel] == "true", opts)
-	return d, nil
+	return d
 }
 
 // count adds one pod of the given class to the counts.

@@ -278,3 +278,78 @@ func ExampleReadyLimitPolicy_String() {
 	fmt.Println(cloneset.ReadyLimitKruise, cloneset.ReadyLimitAvailableOnly)
 	// Output: ReadyLimitKruise ReadyLimitAvailableOnly
 }
+
+func ExampleCalculateStatus() {
+	deadline := int32(600)
+	cs := &cloneset.CloneSet[struct{}]{Name: "web", Generation: 2, Replicas: 3, MinReadySeconds: 10, ProgressDeadlineSeconds: &deadline}
+	pods := []cloneset.Pod{
+		{Name: "web-a", Revision: "web-1", Phase: cloneset.PodRunning, Ready: true, ReadySince: now.Add(-time.Hour), Lifecycle: cloneset.Normal},
+		{Name: "web-b", Revision: "web-2", Phase: cloneset.PodRunning, Ready: true, ReadySince: now.Add(-time.Hour), Lifecycle: cloneset.Normal},
+		{Name: "web-c", Revision: "web-2", Phase: cloneset.PodRunning, Ready: true, ReadySince: now.Add(-5 * time.Second), Lifecycle: cloneset.Normal},
+	}
+	u, err := cloneset.CalculateStatus(cs, pods, cloneset.Revisions{Current: "web-1", Update: "web-2"}, now)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	s := u.Status
+	fmt.Println("replicas", s.Replicas, "ready", s.ReadyReplicas, "available", s.AvailableReplicas, "updated", s.UpdatedReplicas, "updatedAvailable", s.UpdatedAvailableReplicas)
+	fmt.Println("current", s.CurrentRevision, "update", s.UpdateRevision, "write", u.Write)
+	fmt.Println(s.Conditions[0].Type, s.Conditions[0].Status, s.Conditions[0].Reason, "requeue", u.DeadlineRequeue, u.MinReadyRequeue)
+	// Output:
+	// replicas 3 ready 3 available 2 updated 2 updatedAvailable 1
+	// current web-1 update web-2 write true
+	// Progressing True CloneSetUpdated requeue 10m1s 10s
+}
+
+func ExampleStatusDiffers() {
+	old := cloneset.Status{ObservedGeneration: 2, Replicas: 3}
+	next := old
+	next.Conditions = []cloneset.Condition{{Type: cloneset.ConditionFailedScale, Status: cloneset.ConditionTrue, Message: "quota exceeded"}}
+	fmt.Println(cloneset.StatusDiffers(&old, &next)) // a new FailedScale alone is not written
+	next.ReadyReplicas = 3
+	fmt.Println(cloneset.StatusDiffers(&old, &next))
+	// Output:
+	// false
+	// true
+}
+
+func ExampleValidate() {
+	cs := &cloneset.CloneSet[struct{}]{Name: "web", Replicas: 5, UpdateStrategy: cloneset.UpdateStrategy{
+		Type:     cloneset.InPlaceOnly,
+		MaxSurge: &intorpercent.IntOrString{Int: 1},
+	}}
+	fmt.Println(cloneset.Validate(cs))
+	cs.UpdateStrategy.MaxSurge = nil
+	cs.UpdateStrategy.MaxUnavailable = &intorpercent.IntOrString{IsString: true, Str: "33.3%"} // the webhook accepts it
+	fmt.Println(cloneset.Validate(cs))
+	// Output:
+	// spec.updateStrategy.maxSurge: Invalid value: "1": can not use maxSurge with strategy type InPlaceOnly
+	// <nil>
+}
+
+func ExampleValueError_Error() {
+	err := &cloneset.ValueError{Field: "spec.updateStrategy.maxSurge", Value: intorpercent.IntOrString{IsString: true, Str: "%"}, Err: errors.New("invalid syntax")}
+	fmt.Println(err.Error())
+	// Output: cloneset: spec.updateStrategy.maxSurge: "%": invalid syntax
+}
+
+func ExampleValueError_Unwrap() {
+	_, err := cloneset.CalculatePartitionReplicas(&intorpercent.IntOrString{IsString: true, Str: "x%"}, 10)
+	var ve *cloneset.ValueError
+	errors.As(err, &ve)
+	fmt.Println(ve.Unwrap())
+	// Output: strconv.ParseFloat: parsing "x": invalid syntax
+}
+
+func ExampleInputError_Error() {
+	err := &cloneset.InputError{Field: "pods[0].name", Detail: "must not be empty"}
+	fmt.Println(err.Error())
+	// Output: cloneset: pods[0].name: must not be empty
+}
+
+func ExampleInputError_Unwrap() {
+	err := &cloneset.InputError{Field: "cloneset", Detail: "must not be nil"}
+	fmt.Println(err.Unwrap() == cloneset.ErrInvalid)
+	// Output: true
+}

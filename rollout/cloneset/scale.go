@@ -140,7 +140,7 @@ func Scale[T any](cs *CloneSet[T], pods []Pod, revs Revisions, now time.Time, op
 		return ScaleDecision{}, err
 	}
 	s := scaler[T]{cs: cs, pods: pods, revs: revs, now: now, opts: opts}
-	return s.run()
+	return s.run(), nil
 }
 
 type scaler[T any] struct {
@@ -152,7 +152,7 @@ type scaler[T any] struct {
 	dec  ScaleDecision
 }
 
-func (s *scaler[T]) run() (ScaleDecision, error) {
+func (s *scaler[T]) run() ScaleDecision {
 	cs := s.cs
 	toDelete := nameSet(cs.ScaleStrategy.PodsToDelete)
 	// The active pods by name; the planned deletions.
@@ -198,15 +198,12 @@ func (s *scaler[T]) run() (ScaleDecision, error) {
 		}
 		if len(s.dec.Regret) > 0 {
 			s.dec.Branch, s.dec.Modified = ScaleRegret, true
-			return s.dec, nil
+			return s.dec
 		}
 	}
 
 	// 2. Diffs.
-	diffs, err := CalculateDiffs(cs, s.pods, s.revs, s.now, ScaleStep, s.opts)
-	if err != nil {
-		return ScaleDecision{}, err
-	}
+	diffs := calculateDiffs(cs, s.pods, s.revs, s.now, ScaleStep, s.opts)
 	s.dec.Diffs = diffs
 	s.dec.ScaleUpLimited = diffs.ScaleUpNum > diffs.ScaleUpLimit
 
@@ -219,14 +216,14 @@ func (s *scaler[T]) run() (ScaleDecision, error) {
 			s.dec.CreateCurrent, s.dec.CreateUpdate = old, limit-old
 		}
 		s.dec.Branch, s.dec.Modified = ScaleOut, limit > 0
-		return s.dec, nil
+		return s.dec
 	}
 
 	// 4. Pods in PreparingDelete whose hook is released.
 	if len(preDelete) > 0 {
 		if s.deletePods(preDelete) {
 			s.dec.Branch = ScaleDeletePreDeleted
-			return s.dec, nil
+			return s.dec
 		}
 	}
 
@@ -246,14 +243,14 @@ func (s *scaler[T]) run() (ScaleDecision, error) {
 	}
 	if s.deletePods(canDelete) {
 		s.dec.Branch = ScaleDeleteSpecified
-		return s.dec, nil
+		return s.dec
 	}
 
 	// 6. Scale in.
 	if diffs.ScaleDownNum > 0 {
 		if numToDelete > 0 {
 			s.dec.Branch = ScaleWaitForDeletion
-			return s.dec, nil
+			return s.dec
 		}
 		chosen := s.choosePodsToDelete(active, int(diffs.ScaleDownNum), int(diffs.ScaleDownNumOldRevision))
 		var del []int
@@ -267,10 +264,10 @@ func (s *scaler[T]) run() (ScaleDecision, error) {
 		}
 		s.deletePods(del)
 		s.dec.Branch = ScaleIn
-		return s.dec, nil
+		return s.dec
 	}
 	s.dec.Branch = ScaleNone
-	return s.dec, nil
+	return s.dec
 }
 
 // limitedByReadyLimit reports whether deleting pod i uses up the ready

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"slices"
+	"strconv"
 
 	"github.com/google/go-cmp/cmp"
 	"pgregory.net/rapid"
@@ -285,5 +286,44 @@ func TestScaleRejectsBadInput(t *testing.T) {
 	}
 	if _, err := Scale(kcs(1, nil, nil, nil), []Pod{{Name: "a"}, {Name: "a"}}, Revisions{}, t0, Options{}); err == nil {
 		t.Error("Scale(duplicate pods) succeeded")
+	}
+}
+
+// TestScaleKruiseCases holds kruise v1.9.1's TestScale
+// (pkg/controller/cloneset/sync/cloneset_scale_test.go): R3, maxUnavailable
+// "20%", five identical pods ready for 10 s, replicas lowered from 5.
+// Kruise checks how many pods remain and whether Scale modified anything.
+func TestScaleKruiseCases(t *testing.T) {
+	rev := "sample-b976d4544"
+	pods := func() []Pod {
+		out := make([]Pod, 5)
+		for i := range out {
+			out[i] = Pod{Name: "sample-" + strconv.Itoa(i), Revision: rev, Phase: PodRunning, Ready: true, ReadySince: t0.Add(-10 * time.Second)}
+		}
+		return out
+	}
+	tests := []struct {
+		name         string
+		minReady     int32
+		specified    bool
+		wantRemain   int
+		wantModified bool
+	}{
+		{"minReadySeconds 9999: nothing deleted", 9999, false, 5, false},
+		{"minReadySeconds 0, sample-0 specified: it alone is deleted", 0, true, 4, true},
+		{"minReadySeconds 0: two deleted", 0, false, 3, true},
+	}
+	for _, tt := range tests {
+		cs := kcs(3, nil, str("20%"), nil)
+		cs.Name, cs.MinReadySeconds = "sample", tt.minReady
+		in := pods()
+		in[0].SpecifiedDelete = tt.specified
+		d, err := Scale(cs, in, Revisions{Current: rev, Update: rev}, t0, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if remain := len(in) - len(d.Delete); remain != tt.wantRemain || d.Modified != tt.wantModified {
+			t.Errorf("%s: %d remain, modified %v; want %d, %v (decision %+v)", tt.name, remain, d.Modified, tt.wantRemain, tt.wantModified, d)
+		}
 	}
 }
