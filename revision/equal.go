@@ -28,7 +28,12 @@ import (
 //     ones (upstream panics on them).
 //   - Floats compare with ==, so NaN differs from itself; functions are
 //     equal only when both are nil; channels and unsafe pointers compare
-//     by identity.
+//     by identity. A template holding a NaN or a non-nil func therefore
+//     does not equal a copy of itself (though it equals itself: a == b
+//     is true at once), and never matches the ReplicaSet made from it;
+//     [EqualsItself] finds such values, and rollout.Plan rejects a
+//     deployment whose template holds one. Remove them from the template,
+//     or compare them with an Equal method of their type.
 //   - Cyclic and shared values terminate in polynomial time. A pair of
 //     pointers, maps or slices met again while comparing them (a cycle)
 //     is taken as equal. Once a comparison has entered 128 pairs, or 16

@@ -181,7 +181,12 @@ func Plan[T any](d *Deployment[T], rss []ReplicaSet[T], now time.Time) (Sync[T],
 // pod-template-hash label (revision.FindNew).
 //
 // Errors: a d or ReplicaSet the API server would reject is reported as an
-// *InvalidError (wrapping ErrInvalid) and the Sync is zero. Upstream:
+// *InvalidError (wrapping ErrInvalid) and the Sync is zero. So is a
+// d.Template that does not equal a copy of itself (revision.EqualsItself:
+// a NaN float, a non-nil func, ...), which no ReplicaSet would ever match:
+// upstream, whose templates come from JSON and hold neither, would create
+// a new ReplicaSet every other sync; remove the NaN or func from the
+// template, or give its type an Equal method that accepts it. Upstream:
 // syncDeployment and the functions it calls.
 func PlanWith[T any](d *Deployment[T], rss []ReplicaSet[T], now time.Time, opts Options) (Sync[T], error) {
 	if errs := validate(d); len(errs) > 0 {
@@ -195,6 +200,9 @@ func PlanWith[T any](d *Deployment[T], rss []ReplicaSet[T], now time.Time, opts 
 		if errs := validateReplicaSet(&rss[i]); len(errs) > 0 {
 			return Sync[T]{}, &InvalidError{Kind: "ReplicaSet", Name: rss[i].Name, Errs: errs}
 		}
+	}
+	if err := templateEqualsItself(d); err != nil {
+		return Sync[T]{}, err
 	}
 	p := &planner[T]{in: d, cur: *d, opts: opts, now: now}
 	p.rss = append(make([]ReplicaSet[T], 0, len(rss)+1), rss...)
