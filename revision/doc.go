@@ -22,7 +22,9 @@
 // and a caller without Kubernetes types uses [Template]. [EqualIgnoreHash]
 // compares two templates semantically by reflection, ignoring the
 // [HashLabel] label; [Hash] renders a template the way upstream's hashing
-// does and returns the same pod-template-hash.
+// does and returns the same pod-template-hash. [EqualsItself] tells
+// whether a template equals a copy of itself (a NaN or a non-nil func
+// makes it not, and then no ReplicaSet ever matches it).
 //
 // # ReplicaSets
 //

@@ -3,6 +3,7 @@ package revision_test
 import (
 	"errors"
 	"fmt"
+	"math"
 	"sort"
 	"strconv"
 	"time"
@@ -380,4 +381,19 @@ func ExampleNextCollisionCount() {
 	// Output:
 	// 1
 	// 3
+}
+
+func ExampleEqualsItself() {
+	// A spec with a weight: NaN never equals itself, so a template holding
+	// it never matches the ReplicaSet made from it.
+	type weighted struct{ Weight float64 }
+	good := revision.Template[weighted]{Spec: weighted{Weight: 0.5}}
+	bad := revision.Template[weighted]{Spec: weighted{Weight: math.NaN()}}
+	ok, _ := revision.EqualsItself(&good)
+	fmt.Println(ok)
+	ok, path := revision.EqualsItself(&bad)
+	fmt.Println(ok, path)
+	// Output:
+	// true
+	// false template.Spec.Weight (NaN)
 }

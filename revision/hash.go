@@ -52,6 +52,18 @@ import (
 // also builds that type's cached description and tables, which stay for
 // the life of the process: for a corev1.PodTemplateSpec, about 200 KB,
 // built in 1 to 3 ms.
+//
+// Shared pointers: go-spew, with the ForHash configuration, detects only
+// a pointer already on the path from the root to the value it renders (a
+// cycle); a value reached along k paths is rendered k times. Hash matches
+// that rendering, so its time is proportional to the length of the
+// rendering with every sharing undone: a value whose two branches point
+// to the same value at every level renders 2^(d+1) nodes at depth d, and
+// each level doubles the time (measured on a small node type: 0.5 ms at
+// depth 10, 94 ms at 18, 0.4 s at 20; about 7 minutes at 30). Memory
+// stays constant, as the rendering is not held. Pod templates decoded
+// from the API share no pointers. [EqualIgnoreHash] does not have this
+// cost.
 // Upstream: controller.ComputeHash.
 func Hash[T any](t *T, collisionCount *int32) string {
 	var v reflect.Value

@@ -159,7 +159,9 @@ type Sync[T any] struct {
 
 // Plan returns what one sync of kube-controller-manager's Deployment
 // controller does to d and its ReplicaSets rss at time now, with the
-// default Options. See PlanWith.
+// default Options. See PlanWith, also for the errors: an invalid d or
+// ReplicaSet, or a d.Template that does not equal a copy of itself (a NaN
+// float or a non-nil func in it).
 func Plan[T any](d *Deployment[T], rss []ReplicaSet[T], now time.Time) (Sync[T], error) {
 	return PlanWith(d, rss, now, Options{})
 }
@@ -181,8 +183,14 @@ func Plan[T any](d *Deployment[T], rss []ReplicaSet[T], now time.Time) (Sync[T],
 // pod-template-hash label (revision.FindNew).
 //
 // Errors: a d or ReplicaSet the API server would reject is reported as an
-// *InvalidError (wrapping ErrInvalid) and the Sync is zero. Upstream:
-// syncDeployment and the functions it calls.
+// *InvalidError (wrapping ErrInvalid) and the Sync is zero. So is a
+// d.Template that does not equal a copy of itself (revision.EqualsItself:
+// it holds a NaN float or a non-nil func where EqualIgnoreHash compares
+// field by field): no ReplicaSet would ever match it, so a controller
+// following Plan would create a new ReplicaSet every other sync. Upstream
+// cannot meet this (its templates come from JSON, which holds neither).
+// Fix the template, or give the value's type an Equal method that accepts
+// it. Upstream: syncDeployment and the functions it calls.
 func PlanWith[T any](d *Deployment[T], rss []ReplicaSet[T], now time.Time, opts Options) (Sync[T], error) {
 	if errs := validate(d); len(errs) > 0 {
 		name := ""
@@ -195,6 +203,9 @@ func PlanWith[T any](d *Deployment[T], rss []ReplicaSet[T], now time.Time, opts 
 		if errs := validateReplicaSet(&rss[i]); len(errs) > 0 {
 			return Sync[T]{}, &InvalidError{Kind: "ReplicaSet", Name: rss[i].Name, Errs: errs}
 		}
+	}
+	if err := templateEqualsItself(d); err != nil {
+		return Sync[T]{}, err
 	}
 	p := &planner[T]{in: d, cur: *d, opts: opts, now: now}
 	p.rss = append(make([]ReplicaSet[T], 0, len(rss)+1), rss...)
