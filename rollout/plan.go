@@ -181,8 +181,14 @@ func Plan[T any](d *Deployment[T], rss []ReplicaSet[T], now time.Time) (Sync[T],
 // pod-template-hash label (revision.FindNew).
 //
 // Errors: a d or ReplicaSet the API server would reject is reported as an
-// *InvalidError (wrapping ErrInvalid) and the Sync is zero. Upstream:
-// syncDeployment and the functions it calls.
+// *InvalidError (wrapping ErrInvalid); two ReplicaSets with the same name
+// give an error wrapping both ErrInvalid and proportion.ErrDuplicate,
+// worded as proportion words it:
+//
+//	rollout: rss[3].Name: "web-1" duplicates rss[1].Name
+//
+// The Sync is then zero. Upstream: syncDeployment and the functions it
+// calls.
 func PlanWith[T any](d *Deployment[T], rss []ReplicaSet[T], now time.Time, opts Options) (Sync[T], error) {
 	if errs := validate(d); len(errs) > 0 {
 		name := ""
@@ -191,10 +197,8 @@ func PlanWith[T any](d *Deployment[T], rss []ReplicaSet[T], now time.Time, opts 
 		}
 		return Sync[T]{}, &InvalidError{Kind: "Deployment", Name: name, Errs: errs}
 	}
-	for i := range rss {
-		if errs := validateReplicaSet(&rss[i]); len(errs) > 0 {
-			return Sync[T]{}, &InvalidError{Kind: "ReplicaSet", Name: rss[i].Name, Errs: errs}
-		}
+	if err := validateReplicaSets(rss); err != nil {
+		return Sync[T]{}, err
 	}
 	p := &planner[T]{in: d, cur: *d, opts: opts, now: now}
 	p.rss = append(make([]ReplicaSet[T], 0, len(rss)+1), rss...)
@@ -205,6 +209,54 @@ func PlanWith[T any](d *Deployment[T], rss []ReplicaSet[T], now time.Time, opts 
 	p.run()
 	return p.result(), nil
 }
+
+// validateReplicaSets checks every ReplicaSet with validateReplicaSet, in
+// order, then that no two share a name.
+func validateReplicaSets[T any](rss []ReplicaSet[T]) error {
+	for i := range rss {
+		if errs := validateReplicaSet(&rss[i]); len(errs) > 0 {
+			return &InvalidError{Kind: "ReplicaSet", Name: rss[i].Name, Errs: errs}
+		}
+	}
+	return checkNames(rss)
+}
+
+// checkNames returns a *duplicateError for the first ReplicaSet, in rss
+// order, whose name an earlier one already has, and nil when the names
+// are distinct. A namespace holds one ReplicaSet per name, so a second one
+// can only be a caller's mistake (the same object listed twice, or two
+// clusters mixed up); the controller's per-name bookkeeping (upstream's
+// scale keeps its sizes in a map by name) would merge the two.
+func checkNames[T any](rss []ReplicaSet[T]) error {
+	if len(rss) < 2 {
+		return nil
+	}
+	seen := make(map[string]int, len(rss))
+	for j := range rss {
+		if i, ok := seen[rss[j].Name]; ok {
+			return &duplicateError{name: rss[j].Name, first: i, second: j}
+		}
+		seen[rss[j].Name] = j
+	}
+	return nil
+}
+
+// duplicateError reports two ReplicaSets with the same name, in the words
+// of package proportion's duplicate check:
+//
+//	rollout: rss[3].Name: "web-1" duplicates rss[1].Name
+//
+// It wraps both ErrInvalid and proportion.ErrDuplicate.
+type duplicateError struct {
+	name          string
+	first, second int
+}
+
+func (e *duplicateError) Error() string {
+	return fmt.Sprintf("rollout: rss[%d].Name: %q duplicates rss[%d].Name", e.second, e.name, e.first)
+}
+
+func (e *duplicateError) Unwrap() []error { return []error{ErrInvalid, proportion.ErrDuplicate} }
 
 // planner carries one sync's working state.
 type planner[T any] struct {
