@@ -546,9 +546,13 @@ func (p *planner[T]) proportional() {
 		}
 	}
 	why := fmt.Sprintf("proportional share after resize to %d (%d pods allowed, %d before)", p.cur.Replicas, maxTotal(&p.cur), from)
+	// Write in the order upstream's scale() visits the ReplicaSets:
+	// res.Order (largest first, the direction deciding ties; old newest
+	// first then new when nothing is added; the saturated case's old
+	// ones newest first).
 	written := make([]bool, len(p.rss))
-	for i, t := range res.Targets {
-		if t.Annotate || t.Replicas != p.rss[i].Replicas {
+	for _, i := range res.Order {
+		if t := res.Targets[i]; t.Annotate || t.Replicas != p.rss[i].Replicas {
 			p.scale(i, t.Replicas, true, why)
 			written[i] = true
 		}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/rolloutmath/rolloutmath/proportion"
 	"github.com/rolloutmath/rolloutmath/revision"
 )
@@ -68,6 +69,100 @@ func TestPlanRejectsDuplicateNames(t *testing.T) {
 			}
 			if len(tr.Steps) != 0 || tr.Outcome != 0 {
 				t.Errorf("Simulate(%s) ran %d steps, outcome %v; want none", tt.name, len(tr.Steps), tr.Outcome)
+			}
+		})
+	}
+}
+
+// write is an Action without its reason, for comparing write orders.
+type write struct {
+	Kind       ActionKind
+	ReplicaSet string
+	From, To   int32
+}
+
+func writes(actions []Action) []write {
+	out := make([]write, 0, len(actions))
+	for _, a := range actions {
+		out = append(out, write{a.Kind, a.ReplicaSet, a.From, a.To})
+	}
+	return out
+}
+
+// scaled returns a ReplicaSet created age minutes before t0 with spec
+// replicas, all available, at revision rev, last scaled for desired and
+// maxReplicas.
+func scaled(name string, age int, spec int32, rev, desired, maxReplicas string) ReplicaSet[tmpl] {
+	return withAnn(rs(name, age, spec, spec), revision.RevisionAnnotation, rev,
+		revision.DesiredReplicasAnnotation, desired, revision.MaxReplicasAnnotation, maxReplicas)
+}
+
+// TestPlanProportionalWriteOrder is issue 12 case 1: the writes of a
+// proportional scaling come in the order upstream's scale() makes them,
+// not in input order: the largest ReplicaSet first (newer first among
+// equals when growing, older first when shrinking), and the old
+// ReplicaSets newest first, then the new one, when the total does not
+// change or the new ReplicaSet is saturated.
+func TestPlanProportionalWriteOrder(t *testing.T) {
+	for _, tt := range []struct {
+		name   string
+		d      *Deployment[tmpl]
+		rss    []ReplicaSet[tmpl]
+		newRS  string // gets d's template
+		want   []write
+		reason string
+	}{
+		{
+			name:  "scale-up writes the largest first",
+			d:     dep(4, num(1), num(1)),
+			rss:   []ReplicaSet[tmpl]{scaled("d-old", 10, 1, "1", "2", "3"), scaled("d-new", 1, 2, "2", "2", "3")},
+			newRS: "d-new",
+			want:  []write{{ScaleReplicaSet, "d-new", 2, 3}, {ScaleReplicaSet, "d-old", 1, 2}},
+			reason: "the issue's case: 5 allowed, 3 exist; ReplicaSetsBySizeNewer puts d-new (2) before d-old (1); " +
+				"d-new gets round(2*5/3)-2 = 1, d-old round(1*5/3)-1 = 1",
+		},
+		{
+			name:  "scale-down of equal sizes writes the oldest first",
+			d:     dep(3, num(0), num(1)),
+			rss:   []ReplicaSet[tmpl]{scaled("c", 10, 2, "3", "6", "6"), scaled("b", 20, 2, "2", "6", "6"), scaled("a", 30, 2, "1", "6", "6")},
+			newRS: "c",
+			want:  []write{{ScaleReplicaSet, "a", 2, 1}, {ScaleReplicaSet, "b", 2, 1}, {ScaleReplicaSet, "c", 2, 1}},
+			reason: "ReplicaSetsBySizeOlder: equal sizes, older first; each loses round(2*3/6)-2 = -1. " +
+				"(c is the new ReplicaSet but is given first)",
+		},
+		{
+			name:  "nothing to add writes old newest first, then new",
+			d:     dep(4, num(1), num(1)),
+			rss:   []ReplicaSet[tmpl]{scaled("a", 30, 2, "1", "3", "4"), scaled("b", 20, 1, "2", "3", "4"), scaled("c", 10, 2, "3", "3", "4")},
+			newRS: "c",
+			want:  []write{{ScaleReplicaSet, "b", 1, 1}, {ScaleReplicaSet, "a", 2, 2}, {ScaleReplicaSet, "c", 2, 2}},
+			reason: "5 allowed and 5 exist: no sort, so the order FindActiveOrLatest left (old newest first) plus the new one; " +
+				"every annotation is refreshed",
+		},
+		{
+			name:   "a saturated new ReplicaSet scales old ones down newest first",
+			d:      dep(4, num(1), num(1)),
+			rss:    []ReplicaSet[tmpl]{scaled("a", 30, 1, "1", "3", "4"), scaled("b", 20, 1, "2", "3", "4"), scaled("c", 10, 4, "3", "4", "5")},
+			newRS:  "c",
+			want:   []write{{ScaleReplicaSet, "b", 1, 0}, {ScaleReplicaSet, "a", 1, 0}},
+			reason: "IsSaturated(c): FilterActiveReplicaSets(oldRSs) after FindActiveOrLatest sorted them newest first",
+		},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			for i := range tt.rss {
+				if tt.rss[i].Name == tt.newRS {
+					tt.rss[i].Template = tt.d.Template
+				}
+			}
+			s, err := Plan(tt.d, tt.rss, t0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s.Path != PathScaling {
+				t.Fatalf("Plan(%s) path = %v, want scaling", tt.name, s.Path)
+			}
+			if diff := cmp.Diff(tt.want, writes(s.Actions)); diff != "" {
+				t.Errorf("Plan(%s) writes mismatch (-want +got), %s:\n%s", tt.name, tt.reason, diff)
 			}
 		})
 	}
