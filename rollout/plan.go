@@ -3,6 +3,7 @@ package rollout
 import (
 	"fmt"
 	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -133,8 +134,10 @@ type Sync[T any] struct {
 	// template with RollbackTo cleared and Generation raised by one (as the
 	// API server raises it on a spec change).
 	Deployment Deployment[T]
-	// ReplicaSets are the ReplicaSets as the sync leaves them, in input
-	// order without deleted ones, a created one last. A ReplicaSet whose
+	// ReplicaSets are the ReplicaSets as the sync leaves them, without
+	// deleted ones, oldest first (creation time, then name: upstream's
+	// ReplicaSetsByCreationTimestamp), a created one last; so the Sync
+	// does not depend on the order of Plan's rss. A ReplicaSet whose
 	// spec.replicas changed has Generation raised by one; a created one has
 	// Generation 1, CreationTime now, no UID and no status, and its
 	// Template is the deployment's as is: a caller writing it to a cluster
@@ -180,6 +183,15 @@ func Plan[T any](d *Deployment[T], rss []ReplicaSet[T], now time.Time) (Sync[T],
 // ReplicaSet is the oldest whose template equals d's, ignoring the
 // pod-template-hash label (revision.FindNew).
 //
+// The answer does not depend on the order of rss: like upstream, which
+// sorts the ReplicaSets it lists oldest first before anything else, Plan
+// works on them oldest first (creation time, then name) and visits them
+// in the orders upstream derives from that one. So a rollback to a
+// revision two ReplicaSets share restores the older one, Recreate and
+// the rolling update scale old ReplicaSets down oldest first, and history
+// cleanup starts its sort from upstream's order (which matters when a
+// revision does not parse, as the comparison is then not a strict order).
+//
 // Errors: a d or ReplicaSet the API server would reject is reported as an
 // *InvalidError (wrapping ErrInvalid); two ReplicaSets with the same name
 // give an error wrapping both ErrInvalid and proportion.ErrDuplicate,
@@ -197,11 +209,20 @@ func PlanWith[T any](d *Deployment[T], rss []ReplicaSet[T], now time.Time, opts 
 		}
 		return Sync[T]{}, &InvalidError{Kind: "Deployment", Name: name, Errs: errs}
 	}
-	if err := validateReplicaSets(rss); err != nil {
+	if err := checkNames(rss); err != nil {
 		return Sync[T]{}, err
 	}
 	p := &planner[T]{in: d, cur: *d, opts: opts, now: now}
 	p.rss = append(make([]ReplicaSet[T], 0, len(rss)+1), rss...)
+	// Upstream's first step (FindNewReplicaSet) sorts the list oldest
+	// first, so every later order starts from there, whatever order the
+	// informer listed them in.
+	slices.SortFunc(p.rss, byCreation[T])
+	for i := range p.rss {
+		if errs := validateReplicaSet(&p.rss[i]); len(errs) > 0 {
+			return Sync[T]{}, &InvalidError{Kind: "ReplicaSet", Name: p.rss[i].Name, Errs: errs}
+		}
+	}
 	p.newIdx = -1
 	if i, ok := revision.FindNew(&d.Template, p.rss); ok {
 		p.newIdx = i
@@ -210,15 +231,31 @@ func PlanWith[T any](d *Deployment[T], rss []ReplicaSet[T], now time.Time, opts 
 	return p.result(), nil
 }
 
-// validateReplicaSets checks every ReplicaSet with validateReplicaSet, in
-// order, then that no two share a name.
+// validateReplicaSets checks that no two ReplicaSets share a name, then
+// every ReplicaSet with validateReplicaSet, oldest first (byCreation), so
+// that the first invalid one reported does not depend on the order of
+// rss.
 func validateReplicaSets[T any](rss []ReplicaSet[T]) error {
-	for i := range rss {
+	if err := checkNames(rss); err != nil {
+		return err
+	}
+	order := oldestOrder(rss, -1)
+	for _, i := range order {
 		if errs := validateReplicaSet(&rss[i]); len(errs) > 0 {
 			return &InvalidError{Kind: "ReplicaSet", Name: rss[i].Name, Errs: errs}
 		}
 	}
-	return checkNames(rss)
+	return nil
+}
+
+// byCreation orders ReplicaSets oldest first, the same instant by name:
+// upstream's ReplicaSetsByCreationTimestamp, a total order once names are
+// distinct (checkNames).
+func byCreation[T any](a, b ReplicaSet[T]) int {
+	if c := a.CreationTime.Compare(b.CreationTime); c != 0 {
+		return c
+	}
+	return strings.Compare(a.Name, b.Name)
 }
 
 // checkNames returns a *duplicateError for the first ReplicaSet, in rss

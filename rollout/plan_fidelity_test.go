@@ -2,11 +2,16 @@ package rollout
 
 import (
 	"errors"
+	"fmt"
+	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/rolloutmath/rolloutmath/intorpercent"
 	"github.com/rolloutmath/rolloutmath/proportion"
 	"github.com/rolloutmath/rolloutmath/revision"
+	"pgregory.net/rapid"
 )
 
 // withAnn returns r with the given annotations (key, value pairs).
@@ -166,4 +171,108 @@ func TestPlanProportionalWriteOrder(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestPlanAnswerDoesNotDependOnInputOrder is issue 12 case 5 on concrete
+// cases: each is planned with rss as given and reversed, and both must
+// give upstream's answer, which starts from the ReplicaSets sorted oldest
+// first.
+func TestPlanAnswerDoesNotDependOnInputOrder(t *testing.T) {
+	recreate := dep(3, nil, nil)
+	recreate.Strategy = Recreate
+
+	complete := dep(3, nil, nil)
+	complete.RevisionHistoryLimit = ptr(int32(2))
+	cleanupRSs := []ReplicaSet[tmpl]{
+		withAnn(rs("r0", 10, 0, 0)),
+		withAnn(rs("rx", 20, 0, 0), revision.RevisionAnnotation, "x1"),
+		withAnn(rs("r1", 30, 0, 0), revision.RevisionAnnotation, "1"),
+		scaled("n", 1, 3, "4", "3", "4"),
+	}
+	cleanupRSs[3].Template = complete.Template
+	complete.Status = CalculateStatus(complete, cleanupRSs, 3, t0)
+
+	rollback := dep(3, nil, nil)
+	rollback.RollbackTo = ptr(int64(1))
+	rollbackRSs := []ReplicaSet[tmpl]{scaled("b", 20, 0, "1", "3", "4"), scaled("a", 30, 0, "1", "3", "4"), scaled("n", 1, 3, "3", "3", "4")}
+	rollbackRSs[2].Template = rollback.Template
+
+	for _, tt := range []struct {
+		name      string
+		d         *Deployment[tmpl]
+		rss       []ReplicaSet[tmpl]
+		want      []write
+		wantImage string // the template after the sync, "" for d's
+		reason    string
+	}{
+		{
+			name:   "Recreate scales old ReplicaSets down oldest first",
+			d:      recreate,
+			rss:    []ReplicaSet[tmpl]{rs("b", 20, 1, 1), rs("a", 30, 2, 2)},
+			want:   []write{{ScaleReplicaSet, "a", 2, 0}, {ScaleReplicaSet, "b", 1, 0}},
+			reason: "scaleDownOldReplicaSetsForRecreate walks the active old ReplicaSets in the order FindOldReplicaSets left them: oldest first",
+		},
+		{
+			name: "rolling-update history cleanup sorts from the oldest-first order",
+			d:    complete,
+			rss:  cleanupRSs,
+			want: []write{{DeleteReplicaSet, "r1", 0, 0}},
+			reason: "limit 2 of 3 old: ReplicaSetsByRevision falls back to creation time when a revision does not parse; " +
+				"sort.Sort from [r1 rx r0] keeps that order and deletes r1 (from [r0 rx r1] it would delete rx)",
+		},
+		{
+			name:      "a rollback to a revision two ReplicaSets share restores the older",
+			d:         rollback,
+			rss:       rollbackRSs,
+			want:      []write{{RollBack, "a", 0, 0}},
+			wantImage: "nginx:a",
+			reason:    "rollback walks the old ReplicaSets oldest first and takes the first with the revision",
+		},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			reversed := slices.Clone(tt.rss)
+			slices.Reverse(reversed)
+			var first Sync[tmpl]
+			for k, rss := range [][]ReplicaSet[tmpl]{tt.rss, reversed} {
+				s, err := Plan(tt.d, rss, t0)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if diff := cmp.Diff(tt.want, writes(s.Actions)); diff != "" {
+					t.Errorf("Plan(%s, order %d) writes mismatch (-want +got), %s:\n%s", tt.name, k, tt.reason, diff)
+				}
+				want := tt.wantImage
+				if want == "" {
+					want = tt.d.Template.Spec
+				}
+				if s.Deployment.Template.Spec != want {
+					t.Errorf("Plan(%s, order %d) left template %q, want %q", tt.name, k, s.Deployment.Template.Spec, want)
+				}
+				if k == 0 {
+					first = s
+				} else if !reflect.DeepEqual(first, s) {
+					t.Errorf("Plan(%s) differs between rss and its reverse:\n%+v\n%+v", tt.name, first, s)
+				}
+			}
+		})
+	}
+}
+
+// TestPlanIsIndependentOfInputOrder is issue 12 case 5 as a property:
+// every permutation of rss gives the same Sync (deep-equal: actions in
+// order, ReplicaSets, deployment, requeue, reason) or the same error, on
+// every path.
+func TestPlanIsIndependentOfInputOrder(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		st := drawSyncState(t, false)
+		perm := rapid.Permutation(st.rss).Draw(t, "permutation")
+		a, errA := PlanWith(st.d, st.rss, st.now, st.opts)
+		b, errB := PlanWith(st.d, perm, st.now, st.opts)
+		if fmt.Sprint(errA) != fmt.Sprint(errB) {
+			t.Fatalf("PlanWith errors differ between orders: %v vs %v", errA, errB)
+		}
+		if diff := cmp.Diff(a, b, cmp.AllowUnexported(intorpercent.Value{})); diff != "" {
+			t.Fatalf("PlanWith(%v) differs between rss and a permutation (-given +permuted):\n%s", a.Path, diff)
+		}
+	})
 }
