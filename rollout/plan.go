@@ -544,7 +544,7 @@ func (p *planner[T]) sync() {
 	p.snapshot()
 	p.proportional()
 	if p.in.Paused && !p.rollbackPending() {
-		p.cleanupHistory()
+		p.cleanupHistory(true)
 	}
 	p.deploymentStatus()
 	if len(p.actions) == 0 && p.note == "" {
@@ -712,7 +712,7 @@ func (p *planner[T]) rolling() {
 		return
 	}
 	if Complete(&p.cur, &p.cur.Status) {
-		p.cleanupHistory()
+		p.cleanupHistory(false)
 	}
 	p.rolloutStatus()
 	if len(p.actions) == 0 && p.note == "" {
@@ -849,7 +849,7 @@ func (p *planner[T]) recreate() {
 	}
 	p.scale(p.newIdx, p.cur.Replicas, false, "Recreate starts all pods once the old ones are gone")
 	if Complete(&p.cur, &p.cur.Status) {
-		p.cleanupHistory()
+		p.cleanupHistory(false)
 	}
 	p.rolloutStatus()
 	if len(p.actions) == 0 && p.note == "" {
@@ -873,7 +873,14 @@ func (p *planner[T]) oldPodsRunning() (bool, int64) {
 
 // cleanupHistory deletes old ReplicaSets beyond the revision history
 // limit. Upstream: cleanupDeployment.
-func (p *planner[T]) cleanupHistory() {
+//
+// Upstream sorts the old ReplicaSets with ReplicaSetsByRevision, which is
+// not a strict order when a revision does not parse, so the order the
+// sort starts from matters: oldest first on the rolling and Recreate
+// paths (FindOldReplicaSets' order), newest first on the paused path
+// (newestFirst), where scale() has just had FindActiveOrLatest sort them
+// so in place. revision.ToCleanUp starts from the order it is given.
+func (p *planner[T]) cleanupHistory(newestFirst bool) {
 	limit, ok := p.cur.HistoryLimit()
 	if !ok {
 		return
@@ -882,7 +889,23 @@ func (p *planner[T]) cleanupHistory() {
 	if base == nil {
 		base = p.rss
 	}
-	for _, i := range revision.ToCleanUp(base, p.preNew, &limit, p.opts.Cleanup) {
+	// base is oldest first (PlanWith sorted it); view is the starting
+	// order, order[k] the index in base of view[k].
+	order := make([]int, len(base))
+	view := make([]ReplicaSet[T], len(base))
+	newInView := -1
+	for k := range base {
+		i := k
+		if newestFirst {
+			i = len(base) - 1 - k
+		}
+		order[k], view[k] = i, base[i]
+		if i == p.preNew {
+			newInView = k
+		}
+	}
+	for _, k := range revision.ToCleanUp(view, newInView, &limit, p.opts.Cleanup) {
+		i := order[k]
 		if p.deleted == nil {
 			p.deleted = make([]bool, len(p.rss))
 		}

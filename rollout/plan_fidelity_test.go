@@ -276,3 +276,57 @@ func TestPlanIsIndependentOfInputOrder(t *testing.T) {
 		}
 	})
 }
+
+// TestPlanPausedCleanupStartsNewestFirst is issue 12 case 4. Upstream's
+// history cleanup sorts with ReplicaSetsByRevision, which is not a strict
+// order when a revision does not parse, so the order sort.Sort starts
+// from decides. On the paused path, scale() has just called
+// FindActiveOrLatest, which sorted the old ReplicaSets newest first, and
+// the cleanup starts from there (on the rolling path it starts oldest
+// first). The results were checked with upstream's
+// ReplicaSetsByRevision: from [r0 rx r1] sort.Sort gives [rx r0 r1], from
+// [r1 rx r0] it keeps [r1 rx r0].
+func TestPlanPausedCleanupStartsNewestFirst(t *testing.T) {
+	d := dep(3, nil, nil)
+	d.Paused = true
+	d.RevisionHistoryLimit = ptr(int32(2))
+	idle := func(name string, age int, kv ...string) ReplicaSet[tmpl] {
+		return withAnn(rs(name, age, 0, 0), kv...)
+	}
+	unobserved := idle("rx", 20, revision.RevisionAnnotation, "x1")
+	unobserved.Generation = 2 // scaled to 0, not yet seen by the ReplicaSet controller
+	nw := scaled("n", 1, 3, "4", "3", "4")
+	nw.Template = d.Template
+	for _, tt := range []struct {
+		name   string
+		rss    []ReplicaSet[tmpl]
+		want   []write
+		reason string
+	}{
+		{
+			name:   "the issue's case: the first one examined is not idle",
+			rss:    []ReplicaSet[tmpl]{idle("r1", 30, revision.RevisionAnnotation, "1"), unobserved, idle("r0", 10), nw},
+			want:   []write{},
+			reason: "limit 2 of 3 old, so only the first after the sort is examined: rx, whose generation is not observed yet",
+		},
+		{
+			name:   "all idle: the unparsable revision goes first",
+			rss:    []ReplicaSet[tmpl]{idle("r1", 30, revision.RevisionAnnotation, "1"), idle("rx", 20, revision.RevisionAnnotation, "x1"), idle("r0", 10), nw},
+			want:   []write{{DeleteReplicaSet, "rx", 0, 0}},
+			reason: "starting oldest first would have kept r1 first and deleted it",
+		},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			s, err := Plan(d, tt.rss, t0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s.Path != PathPaused {
+				t.Fatalf("Plan(%s) path = %v, want paused", tt.name, s.Path)
+			}
+			if diff := cmp.Diff(tt.want, writes(s.Actions)); diff != "" {
+				t.Errorf("Plan(%s) writes mismatch (-want +got), %s:\n%s", tt.name, tt.reason, diff)
+			}
+		})
+	}
+}
