@@ -131,8 +131,10 @@ type Sync[T any] struct {
 	Actions []Action
 	// Deployment is the deployment as the sync leaves it: status,
 	// conditions, revision annotation, and after a rollback the restored
-	// template with RollbackTo cleared and Generation raised by one (as the
-	// API server raises it on a spec change).
+	// template (when it was performed), RollbackTo and the rollback
+	// annotation cleared and Generation raised by one, performed or
+	// skipped (the controller's update clears the annotation, and the API
+	// server raises the generation on a change of spec or annotations).
 	Deployment Deployment[T]
 	// ReplicaSets are the ReplicaSets as the sync leaves them, without
 	// deleted ones, oldest first (creation time, then name: upstream's
@@ -648,7 +650,6 @@ func (p *planner[T]) rollback() {
 		p.cur.Template = revision.WithoutHashLabel(&rs.Template)
 		p.cur.Annotations = revision.RollbackAnnotations(p.cur.Annotations, rs.Annotations)
 		delete(p.cur.Annotations, revision.RollbackToAnnotation)
-		p.cur.Generation++
 		p.act(RollBack, rs.Name, rs.Replicas, rs.Replicas, fmt.Sprintf("Rolled back deployment %q to revision %d (template of ReplicaSet %s)", p.cur.Name, target, rs.Name))
 		return
 	}
@@ -670,9 +671,15 @@ func (p *planner[T]) rollbackPending() bool {
 	return ok
 }
 
-// clearRollback removes the pending rollback, field and annotation.
+// clearRollback removes the pending rollback, field and annotation, and
+// raises the generation: upstream ends every rollback, performed or
+// skipped, with one update of the deployment that removes the annotation
+// (with the restored template when performed), and the API server raises
+// metadata.generation when the annotations or the spec change. RollbackTo
+// stands for the annotation, so clearing it counts as that change.
 // Upstream: updateDeploymentAndClearRollbackTo.
 func (p *planner[T]) clearRollback() {
+	p.cur.Generation++
 	p.cur.RollbackTo = nil
 	if _, ok := p.cur.Annotations[revision.RollbackToAnnotation]; ok {
 		p.cur.Annotations = maps.Clone(p.cur.Annotations)

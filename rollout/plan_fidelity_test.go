@@ -330,3 +330,59 @@ func TestPlanPausedCleanupStartsNewestFirst(t *testing.T) {
 		})
 	}
 }
+
+// TestPlanRollbackRaisesGeneration is issue 12 case 2: every rollback,
+// performed or skipped, ends with an update of the deployment that
+// removes the rollback annotation, and the API server raises
+// metadata.generation for a change of annotations (or spec), so a
+// skipped rollback raises it too. The status is not written in that sync.
+func TestPlanRollbackRaisesGeneration(t *testing.T) {
+	d := dep(3, nil, nil)
+	d.Generation = 2
+	current := scaled("cur", 1, 3, "2", "3", "4")
+	current.Template = d.Template
+	one := scaled("one", 30, 0, "1", "3", "4")
+	for _, tt := range []struct {
+		name       string
+		rollbackTo *int64
+		annotation string // the deprecated annotation, "" for none
+		rss        []ReplicaSet[tmpl]
+		wantKind   ActionKind
+		reason     string
+	}{
+		{name: "revision not found", rollbackTo: ptr(int64(5)), rss: []ReplicaSet[tmpl]{one}, wantKind: SkipRollback,
+			reason: "the issue's case: generation 2, rollback to 5, one ReplicaSet at revision 1; upstream's update gives generation 3"},
+		{name: "template already equal", rollbackTo: ptr(int64(2)), rss: []ReplicaSet[tmpl]{one, current}, wantKind: SkipRollback,
+			reason: "DeploymentRollbackTemplateUnchanged, then the same update"},
+		{name: "no previous revision", rollbackTo: ptr(int64(0)), rss: nil, wantKind: SkipRollback,
+			reason: "LastRevision is 0: Unable to find last revision, then the same update"},
+		{name: "skipped, asked by annotation", annotation: "7", rss: []ReplicaSet[tmpl]{one, current}, wantKind: SkipRollback,
+			reason: "removing the annotation is a change of annotations"},
+		{name: "performed", rollbackTo: ptr(int64(1)), rss: []ReplicaSet[tmpl]{one, current}, wantKind: RollBack,
+			reason: "template and annotations change in one update: one more, not two"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			d := *d
+			d.RollbackTo = tt.rollbackTo
+			d.Annotations = map[string]string{revision.RevisionAnnotation: "2"}
+			if tt.annotation != "" {
+				d.Annotations[revision.RollbackToAnnotation] = tt.annotation
+			}
+			s, err := Plan(&d, tt.rss, t0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			last := s.Actions[len(s.Actions)-1]
+			if s.Path != PathRollback || last.Kind != tt.wantKind {
+				t.Fatalf("Plan(%s) = %v ending with %v, want rollback ending with %v", tt.name, s.Path, last.Kind, tt.wantKind)
+			}
+			if s.Deployment.Generation != 3 || s.Deployment.Status.ObservedGeneration != d.Status.ObservedGeneration {
+				t.Errorf("Plan(%s) generation %d, observedGeneration %d; want 3 and the status untouched (%s)",
+					tt.name, s.Deployment.Generation, s.Deployment.Status.ObservedGeneration, tt.reason)
+			}
+			if _, ok := s.Deployment.Annotations[revision.RollbackToAnnotation]; ok || s.Deployment.RollbackTo != nil {
+				t.Errorf("Plan(%s) left the rollback pending: %v %v", tt.name, s.Deployment.RollbackTo, s.Deployment.Annotations)
+			}
+		})
+	}
+}
