@@ -194,6 +194,12 @@ func Plan[T any](d *Deployment[T], rss []ReplicaSet[T], now time.Time) (Sync[T],
 // cleanup starts its sort from upstream's order (which matters when a
 // revision does not parse, as the comparison is then not a strict order).
 //
+// A new ReplicaSet whose revision annotation does not parse is not
+// updated for its annotations, as upstream's SetNewReplicaSetAnnotations
+// gives up on it; but upstream has by then copied the deployment's
+// annotations onto its in-memory copy, so a write of that ReplicaSet later
+// in the same sync (a scale) carries them, and Plan's does too.
+//
 // Errors: a d or ReplicaSet the API server would reject is reported as an
 // *InvalidError (wrapping ErrInvalid); two ReplicaSets with the same name
 // give an error wrapping both ErrInvalid and proportion.ErrDuplicate,
@@ -307,13 +313,17 @@ type planner[T any] struct {
 	now  time.Time
 
 	newIdx, preNew int
-	path           Path
-	actions        []Action
-	deleted        []bool
-	hash           string
-	requeue        bool
-	requeueAfter   time.Duration
-	note           string // why nothing moved, when no action explains it
+	// pendingAnn, when not nil, holds the annotations of the new
+	// ReplicaSet as upstream's in-memory copy has them but the cluster
+	// does not yet: the next write of that ReplicaSet carries them.
+	pendingAnn   map[string]string
+	path         Path
+	actions      []Action
+	deleted      []bool
+	hash         string
+	requeue      bool
+	requeueAfter time.Duration
+	note         string // why nothing moved, when no action explains it
 }
 
 func (p *planner[T]) run() {
@@ -371,6 +381,13 @@ func (p *planner[T]) syncRevision(create bool) bool {
 			rs.Annotations = ann
 			p.act(AnnotateReplicaSet, rs.Name, rs.Replicas, rs.Replicas, fmt.Sprintf("updated annotations of new ReplicaSet %s (revision %s -> %s)", rs.Name, orNone(old), ann[revision.RevisionAnnotation]))
 			return true
+		}
+		if !maps.Equal(ann, rs.Annotations) {
+			// A revision that does not parse: upstream has already copied
+			// the deployment's annotations onto its in-memory copy of the
+			// ReplicaSet, does not update it for them, but scales that
+			// copy later in the sync, which persists them.
+			p.pendingAnn = ann
 		}
 		p.setRevision(rs.Annotations[revision.RevisionAnnotation])
 		if _, ok := FindCondition(p.cur.Status.Conditions, DeploymentProgressing); hasDeadline && !ok {
@@ -482,7 +499,11 @@ func (p *planner[T]) scale(i int, size int32, force bool, why string) bool {
 	if !sizeChanged && !proportion.AnnotationsNeedUpdate(proportionReplicaSet(rs), desired, maxReplicas) {
 		return false
 	}
-	ann := maps.Clone(rs.Annotations)
+	base := rs.Annotations
+	if i == p.newIdx && p.pendingAnn != nil {
+		base, p.pendingAnn = p.pendingAnn, nil
+	}
+	ann := maps.Clone(base)
 	if ann == nil {
 		ann = map[string]string{}
 	}

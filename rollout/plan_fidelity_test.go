@@ -386,3 +386,65 @@ func TestPlanRollbackRaisesGeneration(t *testing.T) {
 		})
 	}
 }
+
+// TestPlanNewReplicaSetUnparsableRevisionKeepsCopiedAnnotations is issue
+// 12 case 3. Upstream copies the deployment's annotations onto its
+// in-memory copy of the new ReplicaSet before it finds the revision
+// unparsable and gives up updating it; that copy is what the sync then
+// scales, so the next write of the new ReplicaSet in the same sync
+// persists them. A sync that does not write it leaves the ReplicaSet as
+// it was.
+func TestPlanNewReplicaSetUnparsableRevisionKeepsCopiedAnnotations(t *testing.T) {
+	newRS := func(d *Deployment[tmpl], spec int32, desired string) ReplicaSet[tmpl] {
+		r := scaled("web-new", 1, spec, "x1", desired, "3")
+		r.Template = d.Template
+		return r
+	}
+	rolling := dep(2, nil, nil)
+	paused := dep(2, nil, nil)
+	paused.Paused = true
+	recreate := dep(2, nil, nil)
+	recreate.Strategy = Recreate
+	settled := dep(1, nil, nil)
+	for _, tt := range []struct {
+		name     string
+		d        *Deployment[tmpl]
+		spec     int32
+		desired  string
+		want     []write
+		wantTeam bool
+		reason   string
+	}{
+		{name: "rolling scale-up persists them", d: rolling, spec: 1, desired: "2",
+			want: []write{{ScaleReplicaSet, "web-new", 1, 2}}, wantTeam: true,
+			reason: "the issue's case: R=2, new ReplicaSet at revision x1 with 1 replica scales 1->2 and carries team: blue"},
+		{name: "paused proportional scaling persists them", d: paused, spec: 1, desired: "1",
+			want: []write{{ScaleReplicaSet, "web-new", 1, 2}}, wantTeam: true,
+			reason: "scale() sets the only active ReplicaSet, the in-memory copy, to R"},
+		{name: "Recreate scale-up persists them", d: recreate, spec: 1, desired: "2",
+			want: []write{{ScaleReplicaSet, "web-new", 1, 2}}, wantTeam: true,
+			reason: "scaleUpNewReplicaSetForRecreate writes the in-memory copy"},
+		{name: "no write, nothing persisted", d: settled, spec: 1, desired: "1",
+			want: []write{}, wantTeam: false,
+			reason: "nothing scales the new ReplicaSet, and upstream did not update it for the annotations"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			d := *tt.d
+			d.Annotations = map[string]string{"team": "blue"}
+			s, err := Plan(&d, []ReplicaSet[tmpl]{newRS(&d, tt.spec, tt.desired)}, t0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.want, writes(s.Actions)); diff != "" {
+				t.Fatalf("Plan(%s) writes mismatch (-want +got):\n%s", tt.name, diff)
+			}
+			got := s.ReplicaSets[s.NewReplicaSet].Annotations
+			if _, ok := got["team"]; ok != tt.wantTeam || got[revision.RevisionAnnotation] != "x1" {
+				t.Errorf("Plan(%s) new ReplicaSet annotations = %v, want team present %v and revision x1 (%s)", tt.name, got, tt.wantTeam, tt.reason)
+			}
+			if rev := s.Deployment.Annotations[revision.RevisionAnnotation]; rev != "x1" {
+				t.Errorf("Plan(%s) deployment revision = %q, want the new ReplicaSet's x1", tt.name, rev)
+			}
+		})
+	}
+}
