@@ -626,3 +626,27 @@ func TestPlanWritesPassValidate(t *testing.T) {
 		}
 	})
 }
+
+// TestSimulateIsIndependentOfInputOrder: Simulate drives Plan, so a
+// permutation of its ReplicaSets gives the same trace too.
+func TestSimulateIsIndependentOfInputOrder(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		st := drawSyncState(t, false)
+		perm := rapid.Permutation(st.rss).Draw(t, "permutation")
+		cfg := Config[tmpl]{
+			Start:            t0,
+			ReadyDelay:       time.Duration(rapid.IntRange(0, 20).Draw(t, "readyDelaySeconds")) * time.Second,
+			TerminationDelay: time.Duration(rapid.IntRange(0, 20).Draw(t, "terminationDelaySeconds")) * time.Second,
+			MaxSteps:         20,
+			Options:          st.opts,
+		}
+		a, errA := Simulate(st.d, st.rss, cfg)
+		b, errB := Simulate(st.d, perm, cfg)
+		if fmt.Sprint(errA) != fmt.Sprint(errB) {
+			t.Fatalf("Simulate errors differ between orders: %v vs %v", errA, errB)
+		}
+		if diff := cmp.Diff(a, b, cmp.AllowUnexported(intorpercent.Value{})); diff != "" {
+			t.Fatalf("Simulate differs between rss and a permutation (-given +permuted):\n%s", diff)
+		}
+	})
+}
