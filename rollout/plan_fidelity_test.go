@@ -525,6 +525,21 @@ func TestPlanCounterOverflow(t *testing.T) {
 			reason: "a change of spec.replicas raises the ReplicaSet's generation",
 		},
 		{
+			name: "an old ReplicaSet resized twice from MaxInt64-1",
+			state: func() (*Deployment[tmpl], []ReplicaSet[tmpl]) {
+				d := dep(3, num(1), num(1))
+				old := scaled("web-old", 10, 4, "1", "3", "4")
+				old.StatusReplicas, old.ReadyReplicas, old.AvailableReplicas = 4, 3, 3
+				old.Generation, old.ObservedGeneration = math.MaxInt64-1, 1
+				nw := scaled("web-new", 1, 0, "2", "3", "4")
+				nw.Template = d.Template
+				return d, []ReplicaSet[tmpl]{old, nw}
+			},
+			wantErr: `rollout: ReplicaSet "web-old": metadata.generation is 9223372036854775807; resizing it would wrap it to -9223372036854775808, which the API server rejects: counter overflow`,
+			reason: "4 pods, 2 may go: the unhealthy-pod cleanup takes 1 (4 -> 3, generation MaxInt64), " +
+				"then the scale-down of available pods takes 1 more (3 -> 2), a second update",
+		},
+		{
 			name:   "scaling a ReplicaSet just below MaxInt64",
 			state:  func() (*Deployment[tmpl], []ReplicaSet[tmpl]) { return scaleUp(math.MaxInt64 - 1) },
 			reason: "raised to MaxInt64",
