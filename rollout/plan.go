@@ -703,32 +703,22 @@ func (p *planner[T]) rollback() {
 			return
 		}
 	}
-	order := make([]int, 0, len(p.rss))
-	for i := range p.rss {
-		if i != p.newIdx {
-			order = append(order, i)
-		}
-	}
-	if p.newIdx >= 0 {
-		order = append(order, p.newIdx)
-	}
-	for _, i := range order {
-		rs := &p.rss[i]
-		v, err := revision.Revision(rs.Annotations)
-		if err != nil || v != target {
-			continue
-		}
-		if revision.EqualIgnoreHash(&p.cur.Template, &rs.Template) {
-			p.act(SkipRollback, rs.Name, rs.Replicas, rs.Replicas, fmt.Sprintf("rollback skipped: The rollback revision contains the same template as current deployment %q", p.cur.Name))
-			return
-		}
+	// RollbackTarget orders the candidates as upstream does (old ones
+	// oldest first, then the new one), whatever the order of p.rss.
+	r := revision.RollbackTarget(&p.cur.Template, p.rss, target)
+	switch r.Outcome {
+	case revision.RollbackUnchanged:
+		rs := &p.rss[r.Index]
+		p.act(SkipRollback, rs.Name, rs.Replicas, rs.Replicas, fmt.Sprintf("rollback skipped: The rollback revision contains the same template as current deployment %q", p.cur.Name))
+	case revision.RolledBack:
+		rs := &p.rss[r.Index]
 		p.cur.Template = revision.WithoutHashLabel(&rs.Template)
 		p.cur.Annotations = revision.RollbackAnnotations(p.cur.Annotations, rs.Annotations)
 		delete(p.cur.Annotations, revision.RollbackToAnnotation)
 		p.act(RollBack, rs.Name, rs.Replicas, rs.Replicas, fmt.Sprintf("Rolled back deployment %q to revision %d (template of ReplicaSet %s)", p.cur.Name, target, rs.Name))
-		return
+	default:
+		p.act(SkipRollback, "", 0, 0, fmt.Sprintf("rollback skipped: Unable to find the revision to rollback to (revision %d).", target))
 	}
-	p.act(SkipRollback, "", 0, 0, fmt.Sprintf("rollback skipped: Unable to find the revision to rollback to (revision %d).", target))
 }
 
 // rollbackTarget returns the pending rollback: d.RollbackTo, else the
