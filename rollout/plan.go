@@ -50,6 +50,8 @@ func (p Path) String() string {
 		return "Recreate"
 	case PathRollingUpdate:
 		return "RollingUpdate"
+	case PathSelectingAll:
+		return "selecting all"
 	}
 	return "Path(" + itoa(int64(p)) + ")"
 }
@@ -160,6 +162,14 @@ type Sync[T any] struct {
 // Plan returns what one sync of kube-controller-manager's Deployment
 // controller does to d and its ReplicaSets rss at time now, with the
 // default Options. See PlanWith.
+//
+// Ownership: Plan treats every ReplicaSet of rss as the deployment's own
+// and never checks labels or owner references. Callers decide ownership
+// first, as the controller does before it syncs: ownership.ClaimAll on
+// the ReplicaSets of the namespace gives the owned set to pass (and the
+// adoptions and releases to write); a ReplicaSet whose labels no longer
+// match is released there and is not Plan's to touch. A deployment whose
+// Selector selects everything is not rolled out (PathSelectingAll).
 func Plan[T any](d *Deployment[T], rss []ReplicaSet[T], now time.Time) (Sync[T], error) {
 	return PlanWith(d, rss, now, Options{})
 }
@@ -190,6 +200,9 @@ func PlanWith[T any](d *Deployment[T], rss []ReplicaSet[T], now time.Time, opts 
 			name = d.Name
 		}
 		return Sync[T]{}, &InvalidError{Kind: "Deployment", Name: name, Errs: errs}
+	}
+	if s, done, err := planSelector(d, rss); done {
+		return s, err
 	}
 	for i := range rss {
 		if errs := validateReplicaSet(&rss[i]); len(errs) > 0 {
