@@ -11,6 +11,13 @@
 // updates and deletions, a rollback of the Deployment's template, and the
 // Deployment's status.
 //
+// Ownership: Selector, OwnerReferences, Object(s) and Controller convert
+// what the ownership package reads (label selectors, owner references, a
+// Deployment's identity), and AdoptPatch, ReleasePatch and ClaimPatches
+// are the patches upstream's controller-ref manager sends for what
+// ownership.ClaimAll decided. Deployment fills rollout.Deployment.Selector
+// from spec.selector, so an empty selector takes rollout.PathSelectingAll.
+//
 // The conversions copy the fields the library reads and share nothing
 // the library could modify: maps and templates are shared with the input
 // objects, which the library never modifies, and the objects returned
