@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
-	"sort"
 	"strings"
 )
 
@@ -99,28 +98,95 @@ func (s *Selector) Validate() error {
 	if s == nil {
 		return nil
 	}
-	keys := make([]string, 0, len(s.MatchLabels))
-	for k := range s.MatchLabels {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		if msg := requirementErrors(k, "", []string{s.MatchLabels[k]}); msg != "" {
-			return &SelectorError{Msg: msg}
+	// Find the first invalid matchLabels key without sorting (and so
+	// without allocating) on the common, valid path.
+	first, found := "", false
+	for k, v := range s.MatchLabels {
+		if (!found || k < first) && (!validLabelKey(k) || !validLabelValue(v)) {
+			first, found = k, true
 		}
 	}
-	for _, r := range s.MatchExpressions {
+	if found {
+		return &SelectorError{Msg: requirementErrors(first, "", []string{s.MatchLabels[first]})}
+	}
+	for i := range s.MatchExpressions {
+		r := &s.MatchExpressions[i]
 		switch r.Operator {
-		case In, NotIn, Exists, DoesNotExist:
+		case In, NotIn:
+			if len(r.Values) == 0 {
+				return &SelectorError{Msg: requirementErrors(r.Key, r.Operator, r.Values)}
+			}
+		case Exists, DoesNotExist:
+			if len(r.Values) != 0 {
+				return &SelectorError{Msg: requirementErrors(r.Key, r.Operator, r.Values)}
+			}
 		default:
 			return &SelectorError{Msg: fmt.Sprintf("%q is not a valid label selector operator", string(r.Operator))}
 		}
-		if msg := requirementErrors(r.Key, r.Operator, r.Values); msg != "" {
-			return &SelectorError{Msg: msg}
+		ok := validLabelKey(r.Key)
+		for _, v := range r.Values {
+			ok = ok && validLabelValue(v)
+		}
+		if !ok {
+			return &SelectorError{Msg: requirementErrors(r.Key, r.Operator, r.Values)}
 		}
 	}
 	return nil
 }
+
+// validLabelKey and validLabelValue are allocation-free checks written by
+// hand; labelKeyErrors and labelValueErrors, which word the errors, use
+// upstream's regular expressions, and a test holds the two to agreement.
+func validLabelKey(key string) bool {
+	prefix, name, hasPrefix := strings.Cut(key, "/")
+	if !hasPrefix {
+		name = prefix
+	} else if !validSubdomain(prefix) {
+		return false
+	}
+	return name != "" && validLabelValue(name)
+}
+
+// validLabelValue: empty, or at most 63 characters of [-A-Za-z0-9_.]
+// starting and ending with [A-Za-z0-9].
+func validLabelValue(v string) bool {
+	if v == "" {
+		return true
+	}
+	if len(v) > maxLabelLength || !isAlnum(v[0]) || !isAlnum(v[len(v)-1]) {
+		return false
+	}
+	for i := 1; i < len(v)-1; i++ {
+		if c := v[i]; !isAlnum(c) && c != '-' && c != '_' && c != '.' {
+			return false
+		}
+	}
+	return true
+}
+
+// validSubdomain: a lowercase RFC 1123 subdomain of at most 253
+// characters: dot-separated labels of [-a-z0-9] starting and ending with
+// [a-z0-9].
+func validSubdomain(s string) bool {
+	if s == "" || len(s) > maxSubdomainLength {
+		return false
+	}
+	for label := range strings.SplitSeq(s, ".") {
+		if label == "" || !isLowerAlnum(label[0]) || !isLowerAlnum(label[len(label)-1]) {
+			return false
+		}
+		for i := 1; i < len(label)-1; i++ {
+			if c := label[i]; !isLowerAlnum(c) && c != '-' {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func isLowerAlnum(c byte) bool { return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' }
+
+func isAlnum(c byte) bool { return isLowerAlnum(c) || c >= 'A' && c <= 'Z' }
 
 // Matches reports whether s selects a set of labels (nil means none): a
 // nil s selects nothing, an empty s everything, otherwise every
