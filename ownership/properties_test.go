@@ -232,3 +232,49 @@ func TestClaimAllIsPureAndOrderIndependent(t *testing.T) {
 		}
 	})
 }
+
+// TestRoutingDoesNotDependOnDeploymentOrder: the Deployments woken by a
+// ReplicaSet event are the same whatever order the cache lists them in,
+// and a ReplicaSet with a controller reference wakes at most one.
+func TestRoutingDoesNotDependOnDeploymentOrder(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		cs, objs := genClaimWorld(t)
+		if len(objs) < 2 {
+			return
+		}
+		old, cur := objs[0], objs[1]
+		cur.Namespace, cur.Name = old.Namespace, old.Name
+		cur.ResourceVersion = rapid.SampledFrom([]string{"1", "2"}).Draw(t, "resourceVersion")
+		old.ResourceVersion = "1"
+		names := func(ds []Controller, idx []int) []string {
+			var out []string
+			for _, i := range idx {
+				out = append(out, ds[i].Name)
+			}
+			slices.Sort(out)
+			return out
+		}
+		route := func(ds []Controller) [3][]string {
+			a, err := ReplicaSetAdded(&cur, ds)
+			if err != nil {
+				t.Fatalf("ReplicaSetAdded: %v", err)
+			}
+			u, err := ReplicaSetUpdated(&old, &cur, ds)
+			if err != nil {
+				t.Fatalf("ReplicaSetUpdated: %v", err)
+			}
+			d, err := ReplicaSetDeleted(&cur, ds)
+			if err != nil {
+				t.Fatalf("ReplicaSetDeleted: %v", err)
+			}
+			if _, ok := cur.ControllerRef(); ok && (len(a) > 1 || len(d) > 1) {
+				t.Fatalf("a controlled ReplicaSet woke %v on add, %v on delete", a, d)
+			}
+			return [3][]string{names(ds, a), names(ds, u), names(ds, d)}
+		}
+		want := route(cs)
+		if got := route(rapid.Permutation(cs).Draw(t, "order")); !cmp.Equal(got, want) {
+			t.Fatalf("woken %v in one order, %v in another", got, want)
+		}
+	})
+}

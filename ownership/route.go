@@ -55,6 +55,11 @@ func ReplicaSetAdded(rs *Object, ds []Controller) ([]int, error) {
 //     every Deployment that selects it, as ReplicaSetAdded. Labels compare
 //     as reflect.DeepEqual does, so a nil map and an empty one differ.
 //
+// Upstream compares the controller references with reflect.DeepEqual, so
+// a nil and a false blockOwnerDeletion differ there and are equal here;
+// the answer is the same, because two references that differ only there
+// wake the same Deployment.
+//
 // Errors: nil old or cur; two Deployments with the same namespace and
 // name. Upstream: DeploymentController.updateReplicaSet.
 func ReplicaSetUpdated(old, cur *Object, ds []Controller) ([]int, error) {
@@ -104,7 +109,9 @@ func ReplicaSetDeleted(rs *Object, ds []Controller) ([]int, error) {
 
 // PodDeleted returns the indexes in ds of the Deployments woken when pod
 // is deleted. rss are the ReplicaSets (any namespace) and pods the pods
-// the cache still holds. An informer removes the deleted pod before it
+// the cache still holds. (Upstream finds the pod's ReplicaSet in its cache
+// but lists the Deployment's ReplicaSets from the API server; rss stands
+// for both.) An informer removes the deleted pod before it
 // calls the handler; a pod still in pods counts, whatever its UID, as
 // upstream counts what its cache holds (upstream's
 // TestPodDeletionPartialReplicaSetOwnershipDoesntEnqueueRecreateDeployment).
@@ -113,7 +120,10 @@ func ReplicaSetDeleted(rs *Object, ds []Controller) ([]int, error) {
 // pod's controller reference must name (kind ReplicaSet, name, UID) a
 // ReplicaSet of pod's namespace, whose controller reference resolves to a
 // Recreate Deployment d; d is woken if no pod of pods is controlled by a
-// ReplicaSet that d controls and selects. A ReplicaSet of d with an empty
+// ReplicaSet that d controls and selects (a nil selector counts as
+// selecting all here: upstream lists with the selector's string form, and
+// that of a nil selector is "", which the API server reads as everything).
+// A ReplicaSet of d with an empty
 // namespace, name or UID makes upstream's pod lookup fail, and then d is
 // not woken.
 //
@@ -153,7 +163,9 @@ func PodDeleted(pod *Object, rss, pods []Object, ds []Controller) ([]int, error)
 	for i := range rss {
 		rs := &rss[i]
 		r, ok := rs.ControllerRef()
-		if rs.Namespace != d.Namespace || !ok || r.UID != d.UID || !d.Selector.matches(rs.Labels) {
+		// Upstream lists with the selector's string form, and a nil
+		// selector's is "", which lists everything.
+		if rs.Namespace != d.Namespace || !ok || r.UID != d.UID || (d.Selector != nil && !d.Selector.matches(rs.Labels)) {
 			continue
 		}
 		if rs.Namespace == "" || rs.Name == "" || rs.UID == "" {

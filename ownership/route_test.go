@@ -133,3 +133,23 @@ func TestRoutingErrors(t *testing.T) {
 		t.Error("PodDeleted(nil) returned no error")
 	}
 }
+
+// TestPodDeletedNilSelectorListsEverything: upstream lists the Recreate
+// Deployment's ReplicaSets with its selector's string form, "" for a nil
+// selector, which lists them all: a pod of a controlled ReplicaSet keeps
+// the Deployment waiting even though a nil selector matches nothing.
+func TestPodDeletedNilSelectorListsEverything(t *testing.T) {
+	ds := []Controller{{Namespace: "default", Name: "foo", UID: "uid-foo", Recreate: true}}
+	rs := rsOf(&ds[0], "foo-1", "1")
+	pod := func(name string) Object {
+		return Object{Namespace: "default", Name: name, UID: "uid-" + name, OwnerReferences: ref(KindReplicaSet, rs.Name, rs.UID)}
+	}
+	got, err := PodDeleted(&[]Object{pod("p1")}[0], []Object{rs}, []Object{pod("p2")}, ds)
+	if err != nil || len(got) != 0 {
+		t.Errorf("PodDeleted with a pod left = %v, %v; want none", got, err)
+	}
+	got, err = PodDeleted(&[]Object{pod("p1")}[0], []Object{rs}, nil, ds)
+	if err != nil || !cmp.Equal(got, []int{0}) {
+		t.Errorf("PodDeleted with no pod left = %v, %v; want [0]", got, err)
+	}
+}

@@ -28,6 +28,7 @@ func TestSelectorMatchesUpstreamCases(t *testing.T) {
 		{name: "in needs the key", sel: &Selector{MatchExpressions: in}, labels: nil, want: false},
 		{name: "baz in (norf,qux),foo=bar", sel: &Selector{MatchLabels: map[string]string{"foo": "bar"}, MatchExpressions: in}, labels: map[string]string{"baz": "qux"}, want: false, reason: "foo=bar fails"},
 		{name: "notin holds without the key", sel: &Selector{MatchExpressions: []Requirement{{Key: "a", Operator: NotIn, Values: []string{"b"}}}}, labels: nil, want: true},
+		{name: "notin holds for another value", sel: &Selector{MatchExpressions: []Requirement{{Key: "a", Operator: NotIn, Values: []string{"b"}}}}, labels: map[string]string{"a": "c"}, want: true},
 		{name: "notin fails on a listed value", sel: &Selector{MatchExpressions: []Requirement{{Key: "a", Operator: NotIn, Values: []string{"b"}}}}, labels: map[string]string{"a": "b"}, want: false},
 		{name: "exists with an empty value", sel: &Selector{MatchExpressions: []Requirement{{Key: "a", Operator: Exists}}}, labels: map[string]string{"a": ""}, want: true},
 		{name: "doesnotexist", sel: &Selector{MatchExpressions: []Requirement{{Key: "a", Operator: DoesNotExist}}}, labels: map[string]string{"a": ""}, want: false},
