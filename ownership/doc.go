@@ -8,6 +8,8 @@
 //     matchExpressions) select a label set; nil selects nothing, empty
 //     selects everything. Upstream: metav1.LabelSelectorAsSelector and
 //     labels.Selector.Matches.
+//   - [ParseSelector]: the string form (app=web,tier in (a,b),!legacy), as
+//     labels.Parse reads it. [Selector.String] writes it.
 //   - [ClaimAll]: for a Deployment and the ReplicaSets of its namespace,
 //     which it keeps, adopts, releases or ignores, and why: the owned set
 //     to pass to rollout.Plan and the adoptions and releases to write.

@@ -226,3 +226,34 @@ func ExamplePodDeleted() {
 	// []
 	// [1]
 }
+
+func ExampleParseSelector() {
+	sel, err := ownership.ParseSelector("app=web, tier in (frontend,canary), !legacy")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	ok, _ := sel.Matches(map[string]string{"app": "web", "tier": "canary"})
+	fmt.Println(ok, len(sel.MatchExpressions))
+	_, err = ownership.ParseSelector("app in (web")
+	fmt.Println(err)
+	_, err = ownership.ParseSelector("replicas>3")
+	fmt.Println(err)
+	// Output:
+	// true 3
+	// ownership: parsing "app in (web": found end of string, expected a value, ',' or ')'
+	// ownership: parsing "replicas>3": found ">" at byte 8: the numeric comparisons > and < are not supported by apps/v1 label selectors
+}
+
+func ExampleSelector_String() {
+	sel := &ownership.Selector{
+		MatchLabels:      map[string]string{"app": "web"},
+		MatchExpressions: []ownership.Requirement{{Key: "tier", Operator: ownership.NotIn, Values: []string{"canary"}}, {Key: "legacy", Operator: ownership.DoesNotExist}},
+	}
+	fmt.Println(sel.String())
+	back, _ := ownership.ParseSelector(sel.String())
+	fmt.Println(back.String())
+	// Output:
+	// app=web,tier notin (canary),!legacy
+	// app in (web),tier notin (canary),!legacy
+}

@@ -329,3 +329,62 @@ func TestClaimAllMatchesClaimReplicaSets(t *testing.T) {
 	})
 	t.Logf("%d cases adopt, %d release, %d refuse an adoption", adopting.Load(), releasing.Load(), refused.Load())
 }
+
+// selectorString draws a selector string: mostly the String of a drawn
+// selector, otherwise a run of tokens of the grammar (words, keywords,
+// symbols, spaces, invalid keys and values), valid or not.
+func selectorString() *rapid.Generator[string] {
+	pieces := []string{"a", "tier", "example.com/team", "in", "notin", "web", "1", "=", "==", "!=", "!", "(", ")", ",", " ", "\t", "<", ">", "-x", "a b", "", "x/y/z", "\x00"}
+	return rapid.Custom(func(t *rapid.T) string {
+		if rapid.Bool().Draw(t, "fromSelector") {
+			if s := adapt.Selector(labelSelector(0).Draw(t, "selector")); s != nil {
+				return s.String()
+			}
+			return ""
+		}
+		return strings.Join(rapid.SliceOfN(rapid.SampledFrom(pieces), 0, 10).Draw(t, "pieces"), "")
+	})
+}
+
+// The documented difference of ParseSelector: labels.Parse accepts the
+// numeric comparisons key>n and key<n, which an apps/v1 selector cannot
+// hold; ParseSelector rejects them.
+const numericClass = "key>n or key<n: valid upstream, rejected here"
+
+func TestParseSelectorMatchesLabelsParse(t *testing.T) {
+	var valid atomic.Int64
+	rapid.Check(t, func(t *rapid.T) {
+		in := selectorString().Draw(t, "selector")
+		got, err := ownership.ParseSelector(in)
+		up, upErr := labels.Parse(in)
+		if err != nil && upErr == nil {
+			reqs, _ := up.Requirements()
+			for _, r := range reqs {
+				if r.Operator() == "gt" || r.Operator() == "lt" {
+					count("labels.Parse + Matches", numericClass)
+					return
+				}
+			}
+		}
+		if (err == nil) != (upErr == nil) {
+			t.Fatalf("ParseSelector(%q) error %v, upstream %v", in, err, upErr)
+		}
+		if err != nil {
+			count("labels.Parse + Matches", "agree")
+			return
+		}
+		valid.Add(1)
+		for i := 0; i < 4; i++ {
+			set := labelSet().Draw(t, "labels")
+			ok, merr := got.Matches(set)
+			if merr != nil {
+				t.Fatalf("ParseSelector(%q) gave an invalid selector: %v", in, merr)
+			}
+			if want := up.Matches(labels.Set(set)); ok != want {
+				t.Fatalf("ParseSelector(%q).Matches(%v) = %v, upstream %v", in, set, ok, want)
+			}
+		}
+		count("labels.Parse + Matches", "agree")
+	})
+	t.Logf("%d valid selectors", valid.Load())
+}
