@@ -101,9 +101,13 @@ type Deployment[T any] struct {
 	// MatchExpressions selects every pod: Plan then takes PathSelectingAll
 	// and only writes status.observedGeneration, as upstream does (a
 	// non-nil but empty map or slice does not count, as upstream compares
-	// with reflect.DeepEqual). An invalid selector makes Plan fail. Plan
-	// does not match ReplicaSets against it: run ownership.ClaimAll first
-	// and pass the owned ReplicaSets.
+	// with reflect.DeepEqual). Plan still validates the rest of the
+	// Deployment first (upstream validates nothing and would write the
+	// generation of an invalid one); the ReplicaSets are not read on that
+	// path. An invalid selector makes Plan fail (an *InvalidError on
+	// spec.selector, where upstream's sync fails listing ReplicaSets).
+	// Plan does not match ReplicaSets against it: run ownership.ClaimAll
+	// first and pass the owned ReplicaSets.
 	Selector *ownership.Selector `json:"selector,omitempty"`
 	// Template is spec.template, without the pod-template-hash label.
 	Template T `json:"template"`
