@@ -53,6 +53,8 @@ func (p Path) String() string {
 		return "Recreate"
 	case PathRollingUpdate:
 		return "RollingUpdate"
+	case PathSelectingAll:
+		return "selecting all"
 	}
 	return "Path(" + itoa(int64(p)) + ")"
 }
@@ -169,6 +171,14 @@ type Sync[T any] struct {
 // default Options. See PlanWith, also for the errors: an invalid d or
 // ReplicaSet, or a d.Template that does not equal a copy of itself (a NaN
 // float or a non-nil func in it).
+//
+// Ownership: Plan treats every ReplicaSet of rss as the deployment's own
+// and never checks labels or owner references. Callers decide ownership
+// first, as the controller does before it syncs: ownership.ClaimAll on
+// the ReplicaSets of the namespace gives the owned set to pass (and the
+// adoptions and releases to write); a ReplicaSet whose labels no longer
+// match is released there and is not Plan's to touch. A deployment whose
+// Selector selects everything is not rolled out (PathSelectingAll).
 func Plan[T any](d *Deployment[T], rss []ReplicaSet[T], now time.Time) (Sync[T], error) {
 	return PlanWith(d, rss, now, Options{})
 }
@@ -235,6 +245,9 @@ func PlanWith[T any](d *Deployment[T], rss []ReplicaSet[T], now time.Time, opts 
 	}
 	if err := checkNames(rss); err != nil {
 		return Sync[T]{}, err
+	}
+	if s, done, err := planSelector(d, rss); done {
+		return s, err
 	}
 	p := &planner[T]{in: d, cur: *d, opts: opts, now: now}
 	p.rss = append(make([]ReplicaSet[T], 0, len(rss)+1), rss...)
