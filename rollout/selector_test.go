@@ -88,3 +88,23 @@ func TestPlanIgnoresAValidNonEmptySelector(t *testing.T) {
 		}
 	})
 }
+
+// TestSimulateSelectingAllIsStalled: a deployment whose selector selects
+// everything is refused on every sync, so its simulation ends Stalled even
+// when its last status says the rollout was complete.
+func TestSimulateSelectingAllIsStalled(t *testing.T) {
+	d, rss, cfg := canonical()
+	d.Selector = &ownership.Selector{}
+	tr, err := Simulate(&d, rss, cfg)
+	if err != nil {
+		t.Fatalf("Simulate: %v", err)
+	}
+	if tr.Outcome != OutcomeStalled {
+		t.Errorf("Simulate with an empty selector ended %v, want %v:\n%s", tr.Outcome, OutcomeStalled, tr.String())
+	}
+	for _, s := range tr.Steps {
+		if s.Path != PathSelectingAll {
+			t.Errorf("step %d took path %v, want %v", s.Sync, s.Path, PathSelectingAll)
+		}
+	}
+}
