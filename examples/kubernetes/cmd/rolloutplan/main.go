@@ -13,6 +13,8 @@
 // fields, and input that is not such an object gets a one-line message.
 // Exactly one Deployment is required. ReplicaSets it does not
 // control (by owner reference, or, for orphans, by selector) are ignored.
+// A ReplicaSet name that appears twice is an error (exit status 1): a
+// namespace holds one ReplicaSet per name.
 //
 // Without ReplicaSets, the Deployment is first settled on its template
 // (one ReplicaSet, revision 1, every pod available), as after an earlier
