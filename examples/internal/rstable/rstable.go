@@ -139,7 +139,7 @@ func (p *Printer) summary(t *Table) {
 		}
 	}
 	p.Printf("Summary\n")
-	p.Printf("  outcome:              %s after %d syncs (%d of them changed something)\n", t.Outcome, t.Syncs, len(t.Steps)-1)
+	p.Printf("  outcome:              %s\n", syncsLine(t.Outcome, t.Syncs, len(t.Steps)-1))
 	if t.Recreate {
 		p.Printf("  peak pods:            %d at %s (ceiling R = %d)\n", peak.Pods, stepName(peak.Sync), peak.Ceiling)
 		p.Printf("  lowest availability:  %d at %s (Recreate keeps no pods available while it replaces them)\n",
@@ -233,4 +233,20 @@ func Outcome(o rollout.Outcome) string {
 		return "stopped at the step limit (-max-steps)"
 	}
 	return o.String()
+}
+
+// syncsLine says how a run of syncs ended, so that the count matches the
+// table: only the syncs that changed something are printed, and the idle
+// ones (waiting for pods, or confirming there is nothing left to do) are
+// counted apart.
+func syncsLine(outcome string, syncs, changed int) string {
+	word := "syncs"
+	if syncs == 1 {
+		word = "sync"
+	}
+	idle := syncs - changed
+	if idle <= 0 {
+		return fmt.Sprintf("%s after %d %s, all shown above", outcome, syncs, word)
+	}
+	return fmt.Sprintf("%s after %d %s: %d shown above changed something, %d more changed nothing", outcome, syncs, word, changed, idle)
 }

@@ -41,7 +41,7 @@ web-b   123456789   2         0       0
 web-a   1           1         1       1
 
 Summary
-  outcome:              paused after 3 syncs (2 of them changed something)
+  outcome:              paused after 3 syncs: 2 shown above changed something, 1 more changed nothing
   peak pods:            4 at sync 1 (ceiling R + maxSurge = 2 + 2147483647 = 2147483649, saturated at 2147483647)
   lowest availability:  1 at sync 2 (floor R - maxUnavailable = 2 - 1 = 1)
   bounds:               maxSurge 2147483647 pods, maxUnavailable 1 pod
@@ -68,7 +68,7 @@ web-a   2         2         2       2
 web-a   0         0         0       0
 
 Summary
-  outcome:              complete after 1 syncs (1 of them changed something)
+  outcome:              complete after 1 sync, all shown above
   peak pods:            2 at the start (ceiling R = 2)
   lowest availability:  0 at sync 1 (Recreate keeps no pods available while it replaces them)
 `,
