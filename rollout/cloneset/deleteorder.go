@@ -33,7 +33,7 @@ import (
 // and keeps the listing order; for more it may not), and the listing
 // order itself is unspecified. Breaking ties by name makes the order
 // total: the result never depends on the order of pods, and names are
-// unique (Validate-style errors otherwise). The same holds inside the
+// unique (a duplicate is an error). The same holds inside the
 // same-node ranker, which kruise also sorts with sort.Sort.
 //
 // Not modelled: when the pod template has topologySpreadConstraints,

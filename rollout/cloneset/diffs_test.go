@@ -500,3 +500,49 @@ func errorsEqual(a, b error) bool {
 	}
 	return a.Error() == b.Error()
 }
+
+// diffsInvariants checks the invariants every Diffs holds.
+func diffsInvariants(t *rapid.T) {
+	in := drawDiffsInput(t)
+	d := in.calc(t)
+	if d.ScaleUpLimit < 0 || d.ScaleUpLimit > d.ScaleUpNum || (d.ScaleUpNum > 0 && d.ScaleDownNum > 0) ||
+		d.UseSurgeOldRevision > d.UseSurge || int64(d.UseSurge) > max(d.Resolved.MaxSurge, 0) || d.DeleteReadyLimit < 0 {
+		t.Fatalf("invariant broken: %+v", d)
+	}
+}
+
+func FuzzCalculateDiffs(f *testing.F) {
+	f.Fuzz(rapid.MakeFuzz(diffsInvariants))
+}
+
+func TestDiffsAtRestAreZero(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		// Every pod active, available and unmarked, exactly P at the
+		// current revision and R-P at the update revision: nothing to do.
+		replicas := rapid.Int32Range(0, 50).Draw(t, "replicas")
+		cs := kcs(replicas, drawPartition(t, "partition"), drawIOS(t, "maxUnavailable", 5), drawIOS(t, "maxSurge", 5))
+		p, err := CalculatePartitionReplicas(cs.UpdateStrategy.Partition, replicas)
+		if err != nil {
+			cs.UpdateStrategy.Partition = nil // kruise reads 0; keep the rest
+			p = 0
+		}
+		var pods []Pod
+		for i := range replicas {
+			rev := newRev
+			if i < p {
+				rev = oldRev
+			}
+			pods = append(pods, ready("p"+strconv.Itoa(int(i)), rev, time.Hour))
+		}
+		opts := drawOptions(t)
+		for _, step := range []Step{ScaleStep, UpdateStep} {
+			d, err := CalculateDiffs(cs, pods, Revisions{Current: oldRev, Update: newRev}, t0, step, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := outputs(d); !cmp.Equal(got, Diffs{}, cmp.Comparer(errorsEqual)) {
+				t.Fatalf("at rest (P %d of %d), %v diffs are %+v, want zero", p, replicas, step, got)
+			}
+		}
+	})
+}
