@@ -491,6 +491,11 @@ func TestUpdateIsPureDeterministicAndIndependentOfInputOrder(t *testing.T) {
 		if diff := cmp.Diff(podsBefore, pods); diff != "" {
 			t.Fatalf("Update modified pods:\n%s", diff)
 		}
+		for i, want := range [][]byte{templateData("nginx:1.25", ""), templateData("nginx:1.26", ""), templateData("nginx:1.25", "fast")} {
+			if diff := cmp.Diff(want, revisions[i].Data); diff != "" {
+				t.Fatalf("Update modified revisions[%d]:\n%s", i, diff)
+			}
+		}
 		again, err := Update(cs, pods, revisions, revs, ut0, opts)
 		if err != nil {
 			t.Fatal(err)
