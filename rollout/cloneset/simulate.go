@@ -475,17 +475,23 @@ func (s *sim[T]) observe(now time.Time) bool {
 			// period is over.
 			settled = false
 		} else if sp.inPlace {
-			if !sp.appliedAt.Add(s.cfg.InPlaceDelay).After(now) {
+			if done := sp.appliedAt.Add(s.cfg.InPlaceDelay); !done.After(now) {
+				// The restarted containers are ready when the update is
+				// done, or when the pod would have been ready anyway if
+				// it was still starting.
 				sp.inPlace = false
 				st := *p.InPlaceUpdate
 				st.Done = true
 				p.InPlaceUpdate = &st
-				if !sp.never {
-					p.Ready, p.ReadySince = true, sp.appliedAt.Add(s.cfg.InPlaceDelay)
+				if done.After(sp.readyAt) {
+					sp.readyAt = done
 				}
 			} else {
 				settled = false
 			}
+		}
+		if sp.inPlace || p.InPlaceUpdateGrace != nil {
+			// Not ready while the update is under way.
 		} else if !p.Ready && !sp.never {
 			if !sp.readyAt.After(now) {
 				p.Phase, p.Ready, p.ReadySince = PodRunning, true, sp.readyAt
