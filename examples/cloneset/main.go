@@ -11,6 +11,7 @@
 //	go run ./examples/cloneset
 //	go run ./examples/cloneset -type InPlaceIfPossible -max-surge 0
 //	go run ./examples/cloneset -replicas 17 -partitions 60%,0 -max-surge 2
+//	go run ./examples/cloneset -svg cloneset.svg
 //
 // A CloneSet kruise's webhook would reject is reported in the webhook's
 // words, with exit status 1; arguments that cannot be read give exit
@@ -51,6 +52,7 @@ type config struct {
 	inPlaceDelay       time.Duration
 	terminating        time.Duration
 	maxSteps           int
+	svgPath            string
 }
 
 var errHelp = errors.New("help requested")
@@ -72,6 +74,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.DurationVar(&cfg.inPlaceDelay, "in-place", 5*time.Second, "how long an in-place update takes to restart the containers")
 	fs.DurationVar(&cfg.terminating, "terminating", 0, "how long a deleted pod stays terminating")
 	fs.IntVar(&cfg.maxSteps, "max-steps", 300, "the most reconciles to run")
+	fs.StringVar(&cfg.svgPath, "svg", "", "also draw the rollout as an SVG chart to `FILE`")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return cfg, errHelp
@@ -132,6 +135,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if err := writeTable(stdout, &cfg, cs, tr); err != nil {
 		fmt.Fprintf(stderr, "cloneset: %v\n", err)
 		return 1
+	}
+	if cfg.svgPath != "" {
+		if err := writeSVGFile(cfg.svgPath, &cfg, cs, tr); err != nil {
+			fmt.Fprintf(stderr, "cloneset: %v\n", err)
+			return 1
+		}
 	}
 	return 0
 }
@@ -216,12 +225,8 @@ func writeTable(w io.Writer, cfg *config, before *cloneset.CloneSet[template], t
 	p := rstable.NewPrinter(w)
 	us := &before.UpdateStrategy
 	surge, unavailable := written(us.MaxSurge, "0"), written(us.MaxUnavailable, "20%")
-	typ := cfg.updateType
-	if typ == "" {
-		typ = string(cloneset.ReCreate)
-	}
 	p.Printf("CloneSet %s: %d replicas, %s (maxSurge %s, maxUnavailable %s), image %s -> %s, partitions %s\n",
-		before.Name, before.Replicas, typ, surge, unavailable, cfg.fromImage, cfg.toImage, strings.Join(cfg.partitions, " -> "))
+		before.Name, before.Replicas, typeOf(cfg), surge, unavailable, cfg.fromImage, cfg.toImage, joinArrow(cfg.partitions))
 	p.Printf("PODS: one letter per pod, oldest first: o/O old revision, n/N new revision (capital: available), x terminating\n\n")
 	nameW := max(len("NAME"), len(before.Name)) + 3
 	p.Printf("%-*s%-10s%-10s%-16s%-8s%-8s%s\n", nameW, "NAME", "DESIRED", "UPDATED", "UPDATED_READY", "READY", "TOTAL", "PODS")
@@ -239,6 +244,22 @@ func writeTable(w io.Writer, cfg *config, before *cloneset.CloneSet[template], t
 	last := tr.Steps[len(tr.Steps)-1]
 	p.Printf("\n%s after %d reconciles (%s)\n", tr.Outcome, tr.Reconciles, last.Elapsed)
 	return p.Err()
+}
+
+// typeOf is the update strategy type, "" read as ReCreate.
+func typeOf(cfg *config) string {
+	if cfg.updateType == "" {
+		return string(cloneset.ReCreate)
+	}
+	return cfg.updateType
+}
+
+// joinArrow renders the partition steps as "80% -> 60% -> 0", or "none".
+func joinArrow(parts []string) string {
+	if len(parts) == 0 {
+		return "none"
+	}
+	return strings.Join(parts, " -> ")
 }
 
 // written renders an int-or-percent as the user wrote it, or def for nil.

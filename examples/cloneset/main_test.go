@@ -2,6 +2,10 @@ package main
 
 import (
 	"bytes"
+	"encoding/xml"
+	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -105,5 +109,51 @@ func TestHelp(t *testing.T) {
 	code, _, stderr := runArgs(t, "-h")
 	if code != 0 || !strings.Contains(stderr, "-partitions") {
 		t.Errorf("run(-h) = %d, stderr %q; want 0 and the flags", code, stderr)
+	}
+}
+
+// TestChart draws the default run and checks, with encoding/xml, that the
+// document is well formed and has a group per revision, both bounds and
+// both totals, and that the new revision's label ends at 10 pods.
+func TestChart(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "cloneset.svg")
+	code, _, stderr := runArgs(t, "-svg", path)
+	if code != 0 {
+		t.Fatalf("run(-svg) = %d, stderr %q", code, stderr)
+	}
+	svg, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dec := xml.NewDecoder(bytes.NewReader(svg))
+	var groups []string
+	for {
+		tok, err := dec.Token()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatalf("the chart is not well-formed XML: %v", err)
+		}
+		if el, ok := tok.(xml.StartElement); ok && el.Name.Local == "g" {
+			for _, a := range el.Attr {
+				if strings.HasPrefix(a.Name.Local, "data-") {
+					groups = append(groups, a.Name.Local+"="+a.Value)
+				}
+			}
+		}
+	}
+	cfg, _ := parseFlags(nil, io.Discard)
+	tr, before, err := simulate(&cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"data-bound=ceiling", "data-bound=floor", "data-total=pods", "data-total=available",
+		"data-revision=" + before.Status.UpdateRevision, "data-revision=" + tr.CloneSet.Status.UpdateRevision}
+	if diff := strings.Join(groups, " "); diff != strings.Join(want, " ") {
+		t.Errorf("chart groups = %v, want %v", groups, want)
+	}
+	if !strings.Contains(string(svg), ">nginx:1.26 ("+tr.CloneSet.Status.UpdateRevision+") = 10</text>") {
+		t.Errorf("the new revision's line does not end labelled at 10 pods")
 	}
 }
