@@ -16,14 +16,14 @@ type scenario struct {
 	cs   *CloneSet[podTemplate]
 	pods []Pod
 	revs []ControllerRevision
-	cfg  SimConfig[podTemplate]
+	cfg  Config[podTemplate]
 	// What the events do, for the properties' preconditions.
 	shrinks bool // replicas go down at some point
 }
 
 // settle brings a fresh CloneSet to rest on its template.
 func settle(t *rapid.T, cs *CloneSet[podTemplate]) ([]Pod, []ControllerRevision, CloneSet[podTemplate]) {
-	tr, err := Simulate(cs, nil, nil, SimConfig[podTemplate]{})
+	tr, err := Simulate(cs, nil, nil, Config[podTemplate]{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,7 +42,7 @@ func drawScenario(t *rapid.T, failing bool) scenario {
 	sec := func(label string, hi int) time.Duration {
 		return time.Duration(rapid.IntRange(0, hi).Draw(t, label)) * time.Second
 	}
-	sc.cfg = SimConfig[podTemplate]{
+	sc.cfg = Config[podTemplate]{
 		ReadyDelay:       sec("readyDelay", 40),
 		InPlaceDelay:     sec("inPlaceDelay", 10),
 		TerminationDelay: sec("terminationDelay", 30),
