@@ -366,7 +366,9 @@ func Simulate[T any](cs *CloneSet[T], pods []Pod, revisions []ControllerRevision
 			tr.Steps = append(tr.Steps, s.step(k, now, events, &sync))
 		}
 		s.take(&sync, now)
-		if idle && settled && k >= lastEvent && !sync.Requeue && !s.batchPending() {
+		// A pending partition batch cannot start either: the status it
+		// waits for no longer changes.
+		if idle && settled && k >= lastEvent && !sync.Requeue {
 			tr.Outcome = outcomeOf(&s.cur)
 			break
 		}

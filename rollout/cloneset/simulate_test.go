@@ -303,3 +303,23 @@ func TestKruiseDeletesBelowAvailabilityFloor(t *testing.T) {
 		t.Errorf("%d pods available after the reconcile, want 0 (kruise)", avail)
 	}
 }
+
+// TestSimulateBatchWithNeverReadyPodsStalls: a batch that cannot finish
+// (a pod that never becomes ready) ends the simulation as Stalled once
+// nothing changes, rather than running to the step limit.
+func TestSimulateBatchWithNeverReadyPodsStalls(t *testing.T) {
+	r1 := revisionOf(t, templateOf("nginx:1.25"), 1)
+	cs := &CloneSet[podTemplate]{Name: "demo", Replicas: 4, Template: templateOf("nginx:1.25")}
+	cs.Status.CurrentRevision, cs.Status.UpdateRevision = r1.Name, r1.Name
+	pods := []Pod{upPod("demo-a", r1.Name), upPod("demo-b", r1.Name), upPod("demo-c", r1.Name), upPod("demo-d", r1.Name)}
+	cs.UpdateStrategy.Partition = str("50%")
+	tr, err := Simulate(cs, pods, []ControllerRevision{r1}, Config[podTemplate]{Start: t0, ReadyDelay: 10 * time.Second, NeverReady: 1,
+		Events:     []Event[podTemplate]{{Step: 1, Kind: SetTemplate, Template: templateOf("nginx:1.26")}},
+		Partitions: []intorpercent.IntOrString{{Int: 0}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr.Outcome != OutcomeStalled || tr.Reconciles > 20 {
+		t.Errorf("outcome %v after %d reconciles, want Stalled soon: a batch whose pod never becomes ready cannot finish\n%s", tr.Outcome, tr.Reconciles, tr.String())
+	}
+}
