@@ -1,6 +1,7 @@
 package conformance
 
 import (
+	"encoding/json"
 	"fmt"
 	"strconv"
 	"sync/atomic"
@@ -155,12 +156,19 @@ func genState(maxPods int) *rapid.Generator[*state] {
 		older := cs.Name + "-old0"
 		revLabels := []string{cur.Name, upd.Name, upd.Name, cur.Name, older, shortHash(upd.Name), shortHash(cur.Name)}
 
+		// Half of the states are calm: as many pods as replicas (give or
+		// take one), none marked for deletion, so that the scale step
+		// often has nothing to do and the update step runs.
+		calm := rapid.Bool().Draw(t, "calm")
 		npods := rapid.IntRange(0, maxPods+2).Draw(t, "pods")
+		if calm {
+			npods = max(int(replicas)+rapid.SampledFrom([]int{0, 0, 0, 0, 1, -1}).Draw(t, "podsOffReplicas"), 0)
+		}
 		pods := make([]*corev1.Pod, 0, npods)
 		for i := 0; i < npods; i++ {
-			pods = append(pods, genPod(t, cs, podName(cs.Name, i), revLabels, now))
+			pods = append(pods, genPod(t, cs, podName(cs.Name, i), revLabels, now, calm))
 		}
-		if rapid.IntRange(0, 4).Draw(t, "hasPodsToDelete") == 0 && npods > 0 {
+		if !calm && rapid.IntRange(0, 4).Draw(t, "hasPodsToDelete") == 0 && npods > 0 {
 			cs.Spec.ScaleStrategy.PodsToDelete = []string{podName(cs.Name, rapid.IntRange(0, npods-1).Draw(t, "podToDelete"))}
 		}
 		byName(pods)
@@ -179,7 +187,8 @@ func shortHash(rev string) string {
 }
 
 // genPod draws one active pod of cs.
-func genPod(t *rapid.T, cs *appsv1alpha1.CloneSet, name string, revLabels []string, now time.Time) *corev1.Pod {
+// A calm pod is never specified for deletion nor in PreparingDelete.
+func genPod(t *rapid.T, cs *appsv1alpha1.CloneSet, name string, revLabels []string, now time.Time, calm bool) *corev1.Pod {
 	p := &corev1.Pod{
 		TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "Pod"},
 		ObjectMeta: metav1.ObjectMeta{
@@ -219,7 +228,19 @@ func genPod(t *rapid.T, cs *appsv1alpha1.CloneSet, name string, revLabels []stri
 	case 3:
 		p.Status.Conditions = append(p.Status.Conditions, corev1.PodCondition{Type: appspub.InPlaceUpdateReady, Status: corev1.ConditionFalse})
 	}
-	if st := rapid.SampledFrom([]string{"", "", "", "Normal", "Normal", "PreparingNormal", "PreparingUpdate", "Updating", "Updated", "PreparingDelete"}).Draw(t, "lifecycle"); st != "" {
+	// A pod has the InPlaceUpdateReady readiness gate exactly when it has
+	// the condition: the library has no readiness-gate field and assumes
+	// so (see the README).
+	for _, c := range p.Status.Conditions {
+		if c.Type == appspub.InPlaceUpdateReady {
+			p.Spec.ReadinessGates = []corev1.PodReadinessGate{{ConditionType: appspub.InPlaceUpdateReady}}
+		}
+	}
+	states := []string{"", "", "", "Normal", "Normal", "PreparingNormal", "PreparingUpdate", "Updating", "Updated", "PreparingDelete"}
+	if calm {
+		states = []string{"", "", "", "", "", "", "Normal", "Normal", "Normal", "Normal", "Normal", "PreparingUpdate", "Updating", "Updated"}
+	}
+	if st := rapid.SampledFrom(states).Draw(t, "lifecycle"); st != "" {
 		p.Labels[appspub.LifecycleStateKey] = st
 	}
 	if rapid.IntRange(0, 3).Draw(t, "hookLabel") == 0 {
@@ -228,7 +249,7 @@ func genPod(t *rapid.T, cs *appsv1alpha1.CloneSet, name string, revLabels []stri
 	if rapid.IntRange(0, 3).Draw(t, "hookFinalizer") == 0 {
 		p.Finalizers = []string{hookFinalizer}
 	}
-	if rapid.IntRange(0, 7).Draw(t, "specifiedDelete") == 0 {
+	if !calm && rapid.IntRange(0, 7).Draw(t, "specifiedDelete") == 0 {
 		p.Labels[appsv1alpha1.SpecifiedDeleteKey] = "true"
 	}
 	if rapid.IntRange(0, 3).Draw(t, "hasCost") == 0 {
@@ -242,8 +263,9 @@ func genPod(t *rapid.T, cs *appsv1alpha1.CloneSet, name string, revLabels []stri
 
 // describe prints a state compactly for failure messages.
 func (s *state) String() string {
-	out := fmt.Sprintf("cloneset %s replicas=%d minReady=%d strategy=%+v scale=%+v lifecycle=%v labels=%v current=%s update=%s now=%s\n",
-		s.cs.Name, *s.cs.Spec.Replicas, s.cs.Spec.MinReadySeconds, s.cs.Spec.UpdateStrategy, s.cs.Spec.ScaleStrategy, s.cs.Spec.Lifecycle, s.cs.Labels, s.current.Name, s.update.Name, s.now.Format(time.RFC3339))
+	lc, _ := json.Marshal(s.cs.Spec.Lifecycle)
+	out := fmt.Sprintf("cloneset %s replicas=%d minReady=%d strategy=%+v scale=%+v lifecycle=%s labels=%v current=%s update=%s now=%s\n",
+		s.cs.Name, *s.cs.Spec.Replicas, s.cs.Spec.MinReadySeconds, s.cs.Spec.UpdateStrategy, s.cs.Spec.ScaleStrategy, lc, s.cs.Labels, s.current.Name, s.update.Name, s.now.Format(time.RFC3339))
 	for _, p := range s.pods {
 		out += fmt.Sprintf("  %s labels=%v fin=%v node=%q phase=%s cond=%v ann=%v created=%s\n", p.Name, p.Labels, p.Finalizers, p.Spec.NodeName, p.Status.Phase, p.Status.Conditions, p.Annotations, p.CreationTimestamp.Format(time.RFC3339))
 	}

@@ -7,7 +7,12 @@ require (
 	k8s.io/apimachinery v0.32.10
 )
 
-require sigs.k8s.io/controller-runtime v0.20.2 // indirect
+require (
+	github.com/Microsoft/go-winio v0.6.2 // indirect
+	github.com/evanphx/json-patch v5.6.0+incompatible // indirect
+	k8s.io/cri-client v0.32.10 // indirect
+	sigs.k8s.io/controller-runtime v0.20.2
+)
 
 require (
 	cel.dev/expr v0.18.0 // indirect
@@ -105,7 +110,7 @@ require (
 	k8s.io/api v0.32.10
 	k8s.io/apiextensions-apiserver v0.32.10 // indirect
 	k8s.io/apiserver v0.32.10 // indirect
-	k8s.io/client-go v0.32.10 // indirect
+	k8s.io/client-go v0.32.10
 	k8s.io/cloud-provider v0.32.0 // indirect
 	k8s.io/component-base v0.32.10 // indirect
 	k8s.io/component-helpers v0.32.10 // indirect

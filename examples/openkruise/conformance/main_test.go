@@ -9,6 +9,8 @@ import (
 	"sync"
 	"testing"
 
+	kruiseapis "github.com/openkruise/kruise/apis"
+	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/klog/v2"
 )
 
@@ -28,8 +30,17 @@ func TestMain(m *testing.M) {
 	}
 	// Kruise logs through klog (every diff computation, at V(1));
 	// keep the test output readable.
-	klog.LogToStderr(false)
+	klogFlags := flag.NewFlagSet("klog", flag.ContinueOnError)
+	klog.InitFlags(klogFlags)
+	_ = klogFlags.Set("logtostderr", "false")
+	_ = klogFlags.Set("stderrthreshold", "FATAL")
 	klog.SetOutput(io.Discard)
+	// kruise-manager registers its API types in client-go's scheme at
+	// start-up; the revision control encodes CloneSets with it.
+	if err := kruiseapis.AddToScheme(clientgoscheme.Scheme); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
 	code := m.Run()
 	if testing.Verbose() {
 		printTallies()

@@ -1,0 +1,296 @@
+package conformance
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+
+	appspub "github.com/openkruise/kruise/apis/apps/pub"
+	appsv1alpha1 "github.com/openkruise/kruise/apis/apps/v1alpha1"
+	clonesetsync "github.com/openkruise/kruise/pkg/controller/cloneset/sync"
+	clonesetutils "github.com/openkruise/kruise/pkg/controller/cloneset/utils"
+	apps "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
+	"k8s.io/client-go/tools/record"
+	"pgregory.net/rapid"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/client/fake"
+	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
+
+	"github.com/rolloutmath/rolloutmath/rollout/cloneset"
+)
+
+// kruiseScheme knows core/v1 and apps.kruise.io, as kruise-manager's does.
+var kruiseScheme = func() *runtime.Scheme {
+	s := runtime.NewScheme()
+	if err := clientgoscheme.AddToScheme(s); err != nil {
+		panic(err)
+	}
+	if err := appsv1alpha1.AddToScheme(s); err != nil {
+		panic(err)
+	}
+	return s
+}()
+
+// effects is what one reconcile's scale and update steps leave behind,
+// pod by pod: the observable result both sides are compared on.
+type effects struct {
+	// Deleted are the pods deleted, by name (a set: see the README).
+	Deleted []string
+	// Created counts the pods created at each revision, with the
+	// lifecycle state they were created in ("revision/state").
+	Created map[string]int
+	// Pods are the surviving pods' fields the decisions write.
+	Pods map[string]podEffect
+	// Err is the error the step returned, "" for none.
+	Err string
+}
+
+// podEffect holds the fields of one pod that Scale and Update write.
+type podEffect struct {
+	Revision           string
+	Lifecycle          string
+	SpecifiedDelete    bool
+	InPlaceUpdateReady string
+}
+
+func podEffectOf(p *corev1.Pod) podEffect {
+	e := podEffect{
+		Revision:        p.Labels[apps.ControllerRevisionHashLabelKey],
+		Lifecycle:       p.Labels[appspub.LifecycleStateKey],
+		SpecifiedDelete: hasKey(p.Labels, appsv1alpha1.SpecifiedDeleteKey),
+	}
+	for _, c := range p.Status.Conditions {
+		if c.Type == appspub.InPlaceUpdateReady {
+			e.InPlaceUpdateReady = string(c.Status)
+		}
+	}
+	return e
+}
+
+// kruiseReconcile runs kruise's sync.Scale and, when Scale modified
+// nothing, sync.Update on s through controller-runtime's fake client, as
+// syncCloneSet calls them, and reads back what they did.
+func kruiseReconcile(s *state) (effects, bool) {
+	objs := make([]client.Object, len(s.pods))
+	for i, p := range s.pods {
+		objs[i] = p.DeepCopy()
+	}
+	var mu sync.Mutex
+	created := map[string]int{}
+	c := fake.NewClientBuilder().WithScheme(kruiseScheme).WithObjects(objs...).
+		WithInterceptorFuncs(interceptor.Funcs{Create: func(ctx context.Context, c client.WithWatch, obj client.Object, opts ...client.CreateOption) error {
+			if p, ok := obj.(*corev1.Pod); ok {
+				mu.Lock()
+				created[p.Labels[apps.ControllerRevisionHashLabelKey]+"/"+p.Labels[appspub.LifecycleStateKey]]++
+				mu.Unlock()
+			}
+			return c.Create(ctx, obj, opts...)
+		}}).Build()
+	ctrl := clonesetsync.New(c, &record.FakeRecorder{})
+	defer clonesetutils.ScaleExpectations.DeleteExpectations(clonesetutils.GetControllerKey(s.cs))
+
+	pods := make([]*corev1.Pod, len(s.pods))
+	for i, p := range s.pods {
+		pods[i] = p.DeepCopy()
+	}
+	curCS := s.cs.DeepCopy()
+	var e effects
+	modified, err := ctrl.Scale(curCS, s.cs.DeepCopy(), s.current.Name, s.update.Name, pods, nil)
+	if err != nil {
+		e.Err = "scale: " + err.Error()
+	} else if !modified && s.cs.DeletionTimestamp == nil {
+		revs := make([]*apps.ControllerRevision, len(s.revisions))
+		for i, r := range s.revisions {
+			revs[i] = r.DeepCopy()
+		}
+		if err := ctrl.Update(s.cs.DeepCopy(), s.current.DeepCopy(), s.update.DeepCopy(), revs, pods, nil); err != nil {
+			e.Err = "update: " + err.Error()
+		}
+	}
+
+	var list corev1.PodList
+	if err := c.List(context.TODO(), &list); err != nil {
+		panic(err)
+	}
+	e.Pods = map[string]podEffect{}
+	present := map[string]bool{}
+	for i := range list.Items {
+		p := &list.Items[i]
+		if p.DeletionTimestamp != nil {
+			// Deleted, held by a finalizer.
+			continue
+		}
+		present[p.Name] = true
+		if _, orig := findPod(s.pods, p.Name); orig {
+			e.Pods[p.Name] = podEffectOf(p)
+		}
+	}
+	for _, p := range s.pods {
+		if !present[p.Name] {
+			e.Deleted = append(e.Deleted, p.Name)
+		}
+	}
+	if len(created) > 0 {
+		e.Created = created
+	}
+	return e, modified
+}
+
+func findPod(pods []*corev1.Pod, name string) (*corev1.Pod, bool) {
+	for _, p := range pods {
+		if p.Name == name {
+			return p, true
+		}
+	}
+	return nil, false
+}
+
+// ourReconcile applies cloneset.Scale and, when it modified nothing,
+// cloneset.Update to s, and turns their decisions into the same effects.
+func ourReconcile(t *rapid.T, s *state) (effects, cloneset.ScaleDecision, cloneset.UpdateDecision) {
+	cs := ourCloneSet(s.cs)
+	pods := ourPods(s.pods)
+	revs := cloneset.Revisions{Current: s.current.Name, Update: s.update.Name}
+	var e effects
+	e.Pods = map[string]podEffect{}
+	for _, p := range s.pods {
+		e.Pods[p.Name] = podEffectOf(p)
+	}
+	set := func(name string, f func(*podEffect)) {
+		pe, ok := e.Pods[name]
+		if !ok {
+			t.Fatalf("decision names pod %q, which does not exist", name)
+		}
+		f(&pe)
+		e.Pods[name] = pe
+	}
+
+	sd, err := cloneset.Scale(cs, pods, revs, s.now, cloneset.Options{})
+	if err != nil {
+		t.Fatalf("Scale: %v", err)
+	}
+	for _, name := range sd.Regret {
+		set(name, func(p *podEffect) { p.Lifecycle = string(cloneset.PreparingNormal) })
+	}
+	for _, name := range sd.PrepareDelete {
+		set(name, func(p *podEffect) { p.Lifecycle = string(cloneset.PreparingDelete) })
+	}
+	for _, name := range sd.Delete {
+		e.Deleted = append(e.Deleted, name)
+		delete(e.Pods, name)
+	}
+	if n := sd.CreateCurrent + sd.CreateUpdate; n > 0 {
+		e.Created = map[string]int{}
+		e.Created[s.current.Name+"/PreparingNormal"] += int(sd.CreateCurrent)
+		e.Created[s.update.Name+"/PreparingNormal"] += int(sd.CreateUpdate)
+		for k, v := range e.Created {
+			if v == 0 {
+				delete(e.Created, k)
+			}
+		}
+	}
+	var ud cloneset.UpdateDecision
+	if sd.Modified || cs.Deleting {
+		return e, sd, ud
+	}
+	revisions := make([]cloneset.ControllerRevision, len(s.revisions))
+	for i, r := range s.revisions {
+		revisions[i] = ourRevision(r)
+	}
+	ud, err = cloneset.Update(cs, pods, revisions, revs, s.now, cloneset.Options{})
+	if err != nil {
+		t.Fatalf("Update: %v", err)
+	}
+	for _, a := range ud.Actions {
+		switch a.Kind {
+		case cloneset.SetLifecycle:
+			set(a.Pod, func(p *podEffect) { p.Lifecycle = string(a.To) })
+		case cloneset.SetInPlaceUpdateReady:
+			set(a.Pod, func(p *podEffect) { p.InPlaceUpdateReady = string(cloneset.ConditionTrue) })
+		case cloneset.MarkSpecifiedDelete:
+			set(a.Pod, func(p *podEffect) { p.SpecifiedDelete = true })
+		case cloneset.UpdateInPlace:
+			set(a.Pod, func(p *podEffect) {
+				p.Revision = a.Revision
+				p.Lifecycle = string(cloneset.Updating)
+				// The condition goes False on a pod with the readiness
+				// gate, which the generated pods have exactly when they
+				// have the condition.
+				if p.InPlaceUpdateReady != "" {
+					p.InPlaceUpdateReady = string(cloneset.ConditionFalse)
+				}
+			})
+		default:
+			t.Fatalf("Update action %v is not generated by these inputs", a.Kind)
+		}
+	}
+	if ud.Branch == cloneset.UpdateFailed {
+		e.Err = "update: " + ud.Failure
+	}
+	return e, sd, ud
+}
+
+// TestScaleAndUpdateMatchKruise drives kruise's sync.Scale and sync.Update
+// on generated CloneSets and pods and compares what they did with what
+// cloneset.Scale and cloneset.Update decide: pods created (per revision
+// and lifecycle state), pods deleted, and every surviving pod's revision,
+// lifecycle state, specified-delete label and InPlaceUpdateReady
+// condition, plus the error text.
+func TestScaleAndUpdateMatchKruise(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		s := genState(8).Draw(t, "state")
+
+		want, kruiseModified := kruiseReconcile(s)
+		got, sd, ud := ourReconcile(t, s)
+		sort.Strings(want.Deleted)
+		sort.Strings(got.Deleted)
+		if sd.Modified != kruiseModified {
+			t.Fatalf("Scale modified = %v, kruise %v (branch %v)\n%s", sd.Modified, kruiseModified, sd.Branch, s)
+		}
+		if diff := diffEffects(want, got); diff != "" {
+			t.Fatalf("reconcile differs from kruise's (scale branch %v, update branch %v, diffs %+v):\n%s\n%s", sd.Branch, ud.Branch, sd.Diffs, diff, s)
+		}
+		fn := "sync.Scale + sync.Update (fake client)"
+		count(fn, "agree")
+		count("sync.Scale branch "+sd.Branch.String(), "agree")
+		if !sd.Modified && s.cs.DeletionTimestamp == nil {
+			count("sync.Update branch "+ud.Branch.String(), "agree")
+		}
+	})
+}
+
+// diffEffects describes how got differs from want, or "".
+func diffEffects(want, got effects) string {
+	var b strings.Builder
+	if fmt.Sprint(want.Deleted) != fmt.Sprint(got.Deleted) {
+		fmt.Fprintf(&b, "deleted: kruise %v, ours %v\n", want.Deleted, got.Deleted)
+	}
+	if fmt.Sprint(want.Created) != fmt.Sprint(got.Created) {
+		fmt.Fprintf(&b, "created: kruise %v, ours %v\n", want.Created, got.Created)
+	}
+	if want.Err != got.Err {
+		fmt.Fprintf(&b, "error: kruise %q, ours %q\n", want.Err, got.Err)
+	}
+	var names []string
+	for n := range want.Pods {
+		names = append(names, n)
+	}
+	for n := range got.Pods {
+		if _, ok := want.Pods[n]; !ok {
+			names = append(names, n)
+		}
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		if want.Pods[n] != got.Pods[n] {
+			fmt.Fprintf(&b, "pod %s: kruise %+v, ours %+v\n", n, want.Pods[n], got.Pods[n])
+		}
+	}
+	return b.String()
+}
