@@ -139,7 +139,16 @@ func genState(maxPods int) *rapid.Generator[*state] {
 		cs.Spec.Template = curCS.Spec.Template
 		upd := cur
 		if rapid.IntRange(0, 4).Draw(t, "sameRevision") != 0 {
-			cs.Spec.Template = template(t, "updateTemplate")
+			if rapid.Bool().Draw(t, "imagesOnly") {
+				// The common rollout: the same template with new images,
+				// which kruise can apply in place.
+				cs.Spec.Template = *curCS.Spec.Template.DeepCopy()
+				for i := range cs.Spec.Template.Spec.Containers {
+					cs.Spec.Template.Spec.Containers[i].Image = rapid.SampledFrom([]string{"nginx:1.25", "nginx:1.27", "busybox:3"}).Draw(t, "newImage")
+				}
+			} else {
+				cs.Spec.Template = template(t, "updateTemplate")
+			}
 			if upd, err = rc.NewRevision(cs, 2, new(int32)); err != nil {
 				t.Fatalf("NewRevision: %v", err)
 			}
@@ -160,13 +169,14 @@ func genState(maxPods int) *rapid.Generator[*state] {
 		// take one), none marked for deletion, so that the scale step
 		// often has nothing to do and the update step runs.
 		calm := rapid.Bool().Draw(t, "calm")
+		stable := calm && rapid.Bool().Draw(t, "stable")
 		npods := rapid.IntRange(0, maxPods+2).Draw(t, "pods")
 		if calm {
 			npods = max(int(replicas)+rapid.SampledFrom([]int{0, 0, 0, 0, 1, -1}).Draw(t, "podsOffReplicas"), 0)
 		}
 		pods := make([]*corev1.Pod, 0, npods)
 		for i := 0; i < npods; i++ {
-			pods = append(pods, genPod(t, cs, podName(cs.Name, i), revLabels, now, calm))
+			pods = append(pods, genPod(t, cs, podName(cs.Name, i), revLabels, now, calm, stable))
 		}
 		if !calm && rapid.IntRange(0, 4).Draw(t, "hasPodsToDelete") == 0 && npods > 0 {
 			cs.Spec.ScaleStrategy.PodsToDelete = []string{podName(cs.Name, rapid.IntRange(0, npods-1).Draw(t, "podToDelete"))}
@@ -187,8 +197,10 @@ func shortHash(rev string) string {
 }
 
 // genPod draws one active pod of cs.
-// A calm pod is never specified for deletion nor in PreparingDelete.
-func genPod(t *rapid.T, cs *appsv1alpha1.CloneSet, name string, revLabels []string, now time.Time, calm bool) *corev1.Pod {
+// A calm pod is never specified for deletion nor in PreparingDelete; a
+// stable one is moreover in lifecycle "" or Normal, so that the update
+// step's bookkeeping has nothing to move.
+func genPod(t *rapid.T, cs *appsv1alpha1.CloneSet, name string, revLabels []string, now time.Time, calm, stable bool) *corev1.Pod {
 	p := &corev1.Pod{
 		TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "Pod"},
 		ObjectMeta: metav1.ObjectMeta{
@@ -208,7 +220,13 @@ func genPod(t *rapid.T, cs *appsv1alpha1.CloneSet, name string, revLabels []stri
 		},
 		Status: corev1.PodStatus{Phase: rapid.SampledFrom([]corev1.PodPhase{corev1.PodRunning, corev1.PodRunning, corev1.PodRunning, corev1.PodPending}).Draw(t, "phase")},
 	}
-	if rapid.IntRange(0, 3).Draw(t, "ready") != 0 {
+	if stable || calm && rapid.IntRange(0, 2).Draw(t, "healthy") != 0 {
+		// Stable pods and most calm ones are healthy: scheduled, Running,
+		// Ready for long.
+		p.Spec.NodeName = "node-b"
+		p.Status.Phase = corev1.PodRunning
+		p.Status.Conditions = []corev1.PodCondition{{Type: corev1.PodReady, Status: corev1.ConditionTrue, LastTransitionTime: metav1.NewTime(at(now, -3600))}}
+	} else if rapid.IntRange(0, 3).Draw(t, "ready") != 0 {
 		var since time.Time
 		switch rapid.IntRange(0, 9).Draw(t, "readySince") {
 		case 0:
@@ -239,14 +257,24 @@ func genPod(t *rapid.T, cs *appsv1alpha1.CloneSet, name string, revLabels []stri
 	states := []string{"", "", "", "Normal", "Normal", "PreparingNormal", "PreparingUpdate", "Updating", "Updated", "PreparingDelete"}
 	if calm {
 		states = []string{"", "", "", "", "", "", "Normal", "Normal", "Normal", "Normal", "Normal", "PreparingUpdate", "Updating", "Updated"}
+		if stable {
+			states = []string{"", "Normal"}
+		}
 	}
 	if st := rapid.SampledFrom(states).Draw(t, "lifecycle"); st != "" {
 		p.Labels[appspub.LifecycleStateKey] = st
 	}
-	if rapid.IntRange(0, 3).Draw(t, "hookLabel") == 0 {
+	hookOdds := 3
+	if calm {
+		hookOdds = 8
+	}
+	if stable {
+		hookOdds = 30
+	}
+	if rapid.IntRange(0, hookOdds).Draw(t, "hookLabel") == 0 {
 		p.Labels[hookLabel] = "true"
 	}
-	if rapid.IntRange(0, 3).Draw(t, "hookFinalizer") == 0 {
+	if rapid.IntRange(0, hookOdds).Draw(t, "hookFinalizer") == 0 {
 		p.Finalizers = []string{hookFinalizer}
 	}
 	if !calm && rapid.IntRange(0, 7).Draw(t, "specifiedDelete") == 0 {

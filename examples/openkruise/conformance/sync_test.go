@@ -262,6 +262,23 @@ func TestScaleAndUpdateMatchKruise(t *testing.T) {
 		if !sd.Modified && s.cs.DeletionTimestamp == nil {
 			count("sync.Update branch "+ud.Branch.String(), "agree")
 		}
+		// Which writes the agreeing cases exercised, once per case and kind.
+		kinds := map[string]bool{}
+		for _, a := range ud.Actions {
+			kinds[a.Kind.String()] = true
+		}
+		if len(sd.Delete) > 0 {
+			kinds["delete (scale)"] = true
+		}
+		if len(sd.PrepareDelete) > 0 {
+			kinds["PreparingDelete (scale)"] = true
+		}
+		if sd.CreateCurrent+sd.CreateUpdate > 0 {
+			kinds["create (scale)"] = true
+		}
+		for k := range kinds {
+			count("sync.Scale/Update cases that write: "+k, "agree")
+		}
 	})
 }
 
