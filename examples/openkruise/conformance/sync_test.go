@@ -10,6 +10,7 @@ import (
 
 	appspub "github.com/openkruise/kruise/apis/apps/pub"
 	appsv1alpha1 "github.com/openkruise/kruise/apis/apps/v1alpha1"
+	kruiserevision "github.com/openkruise/kruise/pkg/controller/cloneset/revision"
 	clonesetsync "github.com/openkruise/kruise/pkg/controller/cloneset/sync"
 	clonesetutils "github.com/openkruise/kruise/pkg/controller/cloneset/utils"
 	apps "k8s.io/api/apps/v1"
@@ -310,4 +311,77 @@ func diffEffects(want, got effects) string {
 		}
 	}
 	return b.String()
+}
+
+// genInPlaceRollout draws a reconcile in the middle of an in-place
+// rollout: an InPlaceIfPossible or InPlaceOnly CloneSet whose update
+// revision changes only images, as many pods as replicas, none marked for
+// deletion, in lifecycle "" or Normal, at the current or update revision.
+func genInPlaceRollout() *rapid.Generator[*state] {
+	return rapid.Custom(func(t *rapid.T) *state {
+		s := genState(8).Draw(t, "state")
+		cs := s.cs
+		cs.Spec.UpdateStrategy.Type = appsv1alpha1.CloneSetUpdateStrategyType(rapid.SampledFrom([]string{"InPlaceIfPossible", "InPlaceOnly"}).Draw(t, "strategy"))
+		cs.Spec.UpdateStrategy.Paused = false
+		if rapid.IntRange(0, 2).Draw(t, "keepLifecycle") != 0 {
+			cs.Spec.Lifecycle = nil
+		}
+		cs.Spec.ScaleStrategy.PodsToDelete = nil
+		r := int32(len(s.pods))
+		cs.Spec.Replicas = &r
+
+		rc := kruiserevision.NewRevisionControl()
+		cs.Spec.Template = template(t, "base")
+		cur, err := rc.NewRevision(cs, 1, new(int32))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range cs.Spec.Template.Spec.Containers {
+			cs.Spec.Template.Spec.Containers[i].Image = rapid.SampledFrom([]string{"nginx:1.27", "busybox:3"}).Draw(t, "newImage")
+		}
+		upd, err := rc.NewRevision(cs, 2, new(int32))
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.current, s.update = cur, upd
+		s.revisions = []*apps.ControllerRevision{cur}
+		if upd.Name != cur.Name {
+			s.revisions = append(s.revisions, upd)
+		}
+		for i, p := range s.pods {
+			p.Labels[apps.ControllerRevisionHashLabelKey] = rapid.SampledFrom([]string{cur.Name, cur.Name, upd.Name, shortHash(cur.Name)}).Draw(t, fmt.Sprint("podRevision", i))
+			p.Labels[appspub.LifecycleStateKey] = rapid.SampledFrom([]string{"", "Normal"}).Draw(t, fmt.Sprint("podLifecycle", i))
+			delete(p.Labels, appsv1alpha1.SpecifiedDeleteKey)
+		}
+		return s
+	})
+}
+
+// TestInPlaceRolloutMatchesKruise is TestScaleAndUpdateMatchKruise on
+// in-place rollouts, where the update step's in-place path (and its
+// fallback to recreation) carries the decision.
+func TestInPlaceRolloutMatchesKruise(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		s := genInPlaceRollout().Draw(t, "state")
+		want, kruiseModified := kruiseReconcile(s)
+		got, sd, ud := ourReconcile(t, s)
+		sort.Strings(want.Deleted)
+		sort.Strings(got.Deleted)
+		if sd.Modified != kruiseModified {
+			t.Fatalf("Scale modified = %v, kruise %v (branch %v)\n%s", sd.Modified, kruiseModified, sd.Branch, s)
+		}
+		if diff := diffEffects(want, got); diff != "" {
+			t.Fatalf("reconcile differs from kruise's (scale branch %v, update branch %v, diffs %+v):\n%s\n%s", sd.Branch, ud.Branch, sd.Diffs, diff, s)
+		}
+		kinds := map[string]bool{}
+		for _, a := range ud.Actions {
+			kinds[a.Kind.String()] = true
+		}
+		if len(kinds) == 0 {
+			kinds["nothing"] = true
+		}
+		for k := range kinds {
+			count("sync.Scale + sync.Update, in-place rollouts: cases that write "+k, "agree")
+		}
+	})
 }
