@@ -373,6 +373,7 @@ func TestInPlaceRolloutMatchesKruise(t *testing.T) {
 		if diff := diffEffects(want, got); diff != "" {
 			t.Fatalf("reconcile differs from kruise's (scale branch %v, update branch %v, diffs %+v):\n%s\n%s", sd.Branch, ud.Branch, sd.Diffs, diff, s)
 		}
+		count("sync.Scale + sync.Update, in-place rollouts (fake client)", "agree")
 		kinds := map[string]bool{}
 		for _, a := range ud.Actions {
 			kinds[a.Kind.String()] = true
