@@ -2,8 +2,10 @@ package conformance
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -13,6 +15,8 @@ import (
 	kruiserevision "github.com/openkruise/kruise/pkg/controller/cloneset/revision"
 	clonesetsync "github.com/openkruise/kruise/pkg/controller/cloneset/sync"
 	clonesetutils "github.com/openkruise/kruise/pkg/controller/cloneset/utils"
+	"github.com/openkruise/kruise/pkg/features"
+	utilfeature "github.com/openkruise/kruise/pkg/util/feature"
 	apps "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -154,7 +158,7 @@ func findPod(pods []*corev1.Pod, name string) (*corev1.Pod, bool) {
 
 // ourReconcile applies cloneset.Scale and, when it modified nothing,
 // cloneset.Update to s, and turns their decisions into the same effects.
-func ourReconcile(t *rapid.T, s *state) (effects, cloneset.ScaleDecision, cloneset.UpdateDecision) {
+func ourReconcile(t *rapid.T, s *state, opts cloneset.Options) (effects, cloneset.ScaleDecision, cloneset.UpdateDecision) {
 	cs := ourCloneSet(s.cs)
 	pods := ourPods(s.pods)
 	revs := cloneset.Revisions{Current: s.current.Name, Update: s.update.Name}
@@ -172,7 +176,7 @@ func ourReconcile(t *rapid.T, s *state) (effects, cloneset.ScaleDecision, clones
 		e.Pods[name] = pe
 	}
 
-	sd, err := cloneset.Scale(cs, pods, revs, s.now, cloneset.Options{})
+	sd, err := cloneset.Scale(cs, pods, revs, s.now, opts)
 	if err != nil {
 		t.Fatalf("Scale: %v", err)
 	}
@@ -204,7 +208,7 @@ func ourReconcile(t *rapid.T, s *state) (effects, cloneset.ScaleDecision, clones
 	for i, r := range s.revisions {
 		revisions[i] = ourRevision(r)
 	}
-	ud, err = cloneset.Update(cs, pods, revisions, revs, s.now, cloneset.Options{})
+	ud, err = cloneset.Update(cs, pods, revisions, revs, s.now, opts)
 	if err != nil {
 		t.Fatalf("Update: %v", err)
 	}
@@ -248,7 +252,7 @@ func TestScaleAndUpdateMatchKruise(t *testing.T) {
 		s := genState(8).Draw(t, "state")
 
 		want, kruiseModified := kruiseReconcile(s)
-		got, sd, ud := ourReconcile(t, s)
+		got, sd, ud := ourReconcile(t, s, cloneset.Options{})
 		sort.Strings(want.Deleted)
 		sort.Strings(got.Deleted)
 		if sd.Modified != kruiseModified {
@@ -364,7 +368,7 @@ func TestInPlaceRolloutMatchesKruise(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		s := genInPlaceRollout().Draw(t, "state")
 		want, kruiseModified := kruiseReconcile(s)
-		got, sd, ud := ourReconcile(t, s)
+		got, sd, ud := ourReconcile(t, s, cloneset.Options{})
 		sort.Strings(want.Deleted)
 		sort.Strings(got.Deleted)
 		if sd.Modified != kruiseModified {
@@ -383,6 +387,59 @@ func TestInPlaceRolloutMatchesKruise(t *testing.T) {
 		}
 		for k := range kinds {
 			count("sync.Scale + sync.Update, in-place rollouts: cases that write "+k, "agree")
+		}
+	})
+}
+
+// setKruiseGates switches kruise's process-wide feature gates and the
+// manager's scaling-exclude flag to g, and returns a function that puts
+// the defaults back.
+func setKruiseGates(t *rapid.T, g cloneset.Gates) func() {
+	set := func(g cloneset.Gates) {
+		if err := utilfeature.DefaultMutableFeatureGate.SetFromMap(map[string]bool{
+			string(features.CloneSetPartitionRollback): g.PartitionRollback,
+			string(features.PreparingUpdateAsUpdate):   g.PreparingUpdateAsUpdate,
+		}); err != nil {
+			t.Fatalf("feature gates: %v", err)
+		}
+		if err := flag.Set("cloneset-scaling-exclude-preparing-delete", strconv.FormatBool(g.ScalingExcludePreparingDelete)); err != nil {
+			t.Fatalf("flag: %v", err)
+		}
+	}
+	set(g)
+	return func() { set(cloneset.Gates{}) }
+}
+
+// TestScaleAndUpdateWithGatesMatchKruise is TestScaleAndUpdateMatchKruise
+// with kruise's CloneSetPartitionRollback and PreparingUpdateAsUpdate
+// gates and its --cloneset-scaling-exclude-preparing-delete flag drawn,
+// set in kruise's process-wide gate and flag and in Options.Gates.
+func TestScaleAndUpdateWithGatesMatchKruise(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		g := cloneset.Gates{
+			PartitionRollback:             rapid.Bool().Draw(t, "partitionRollback"),
+			PreparingUpdateAsUpdate:       rapid.Bool().Draw(t, "preparingUpdateAsUpdate"),
+			ScalingExcludePreparingDelete: rapid.Bool().Draw(t, "scalingExcludePreparingDelete"),
+		}
+		s := genState(8).Draw(t, "state")
+		if rapid.Bool().Draw(t, "inPlaceRollout") {
+			s = genInPlaceRollout().Draw(t, "rollout")
+		}
+		reset := setKruiseGates(t, g)
+		want, kruiseModified := kruiseReconcile(s)
+		reset()
+		got, sd, ud := ourReconcile(t, s, cloneset.Options{Gates: g})
+		sort.Strings(want.Deleted)
+		sort.Strings(got.Deleted)
+		if sd.Modified != kruiseModified {
+			t.Fatalf("gates %+v: Scale modified = %v, kruise %v (branch %v)\n%s", g, sd.Modified, kruiseModified, sd.Branch, s)
+		}
+		if diff := diffEffects(want, got); diff != "" {
+			t.Fatalf("gates %+v: reconcile differs from kruise's (scale branch %v, update branch %v, diffs %+v):\n%s\n%s", g, sd.Branch, ud.Branch, sd.Diffs, diff, s)
+		}
+		count("sync.Scale + sync.Update with gates drawn (fake client)", "agree")
+		if g.PartitionRollback && sd.Diffs.UpdateNum < 0 || ud.Diffs.UpdateNum < 0 {
+			count("sync.Scale + sync.Update with gates drawn: rollbacks (UpdateNum < 0)", "agree")
 		}
 	})
 }
