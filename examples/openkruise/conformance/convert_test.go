@@ -1,12 +1,15 @@
 package conformance
 
 import (
+	"encoding/json"
 	"sort"
 	"strconv"
+	"strings"
 	"time"
 
 	appspub "github.com/openkruise/kruise/apis/apps/pub"
 	appsv1alpha1 "github.com/openkruise/kruise/apis/apps/v1alpha1"
+	"github.com/openkruise/kruise/pkg/util/inplaceupdate"
 	apps "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -92,9 +95,7 @@ func ourCloneSet(cs *appsv1alpha1.CloneSet) *cloneset.CloneSet[struct{}] {
 	return out
 }
 
-// ourPod converts a kruise-managed pod. The in-place update state and
-// grace annotations are not read: the generators never write them (see
-// the README).
+// ourPod converts a kruise-managed pod.
 func ourPod(p *corev1.Pod) cloneset.Pod {
 	out := cloneset.Pod{
 		Name:            p.Name,
@@ -125,7 +126,50 @@ func ourPod(p *corev1.Pod) cloneset.Pod {
 	for _, s := range p.Status.ContainerStatuses {
 		out.Restarts = max(out.Restarts, s.RestartCount)
 	}
+	if v, ok := p.Annotations[appspub.InPlaceUpdateStateKey]; ok {
+		var st appspub.InPlaceUpdateState
+		if err := json.Unmarshal([]byte(v), &st); err == nil {
+			out.InPlaceUpdate = &cloneset.InPlaceUpdateState{Revision: st.Revision, UpdateTime: st.UpdateTimestamp.Time, Done: inPlaceUpdateDone(p, &st)}
+		}
+	}
+	if v, ok := p.Annotations[appspub.InPlaceUpdateGraceKey]; ok {
+		var g inplaceupdate.UpdateSpec
+		if err := json.Unmarshal([]byte(v), &g); err == nil {
+			out.InPlaceUpdateGrace = &cloneset.InPlaceUpdateGrace{Revision: g.Revision, GraceSeconds: g.GraceSeconds}
+		}
+	}
 	return out
+}
+
+// inPlaceUpdateDone is the caller's reading of a pod's container
+// statuses that InPlaceUpdateState.Done asks for, as kruise's default
+// check reads them (no container batches, no runtime metadata): every
+// container recorded before the update is listed again, and runs a new
+// image ID or reports the spec's image (":latest" added to an image
+// without a tag).
+func inPlaceUpdateDone(p *corev1.Pod, st *appspub.InPlaceUpdateState) bool {
+	if len(st.NextContainerImages) > 0 || len(st.NextContainerRefMetadata) > 0 || len(st.NextContainerResources) > 0 {
+		return false
+	}
+	images := map[string]string{}
+	for _, c := range p.Spec.Containers {
+		images[c.Name] = c.Image
+		if !strings.Contains(c.Image, ":") {
+			images[c.Name] = c.Image + ":latest"
+		}
+	}
+	seen := 0
+	for _, cs := range p.Status.ContainerStatuses {
+		old, ok := st.LastContainerStatuses[cs.Name]
+		if !ok {
+			continue
+		}
+		if old.ImageID == cs.ImageID && images[cs.Name] != cs.Image {
+			return false
+		}
+		seen++
+	}
+	return seen == len(st.LastContainerStatuses)
 }
 
 // ourPods converts a list of pods, keeping the order.

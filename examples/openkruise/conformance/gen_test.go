@@ -10,6 +10,7 @@ import (
 	appspub "github.com/openkruise/kruise/apis/apps/pub"
 	appsv1alpha1 "github.com/openkruise/kruise/apis/apps/v1alpha1"
 	kruiserevision "github.com/openkruise/kruise/pkg/controller/cloneset/revision"
+	"github.com/openkruise/kruise/pkg/util/inplaceupdate"
 	apps "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -286,6 +287,9 @@ func genPod(t *rapid.T, cs *appsv1alpha1.CloneSet, name string, revLabels []stri
 	if r := rapid.IntRange(0, 6).Draw(t, "restarts"); r < 3 {
 		p.Status.ContainerStatuses = []corev1.ContainerStatus{{Name: "app", RestartCount: int32(r)}}
 	}
+	if rapid.IntRange(0, 3).Draw(t, "hasInPlaceState") == 0 {
+		addInPlaceState(t, p, revLabels, now)
+	}
 	return p
 }
 
@@ -298,4 +302,46 @@ func (s *state) String() string {
 		out += fmt.Sprintf("  %s labels=%v fin=%v node=%q phase=%s cond=%v ann=%v created=%s\n", p.Name, p.Labels, p.Finalizers, p.Spec.NodeName, p.Status.Phase, p.Status.Conditions, p.Annotations, p.CreationTimestamp.Format(time.RFC3339))
 	}
 	return out
+}
+
+// addInPlaceState records an in-place update on p, as kruise's
+// inplaceupdate leaves it: the InPlaceUpdateStateAnnotation (the revision,
+// when it started, the app container's image ID before), a container
+// status that shows the update finished or not, and sometimes an
+// InPlaceUpdateGraceAnnotation holding new images until a grace period
+// has passed. Grace periods end at least 3 s away from now.
+func addInPlaceState(t *rapid.T, p *corev1.Pod, revLabels []string, now time.Time) {
+	started := rapid.IntRange(0, 120).Draw(t, "updateStartedAgo")
+	st := appspub.InPlaceUpdateState{
+		Revision:              p.Labels[apps.ControllerRevisionHashLabelKey],
+		UpdateTimestamp:       metav1.NewTime(at(now, -started)),
+		LastContainerStatuses: map[string]appspub.InPlaceUpdateContainerStatus{"app": {ImageID: "id-old"}},
+	}
+	var restarts int32
+	if len(p.Status.ContainerStatuses) > 0 {
+		restarts = p.Status.ContainerStatuses[0].RestartCount
+	}
+	cs := corev1.ContainerStatus{Name: "app", RestartCount: restarts, ImageID: "id-old", Image: "nginx:0"}
+	switch rapid.IntRange(0, 2).Draw(t, "updateDone") {
+	case 1: // the kubelet runs the new image
+		cs.ImageID = "id-new"
+	case 2: // same image ID, but the status names the spec's image
+		cs.Image = "nginx:latest"
+	}
+	p.Status.ContainerStatuses = []corev1.ContainerStatus{cs}
+	b, _ := json.Marshal(st)
+	p.Annotations[appspub.InPlaceUpdateStateKey] = string(b)
+	if rapid.IntRange(0, 2).Draw(t, "hasGrace") == 0 {
+		grace := rapid.IntRange(1, 60).Draw(t, "graceSeconds")
+		if d := grace - started; d > -3 && d < 3 {
+			grace = started + 5
+		}
+		spec := inplaceupdate.UpdateSpec{
+			Revision:        rapid.SampledFrom(append([]string{st.Revision, st.Revision}, revLabels...)).Draw(t, "graceRevision"),
+			ContainerImages: map[string]string{"app": "nginx:held"},
+			GraceSeconds:    int32(grace),
+		}
+		b, _ := json.Marshal(spec)
+		p.Annotations[appspub.InPlaceUpdateGraceKey] = string(b)
+	}
 }

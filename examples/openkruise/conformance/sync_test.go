@@ -2,6 +2,7 @@ package conformance
 
 import (
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"sort"
@@ -17,6 +18,7 @@ import (
 	clonesetutils "github.com/openkruise/kruise/pkg/controller/cloneset/utils"
 	"github.com/openkruise/kruise/pkg/features"
 	utilfeature "github.com/openkruise/kruise/pkg/util/feature"
+	"github.com/openkruise/kruise/pkg/util/inplaceupdate"
 	apps "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -62,6 +64,10 @@ type podEffect struct {
 	Lifecycle          string
 	SpecifiedDelete    bool
 	InPlaceUpdateReady string
+	// Image is the app container's image; Held says the pod carries an
+	// InPlaceUpdateGraceAnnotation.
+	Image string
+	Held  bool
 }
 
 func podEffectOf(p *corev1.Pod) podEffect {
@@ -75,6 +81,12 @@ func podEffectOf(p *corev1.Pod) podEffect {
 			e.InPlaceUpdateReady = string(c.Status)
 		}
 	}
+	for _, c := range p.Spec.Containers {
+		if c.Name == "app" {
+			e.Image = c.Image
+		}
+	}
+	e.Held = hasKey(p.Annotations, appspub.InPlaceUpdateGraceKey)
 	return e
 }
 
@@ -216,6 +228,15 @@ func ourReconcile(t *rapid.T, s *state, opts cloneset.Options) (effects, clonese
 		switch a.Kind {
 		case cloneset.SetLifecycle:
 			set(a.Pod, func(p *podEffect) { p.Lifecycle = string(a.To) })
+		case cloneset.ApplyHeldUpdate:
+			p, _ := findPod(s.pods, a.Pod)
+			var held inplaceupdate.UpdateSpec
+			if err := json.Unmarshal([]byte(p.Annotations[appspub.InPlaceUpdateGraceKey]), &held); err != nil {
+				t.Fatalf("grace annotation of %s: %v", a.Pod, err)
+			}
+			set(a.Pod, func(p *podEffect) { p.Held, p.Image = false, held.ContainerImages["app"] })
+		case cloneset.DropHeldUpdate:
+			set(a.Pod, func(p *podEffect) { p.Held = false })
 		case cloneset.SetInPlaceUpdateReady:
 			set(a.Pod, func(p *podEffect) { p.InPlaceUpdateReady = string(cloneset.ConditionTrue) })
 		case cloneset.MarkSpecifiedDelete:
@@ -224,6 +245,9 @@ func ourReconcile(t *rapid.T, s *state, opts cloneset.Options) (effects, clonese
 			set(a.Pod, func(p *podEffect) {
 				p.Revision = a.Revision
 				p.Lifecycle = string(cloneset.Updating)
+				if img, ok := a.InPlace.Images["app"]; ok {
+					p.Image = img
+				}
 				// The condition goes False on a pod with the readiness
 				// gate, which the generated pods have exactly when they
 				// have the condition.
