@@ -118,6 +118,9 @@ func genState(maxPods int) *rapid.Generator[*state] {
 				},
 			},
 		}
+		if rapid.IntRange(0, 3).Draw(t, "hasInPlaceGrace") == 0 {
+			cs.Spec.UpdateStrategy.InPlaceUpdateStrategy = &appspub.InPlaceUpdateStrategy{GracePeriodSeconds: rapid.Int32Range(0, 30).Draw(t, "inPlaceGracePeriodSeconds")}
+		}
 		if rapid.IntRange(0, 3).Draw(t, "hasScaleMaxUnavailable") == 0 {
 			cs.Spec.ScaleStrategy.MaxUnavailable = intOrPercent(t, "scaleMaxUnavailable")
 		}

@@ -245,7 +245,10 @@ func ourReconcile(t *rapid.T, s *state, opts cloneset.Options) (effects, clonese
 			set(a.Pod, func(p *podEffect) {
 				p.Revision = a.Revision
 				p.Lifecycle = string(cloneset.Updating)
-				if img, ok := a.InPlace.Images["app"]; ok {
+				if a.GraceSeconds > 0 {
+					// The new images wait in the grace annotation.
+					p.Held = true
+				} else if img, ok := a.InPlace.Images["app"]; ok {
 					p.Image = img
 				}
 				// The condition goes False on a pod with the readiness
@@ -405,6 +408,9 @@ func TestInPlaceRolloutMatchesKruise(t *testing.T) {
 		kinds := map[string]bool{}
 		for _, a := range ud.Actions {
 			kinds[a.Kind.String()] = true
+			if a.Kind == cloneset.UpdateInPlace && a.GraceSeconds > 0 {
+				kinds["UpdateInPlace with a grace period"] = true
+			}
 		}
 		if len(kinds) == 0 {
 			kinds["nothing"] = true
