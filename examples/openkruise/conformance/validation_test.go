@@ -42,9 +42,10 @@ func validTemplate() corev1.PodTemplateSpec {
 }
 
 // TestValidateMatchesKruiseWebhook sends generated CloneSets to kruise's
-// validating webhook handler (a Create admission request, with a fake
-// client holding the pods that podsToDelete names) and compares its
-// message with the aggregate of Validate's errors, text for text.
+// validating webhook handler (a Create admission request, or an Update
+// from a valid CloneSet with the same template, with a fake client
+// holding the pods that podsToDelete names) and compares its message with
+// the aggregate of Validate's errors, text for text.
 func TestValidateMatchesKruiseWebhook(t *testing.T) {
 	decoder := admission.NewDecoder(kruiseScheme)
 	rapid.Check(t, func(t *rapid.T) {
@@ -119,9 +120,35 @@ func TestValidateMatchesKruiseWebhook(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		resp := h.Handle(context.TODO(), admission.Request{AdmissionRequest: admissionv1.AdmissionRequest{
+		req := admission.Request{AdmissionRequest: admissionv1.AdmissionRequest{
 			Operation: admissionv1.Create, Object: runtime.RawExtension{Raw: raw}, Namespace: cs.Namespace, Name: cs.Name,
-		}})
+		}}
+		op := "create"
+		if rapid.Bool().Draw(t, "update") {
+			// An update from a valid CloneSet with the same metadata and
+			// template: validateCloneSetUpdate then adds nothing to the
+			// spec rules (the fields that changed may change, and the
+			// InPlaceOnly images-only rule sees no template change).
+			cs.ResourceVersion = "7"
+			if raw, err = json.Marshal(cs); err != nil {
+				t.Fatal(err)
+			}
+			req.Object = runtime.RawExtension{Raw: raw}
+			old := cs.DeepCopy()
+			old.ResourceVersion = "6"
+			r := int32(1)
+			old.Spec.Replicas = &r
+			old.Spec.UpdateStrategy = appsv1alpha1.CloneSetUpdateStrategy{Type: appsv1alpha1.RecreateCloneSetUpdateStrategyType}
+			old.Spec.ScaleStrategy = appsv1alpha1.CloneSetScaleStrategy{}
+			old.Spec.ProgressDeadlineSeconds = nil
+			oldRaw, err := json.Marshal(old)
+			if err != nil {
+				t.Fatal(err)
+			}
+			req.Operation, req.OldObject = admissionv1.Update, runtime.RawExtension{Raw: oldRaw}
+			op = "update"
+		}
+		resp := h.Handle(context.TODO(), req)
 		want := ""
 		if !resp.Allowed {
 			want = resp.Result.Message
@@ -138,7 +165,7 @@ func TestValidateMatchesKruiseWebhook(t *testing.T) {
 		if want != "" {
 			class = "rejected"
 		}
-		count("validating webhook Handle (create): "+class, "agree")
+		count("validating webhook Handle ("+op+"): "+class, "agree")
 	})
 }
 
