@@ -16,6 +16,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/intstr"
 
 	"github.com/rolloutmath/rolloutmath/intorpercent"
+	"github.com/rolloutmath/rolloutmath/ownership"
 	"github.com/rolloutmath/rolloutmath/rollout/cloneset"
 )
 
@@ -210,7 +211,7 @@ func at(now time.Time, s int) time.Time { return now.Add(time.Duration(s) * time
 func ourSelector(s metav1.LabelSelector) cloneset.LabelSelector {
 	out := cloneset.LabelSelector{MatchLabels: s.MatchLabels}
 	for _, e := range s.MatchExpressions {
-		out.MatchExpressions = append(out.MatchExpressions, cloneset.LabelSelectorRequirement{Key: e.Key, Operator: string(e.Operator), Values: e.Values})
+		out.MatchExpressions = append(out.MatchExpressions, cloneset.LabelSelectorRequirement{Key: e.Key, Operator: ownership.Operator(e.Operator), Values: e.Values})
 	}
 	return out
 }
