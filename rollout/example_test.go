@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/rolloutmath/rolloutmath/intorpercent"
+	"github.com/rolloutmath/rolloutmath/proportion"
 	"github.com/rolloutmath/rolloutmath/revision"
 	"github.com/rolloutmath/rolloutmath/rollout"
 )
@@ -403,6 +404,18 @@ func ExamplePlanWith() {
 	// Output:
 	// SurgeIgnoresTerminating: new ReplicaSet at 5
 	// SurgeCountsTerminating: new ReplicaSet at 2
+}
+
+func ExamplePlan_duplicateNames() {
+	// The same ReplicaSet listed twice is refused, not scaled twice.
+	d, rss := nginxDeployment("nginx:1.9.3")
+	rss = append(rss, rss[0])
+	_, err := rollout.Plan(d, rss, start)
+	fmt.Println(err)
+	fmt.Println(errors.Is(err, rollout.ErrInvalid), errors.Is(err, proportion.ErrDuplicate))
+	// Output:
+	// rollout: rss[1].Name: "nginx-6d4cf56db6" duplicates rss[0].Name
+	// true true
 }
 
 func ExampleSimulate() {

@@ -238,8 +238,9 @@ type cluster struct {
 // percentage bounds, and the number of syncs grows with R/(maxSurge +
 // maxUnavailable) and with ReadyDelay/Interval.
 //
-// Errors: an invalid d or ReplicaSet (*InvalidError), or an event making
-// the deployment invalid; the trace up to that sync is returned with it,
+// Errors: an invalid d or ReplicaSet (*InvalidError), two ReplicaSets
+// with the same name (as for Plan, wrapping ErrInvalid and
+// proportion.ErrDuplicate), or an event making the deployment invalid; the trace up to that sync is returned with it,
 // with Outcome 0. d and rss are never modified.
 func Simulate[T any](d *Deployment[T], rss []ReplicaSet[T], cfg Config[T]) (Trace[T], error) {
 	if cfg.Start.IsZero() {
@@ -263,11 +264,11 @@ func Simulate[T any](d *Deployment[T], rss []ReplicaSet[T], cfg Config[T]) (Trac
 	set := append([]ReplicaSet[T](nil), rss...)
 	c := &cluster{pods: map[string][]pods{}, made: map[string]int32{}, tracked: map[string]bool{}}
 	minReady := time.Duration(cur.MinReadySeconds) * time.Second
+	if err := validateReplicaSets(set); err != nil {
+		return tr, err
+	}
 	for i := range set {
 		rs := &set[i]
-		if errs := validateReplicaSet(rs); len(errs) > 0 {
-			return tr, &InvalidError{Kind: "ReplicaSet", Name: rs.Name, Errs: errs}
-		}
 		var g []pods
 		long := cfg.Start.Add(-minReady - time.Hour)
 		add := func(p pods) {
