@@ -2,11 +2,13 @@ package adapt
 
 import (
 	"fmt"
+	"math"
 
 	appsv1 "k8s.io/api/apps/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/rolloutmath/rolloutmath/proportion"
 	"github.com/rolloutmath/rolloutmath/revision"
 	"github.com/rolloutmath/rolloutmath/rollout"
 )
@@ -76,6 +78,13 @@ var deploymentKind = appsv1.SchemeGroupVersion.WithKind("Deployment")
 // Deployment's revision annotation changed. Every object is a new
 // deep copy; d and rss are not modified.
 //
+// Each ReplicaSet write carries the annotations the controller's write
+// carries at that point of the sync: an annotation update of the new
+// ReplicaSet keeps the desired-replicas and max-replicas annotations it
+// had (a scale later in the sync writes them), and a scale write of a
+// ReplicaSet that the same sync's history cleanup deletes (so s no
+// longer holds it) sets them from s.Deployment.
+//
 // A created ReplicaSet is built as the controller builds it: named
 // revision.ReplicaSetName(d.Name, s.Hash), in d's namespace, with d's
 // template plus the pod-template-hash label (also its labels), d's
@@ -122,6 +131,18 @@ func Changes(d *appsv1.Deployment, rss []*appsv1.ReplicaSet, s *rollout.Sync[Tem
 			}
 			if rs, ok := after[a.ReplicaSet]; ok {
 				obj.Annotations = cloneMap(rs.Annotations)
+				if a.Kind == rollout.AnnotateReplicaSet {
+					// The replicas annotations are a scale write's: a
+					// later scale in this sync has not happened yet.
+					keepReplicasAnnotations(obj.Annotations, base.Annotations)
+				}
+			} else if a.Kind == rollout.ScaleReplicaSet {
+				// Scaled, then deleted by the same sync's history
+				// cleanup (which, as upstream's, reads the sizes from
+				// before the sync): the sync's result no longer holds
+				// it, but the scale write carried the replicas
+				// annotations all the same.
+				obj.Annotations = replicasAnnotations(obj.Annotations, &s.Deployment)
 			}
 			if a.Kind == rollout.AnnotateReplicaSet {
 				obj.Spec.MinReadySeconds = d.Spec.MinReadySeconds
@@ -164,6 +185,32 @@ func Changes(d *appsv1.Deployment, rss []*appsv1.ReplicaSet, s *rollout.Sync[Tem
 		out = append(out, Change{Verb: UpdateDeploymentStatus, Deployment: obj, Reason: "status"})
 	}
 	return out, nil
+}
+
+// replicasAnnotations returns a copy of ann with the desired-replicas
+// and max-replicas annotations a scale write for d sets: spec.replicas
+// and spec.replicas + maxSurge (saturated at MaxInt32, as rollout does).
+func replicasAnnotations(ann map[string]string, d *rollout.Deployment[Template]) map[string]string {
+	out := cloneMap(ann)
+	if out == nil {
+		out = map[string]string{}
+	}
+	maxReplicas := min(int64(d.Replicas)+int64(rollout.MaxSurge(d)), math.MaxInt32)
+	out[revision.DesiredReplicasAnnotation] = proportion.FormatReplicas(d.Replicas)
+	out[revision.MaxReplicasAnnotation] = proportion.FormatReplicas(int32(maxReplicas))
+	return out
+}
+
+// keepReplicasAnnotations sets ann's desired-replicas and max-replicas
+// annotations as they are in base (absent when base has none).
+func keepReplicasAnnotations(ann, base map[string]string) {
+	for _, k := range []string{revision.DesiredReplicasAnnotation, revision.MaxReplicasAnnotation} {
+		if v, ok := base[k]; ok {
+			ann[k] = v
+		} else {
+			delete(ann, k)
+		}
+	}
 }
 
 // minReadySecondsChange returns the update the controller makes to an

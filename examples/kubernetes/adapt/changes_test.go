@@ -224,3 +224,75 @@ func TestChangesSyncMinReadySeconds(t *testing.T) {
 		t.Errorf("a second sync should change nothing, got %v", c.log)
 	}
 }
+
+// TestChangesScaleThenDeleteCarriesReplicasAnnotations is the minimal
+// case the whole-controller differential found: a paused Recreate
+// Deployment without a new ReplicaSet scales its only old ReplicaSet from
+// 0 to spec.replicas and the same sync's history cleanup (limit 0, which
+// reads the size from before the sync) deletes it. Upstream's scale
+// write carries desired-replicas and max-replicas for the new size; the
+// ReplicaSet is not in the sync's result, so the annotations must come
+// from the Deployment.
+func TestChangesScaleThenDeleteCarriesReplicasAnnotations(t *testing.T) {
+	d := nginxDeployment()
+	d.Spec.Replicas = ptr(int32(8))
+	d.Spec.Strategy = appsv1.DeploymentStrategy{Type: appsv1.RecreateDeploymentStrategyType}
+	d.Spec.Paused = true
+	d.Spec.RevisionHistoryLimit = ptr(int32(0))
+	d.Spec.Template = nginxTemplate("nginx:1.9.3") // no ReplicaSet has it
+	rs := nginxReplicaSet(d, revision.Hash(&d.Spec.Template, nil))
+	rs.Name = "nginx-deployment-old"
+	rs.Spec.Template = nginxTemplate("nginx:1.7.9")
+	rs.Spec.Replicas = ptr(int32(0))
+	rs.Status = appsv1.ReplicaSetStatus{ObservedGeneration: rs.Generation}
+	rs.Annotations["deployment.kubernetes.io/desired-replicas"] = "3"
+	rs.Annotations["deployment.kubernetes.io/max-replicas"] = "3"
+	c := &cluster{d: d, rss: map[string]*appsv1.ReplicaSet{rs.Name: rs}, now: at.Add(time.Hour)}
+	changes := c.sync(t)
+	if len(changes) < 2 || changes[0].Verb != adapt.UpdateReplicaSet || changes[1].Verb != adapt.DeleteReplicaSet {
+		t.Fatalf("want a scale write then the deletion, got %v", c.log)
+	}
+	got := changes[0].ReplicaSet
+	if *got.Spec.Replicas != 8 || got.Annotations["deployment.kubernetes.io/desired-replicas"] != "8" ||
+		got.Annotations["deployment.kubernetes.io/max-replicas"] != "8" {
+		t.Errorf("scale write: replicas %d, annotations %v; want 8 with desired-replicas and max-replicas 8",
+			*got.Spec.Replicas, got.Annotations)
+	}
+}
+
+// TestChangesAnnotateThenScaleKeepsReplicasAnnotations is the second
+// minimal case from the whole-controller differential: a Recreate
+// Deployment resized from 8 to 1 whose new ReplicaSet (at 0, old pods
+// gone) also needs its revision raised. Upstream first writes the
+// revision with the replicas annotations still at 8, then scales to 1
+// with them at 1.
+func TestChangesAnnotateThenScaleKeepsReplicasAnnotations(t *testing.T) {
+	d := nginxDeployment()
+	d.Spec.Replicas = ptr(int32(1))
+	d.Spec.Strategy = appsv1.DeploymentStrategy{Type: appsv1.RecreateDeploymentStrategyType}
+	newRS := nginxReplicaSet(d, revision.Hash(&d.Spec.Template, nil))
+	newRS.Spec.Replicas = ptr(int32(0))
+	newRS.Status = appsv1.ReplicaSetStatus{ObservedGeneration: newRS.Generation}
+	newRS.Annotations["deployment.kubernetes.io/revision"] = "2"
+	newRS.Annotations["deployment.kubernetes.io/desired-replicas"] = "8"
+	newRS.Annotations["deployment.kubernetes.io/max-replicas"] = "8"
+	oldRS := newRS.DeepCopy()
+	oldRS.Name, oldRS.UID = "nginx-deployment-old", "uid-old"
+	oldRS.Spec.Template = nginxTemplate("nginx:1.7.9")
+	oldRS.Annotations["deployment.kubernetes.io/revision"] = "3"
+	c := &cluster{d: d, rss: map[string]*appsv1.ReplicaSet{newRS.Name: newRS, oldRS.Name: oldRS}, now: at.Add(time.Hour)}
+	changes := c.sync(t)
+	if len(changes) < 2 || changes[0].Verb != adapt.UpdateReplicaSet || changes[1].Verb != adapt.UpdateReplicaSet {
+		t.Fatalf("want the revision write then the scale write, got %v", c.log)
+	}
+	first, second := changes[0].ReplicaSet.Annotations, changes[1].ReplicaSet.Annotations
+	if first["deployment.kubernetes.io/revision"] != "4" || first["deployment.kubernetes.io/desired-replicas"] != "8" ||
+		first["deployment.kubernetes.io/max-replicas"] != "8" {
+		t.Errorf("revision write annotations %v, want revision 4 with desired-replicas and max-replicas still 8", first)
+	}
+	if *changes[1].ReplicaSet.Spec.Replicas != 1 || second["deployment.kubernetes.io/revision"] != "4" ||
+		second["deployment.kubernetes.io/desired-replicas"] != "1" || second["deployment.kubernetes.io/max-replicas"] != "1" {
+		t.Errorf("scale write: replicas %d, annotations %v; want 1 with revision 4, desired-replicas and max-replicas 1",
+			*changes[1].ReplicaSet.Spec.Replicas, second)
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"flag"
 	"fmt"
 	"reflect"
+	"slices"
 	"time"
 	"unsafe"
 
@@ -109,8 +110,9 @@ type apiServer struct {
 	rss  map[string]*appsv1.ReplicaSet
 	rv   int
 	uids int
-	// multiWrite counts the Deployment writes of the current sync.
-	dWrites int
+	// failed records, per action of the current sync in order, whether
+	// the API server refused it.
+	failed []bool
 }
 
 func (a *apiServer) reset(d *appsv1.Deployment, rss []*appsv1.ReplicaSet, uids int) {
@@ -120,7 +122,7 @@ func (a *apiServer) reset(d *appsv1.Deployment, rss []*appsv1.ReplicaSet, uids i
 		a.rss[rs.Name] = rs.DeepCopy()
 	}
 	a.uids = uids
-	a.dWrites = 0
+	a.failed = a.failed[:0]
 }
 
 func (a *apiServer) nextRV() string {
@@ -129,12 +131,18 @@ func (a *apiServer) nextRV() string {
 }
 
 func (a *apiServer) react(action core.Action) (bool, runtime.Object, error) {
+	obj, err := a.apply(action)
+	a.failed = append(a.failed, err != nil)
+	return true, obj, err
+}
+
+func (a *apiServer) apply(action core.Action) (runtime.Object, error) {
 	res := action.GetResource().Resource
 	switch {
 	case res == "replicasets" && action.GetVerb() == "create":
 		rs := action.(core.CreateAction).GetObject().(*appsv1.ReplicaSet).DeepCopy()
 		if _, ok := a.rss[rs.Name]; ok {
-			return true, nil, apierrors.NewAlreadyExists(appsv1.Resource("replicasets"), rs.Name)
+			return nil, apierrors.NewAlreadyExists(appsv1.Resource("replicasets"), rs.Name)
 		}
 		a.uids++
 		rs.UID = types.UID(fmt.Sprintf("uid-rs-%d", a.uids))
@@ -143,12 +151,12 @@ func (a *apiServer) react(action core.Action) (bool, runtime.Object, error) {
 		rs.ResourceVersion = a.nextRV()
 		rs.Status = appsv1.ReplicaSetStatus{}
 		a.rss[rs.Name] = rs
-		return true, rs.DeepCopy(), nil
+		return rs.DeepCopy(), nil
 	case res == "replicasets" && action.GetVerb() == "update" && action.GetSubresource() == "":
 		rs := action.(core.UpdateAction).GetObject().(*appsv1.ReplicaSet).DeepCopy()
 		old, ok := a.rss[rs.Name]
 		if !ok {
-			return true, nil, apierrors.NewNotFound(appsv1.Resource("replicasets"), rs.Name)
+			return nil, apierrors.NewNotFound(appsv1.Resource("replicasets"), rs.Name)
 		}
 		rs.UID, rs.CreationTimestamp, rs.DeletionTimestamp = old.UID, old.CreationTimestamp, old.DeletionTimestamp
 		rs.Status = old.Status
@@ -158,14 +166,14 @@ func (a *apiServer) react(action core.Action) (bool, runtime.Object, error) {
 		}
 		rs.ResourceVersion = a.nextRV()
 		a.rss[rs.Name] = rs
-		return true, rs.DeepCopy(), nil
+		return rs.DeepCopy(), nil
 	case res == "replicasets" && action.GetVerb() == "delete":
 		name := action.(core.DeleteAction).GetName()
 		if _, ok := a.rss[name]; !ok {
-			return true, nil, apierrors.NewNotFound(appsv1.Resource("replicasets"), name)
+			return nil, apierrors.NewNotFound(appsv1.Resource("replicasets"), name)
 		}
 		delete(a.rss, name)
-		return true, nil, nil
+		return nil, nil
 	case res == "deployments" && action.GetVerb() == "update":
 		d := action.(core.UpdateAction).GetObject().(*appsv1.Deployment).DeepCopy()
 		old := a.d
@@ -182,14 +190,13 @@ func (a *apiServer) react(action core.Action) (bool, runtime.Object, error) {
 		}
 		d.ResourceVersion = a.nextRV()
 		a.d = d
-		a.dWrites++
-		return true, d.DeepCopy(), nil
+		return d.DeepCopy(), nil
 	case res == "deployments" && action.GetVerb() == "get":
-		return true, a.d.DeepCopy(), nil
+		return a.d.DeepCopy(), nil
 	case res == "events":
-		return true, nil, nil
+		return nil, nil
 	}
-	return true, nil, fmt.Errorf("harness API server: unexpected %s %s/%s", action.GetVerb(), res, action.GetSubresource())
+	return nil, fmt.Errorf("harness API server: unexpected %s %s/%s", action.GetVerb(), res, action.GetSubresource())
 }
 
 // pods returns, for every ReplicaSet, status.replicas running pods and
@@ -230,7 +237,7 @@ func pods(rss []*appsv1.ReplicaSet, now time.Time) []any {
 // It returns the sync's error, the actions the clientset recorded and the
 // Deployment and ReplicaSets the API server holds afterwards (sorted by
 // name).
-func (c *liveController) syncOnce(d *appsv1.Deployment, rss []*appsv1.ReplicaSet, uids int, now time.Time) (error, []core.Action, *appsv1.Deployment, []*appsv1.ReplicaSet, int) {
+func (c *liveController) syncOnce(d *appsv1.Deployment, rss []*appsv1.ReplicaSet, uids int, now time.Time) (error, []core.Action, []bool, *appsv1.Deployment, []*appsv1.ReplicaSet, int) {
 	c.api.reset(d, rss, uids)
 	mustReplace(c.dStore, []any{d.DeepCopy()})
 	objs := make([]any, len(rss))
@@ -240,9 +247,11 @@ func (c *liveController) syncOnce(d *appsv1.Deployment, rss []*appsv1.ReplicaSet
 	mustReplace(c.rsStore, objs)
 	mustReplace(c.podStore, pods(rss, now))
 	c.client.ClearActions()
+	savedUtil, savedController := upstreamUtilNow, upstreamControllerNow
 	upstreamUtilNow = func() time.Time { return now }
 	upstreamControllerNow = upstreamUtilNow
 	err := c.sync(context.Background(), traceKey)
+	upstreamUtilNow, upstreamControllerNow = savedUtil, savedController
 	actions := c.client.Actions()
 	outD := c.api.d.DeepCopy()
 	outRSs := make([]*appsv1.ReplicaSet, 0, len(c.api.rss))
@@ -250,7 +259,7 @@ func (c *liveController) syncOnce(d *appsv1.Deployment, rss []*appsv1.ReplicaSet
 		outRSs = append(outRSs, rs.DeepCopy())
 	}
 	sortByName(outRSs)
-	return err, actions, outD, outRSs, c.api.uids
+	return err, actions, slices.Clone(c.api.failed), outD, outRSs, c.api.uids
 }
 
 func mustReplace(store cache.Indexer, objs []any) {
