@@ -5,6 +5,7 @@ import (
 	"maps"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -279,6 +280,30 @@ func compare(c *syncCase, outD *appsv1.Deployment, outRSs []*appsv1.ReplicaSet) 
 	if minReady {
 		c.documented = append(c.documented, docMinReady)
 	}
+	// With a revision that does not parse, that write also persists the
+	// Deployment annotations upstream copied into its in-memory new
+	// ReplicaSet before it gave up on the revision (the mechanism of
+	// issue 12's case 3, on a write Plan does not model).
+	if minReady && unparsableRevision(newIn.Annotations) {
+		copied := func(ann map[string]string) map[string]string {
+			out := maps.Clone(ann)
+			if out == nil {
+				out = map[string]string{}
+			}
+			for k, v := range c.in.Annotations {
+				if revision.Copied(k) {
+					out[k] = v
+				}
+			}
+			return out
+		}
+		for i := range c.planWrites {
+			if c.planWrites[i].Name == newName && c.planWrites[i].Verb == "update" {
+				c.planWrites[i].Annotations = copied(c.planWrites[i].Annotations)
+			}
+		}
+		s.ReplicaSets[s.NewReplicaSet].Annotations = copied(s.ReplicaSets[s.NewReplicaSet].Annotations)
+	}
 
 	// A refused create is a hash collision: Plan must count it.
 	var collided []string
@@ -404,6 +429,17 @@ func collapseRepeat(ws []rsWrite, name string) ([]rsWrite, bool) {
 		}
 	}
 	return ws, false
+}
+
+// unparsableRevision reports whether ann holds a revision annotation
+// that is not empty and not an integer.
+func unparsableRevision(ann map[string]string) bool {
+	v, ok := ann[revision.RevisionAnnotation]
+	if !ok || v == "" {
+		return false
+	}
+	_, err := strconv.ParseInt(v, 10, 64)
+	return err != nil
 }
 
 // revisionNotSynced reports whether up is in with its revision

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"sort"
 	"strconv"
 	"time"
@@ -36,7 +37,7 @@ type world struct {
 	// log holds what happened since the previous sync, for reports.
 	log []string
 	// classes names the kinds of scripted events the trace used.
-	tampered, collided, deleted bool
+	tampered, collided, deleted, deleting bool
 }
 
 // traceImages are the pod templates a trace moves between, so that templates
@@ -256,6 +257,39 @@ func (w *world) event() {
 		d.Generation++
 		w.d = d
 		w.log = append(w.log, "deployment deleted (held by a finalizer)")
+	case n < 99:
+		w.deleteReplicaSet()
+	default:
+		w.releaseReplicaSet()
+	}
+}
+
+// deleteReplicaSet deletes a ReplicaSet as a person could, held by a
+// finalizer: it stays, with metadata.deletionTimestamp set.
+func (w *world) deleteReplicaSet() {
+	if len(w.rss) == 0 {
+		return
+	}
+	rs := w.rss[w.r.IntN(len(w.rss))]
+	if rs.DeletionTimestamp != nil {
+		return
+	}
+	rs.DeletionTimestamp = &metav1.Time{Time: w.now}
+	rs.Finalizers = []string{"example.com/hold"}
+	rs.Generation++
+	w.deleting = true
+	w.log = append(w.log, "ReplicaSet "+rs.Name+" deleted (held by a finalizer)")
+}
+
+// releaseReplicaSet removes the finalizer of a ReplicaSet being deleted:
+// it is gone.
+func (w *world) releaseReplicaSet() {
+	for i, rs := range w.rss {
+		if rs.DeletionTimestamp != nil {
+			w.rss = slices.Delete(w.rss, i, i+1)
+			w.log = append(w.log, "ReplicaSet "+rs.Name+" finalizer removed: gone")
+			return
+		}
 	}
 }
 
