@@ -232,7 +232,7 @@ func (c *syncCase) size() int {
 // compare runs Plan on the inputs the controller saw and lists every
 // difference between the controller's writes and state after the sync
 // and Plan's.
-func compare(c *syncCase, outD *appsv1.Deployment, outRSs []*appsv1.ReplicaSet) {
+func compare(c *syncCase, outD *appsv1.Deployment, outRSs []*appsv1.ReplicaSet, perturb func(*rollout.Sync[adapt.Template])) {
 	add := func(class, format string, args ...any) {
 		c.diffs = append(c.diffs, difference{class, fmt.Sprintf(format, args...)})
 	}
@@ -247,6 +247,9 @@ func compare(c *syncCase, outD *appsv1.Deployment, outRSs []*appsv1.ReplicaSet) 
 		c.planErr = err
 		add("Plan error", "rollout.Plan: %v", err)
 		return
+	}
+	if perturb != nil {
+		perturb(&s)
 	}
 	c.plan = &s
 	changes, err := adapt.Changes(c.in, c.inRSs, &s)
@@ -388,7 +391,18 @@ func compare(c *syncCase, outD *appsv1.Deployment, outRSs []*appsv1.ReplicaSet) 
 
 	// The Deployment after the sync.
 	up := viewDeployment(outD, c.clock)
-	pd := adapt.DeploymentObject(&s.Deployment, c.in)
+	planD := &s.Deployment
+	if minReady && !annotated {
+		// Upstream returns right after its minReadySeconds write, as
+		// Plan returns after an annotation update of the new
+		// ReplicaSet: the model is Plan's answer when such an update is
+		// due, forced by a Deployment annotation the new ReplicaSet
+		// lacks (then dropped from the answer).
+		if m, ok := forcedAnnotationModel(c, newName); ok {
+			planD = m
+		}
+	}
+	pd := adapt.DeploymentObject(planD, c.in)
 	pl := viewDeployment(pd, c.clock)
 	if up.Generation != pl.Generation {
 		add("Deployment generation", "upstream %d, Plan %d", up.Generation, pl.Generation)
@@ -409,9 +423,55 @@ func compare(c *syncCase, outD *appsv1.Deployment, outRSs []*appsv1.ReplicaSet) 
 	if !equality.Semantic.DeepEqual(us, ps) {
 		add("Deployment status", "upstream %s, Plan %s", statusString(&us), statusString(&ps))
 	}
-	if !equality.Semantic.DeepEqual(uc, pc) {
+	if minReady && !annotated && equality.Semantic.DeepEqual(uc, withoutFound(pc, c.in.Status.Conditions)) {
+		// Nor does upstream add the FoundNewReplicaSet condition then.
+	} else if !equality.Semantic.DeepEqual(uc, pc) {
 		add("Deployment conditions", "upstream %s, Plan %s", conditionsString(uc, c.clock.virtual), conditionsString(pc, c.clock.virtual))
 	}
+}
+
+// forceKey is the Deployment annotation forcedAnnotationModel adds.
+const forceKey = "harness.example/force-annotation-update"
+
+// forcedAnnotationModel returns the Deployment Plan leaves when the new
+// ReplicaSet name needs an annotation update: Plan on c's inputs with
+// forceKey added to the Deployment's annotations, the key dropped again.
+// ok is false when Plan then does not update that ReplicaSet's
+// annotations (a revision that does not parse).
+func forcedAnnotationModel(c *syncCase, name string) (*rollout.Deployment[adapt.Template], bool) {
+	d := c.in.DeepCopy()
+	setAnnotation(d, forceKey, "1")
+	conv, err := adapt.Deployment(d)
+	if err != nil {
+		return nil, false
+	}
+	s, err := rollout.Plan(&conv, adapt.ReplicaSets(c.inRSs), c.clock.start)
+	if err != nil {
+		return nil, false
+	}
+	for _, a := range s.Actions {
+		if a.Kind == rollout.AnnotateReplicaSet && a.ReplicaSet == name {
+			out := s.Deployment
+			out.Annotations = maps.Clone(out.Annotations)
+			delete(out.Annotations, forceKey)
+			if len(out.Annotations) == 0 && c.in.Annotations == nil {
+				out.Annotations = nil
+			}
+			return &out, true
+		}
+	}
+	return nil, false
+}
+
+// withoutFound returns cs without a FoundNewReplicaSet condition that is
+// not in the input conditions in.
+func withoutFound(cs, in []appsv1.DeploymentCondition) []appsv1.DeploymentCondition {
+	for i, c := range cs {
+		if c.Reason == "FoundNewReplicaSet" && !slices.ContainsFunc(in, func(x appsv1.DeploymentCondition) bool { return x.Reason == c.Reason }) {
+			return slices.Delete(slices.Clone(cs), i, i+1)
+		}
+	}
+	return cs
 }
 
 // The documented differences, by tally class.
@@ -620,20 +680,52 @@ type classTally struct {
 // Clock: the controller's nowFn variables are frozen at the instant Plan
 // gets; see clock for the timestamps metav1.Now() writes.
 func TestPlanMatchesDeploymentControllerSyncBySync(t *testing.T) {
-	live, err := newLiveController()
+	first, n := 0, *traceCount
+	var logf func(string)
+	if *traceOnly >= 0 {
+		first, n = *traceOnly, 1
+		logf = func(s string) { t.Log(s) }
+	}
+	start := time.Now()
+	r, err := runTraces(*traceSeed, first, n, nil, logf)
 	if err != nil {
 		t.Fatal(err)
 	}
-	first, n := 0, *traceCount
-	if *traceOnly >= 0 {
-		first, n = *traceOnly, 1
+	for key, v := range r.classes {
+		for range v {
+			count("DeploymentController sync (rollout.Plan, whole-controller differential)", key)
+		}
 	}
-	tallies := map[string]*classTally{}
-	var syncs, multiWrite int
-	start := time.Now()
+	t.Logf("%d traces, %d syncs in %v; %d syncs wrote the Deployment more than once (a real API server would reject the later writes as conflicts)",
+		n, r.syncs, time.Since(start).Round(time.Millisecond), r.multiWrite)
+	for _, key := range slices.Sorted(maps.Keys(r.unexplained)) {
+		tl := r.unexplained[key]
+		t.Errorf("%d syncs differ in %s; smallest:\n%s", tl.syncs, key, tl.smallest.report())
+	}
+}
+
+// traceResult sums up a run of traces.
+type traceResult struct {
+	syncs, multiWrite int
+	// classes counts syncs by tally class: "agree", documented
+	// differences, or the unexplained differences' classes.
+	classes map[string]int
+	// unexplained holds, per set of difference classes, the count and the
+	// smallest case.
+	unexplained map[string]*classTally
+}
+
+// runTraces runs traces first to first+n-1 of seed. perturb, when not
+// nil, changes Plan's answer before the comparison (to check that the
+// comparison sees it); logf, when not nil, gets every sync's report.
+func runTraces(seed uint64, first, n int, perturb func(*rollout.Sync[adapt.Template]), logf func(string)) (traceResult, error) {
+	res := traceResult{classes: map[string]int{}, unexplained: map[string]*classTally{}}
+	live, err := newLiveController()
+	if err != nil {
+		return res, err
+	}
 	for i := first; i < first+n; i++ {
-		seed := *traceSeed + uint64(i)
-		w := newWorld(seed)
+		w := newWorld(seed + uint64(i))
 		steps := 15 + w.r.IntN(30)
 		for step := 0; step < steps; step++ {
 			if step > 0 {
@@ -646,14 +738,14 @@ func TestPlanMatchesDeploymentControllerSyncBySync(t *testing.T) {
 					w.event()
 				}
 			}
-			c, outD, outRSs, writes := runSync(live, w)
-			c.trace, c.sync, c.seed = i, step, *traceSeed
-			syncs++
+			c, outD, outRSs, writes := runSync(live, w, perturb)
+			c.trace, c.sync, c.seed = i, step, seed
+			res.syncs++
 			if writes > 1 {
-				multiWrite++
+				res.multiWrite++
 			}
-			if *traceOnly >= 0 {
-				t.Log(c.report())
+			if logf != nil {
+				logf(c.report())
 			}
 			key := "agree"
 			if len(c.documented) > 0 {
@@ -668,32 +760,76 @@ func TestPlanMatchesDeploymentControllerSyncBySync(t *testing.T) {
 				}
 				sort.Strings(classes)
 				key = strings.Join(classes, " + ")
-				tl := tallies[key]
+				tl := res.unexplained[key]
 				if tl == nil {
 					tl = &classTally{}
-					tallies[key] = tl
+					res.unexplained[key] = tl
 				}
 				tl.syncs++
 				if tl.smallest == nil || c.size() < tl.smallest.size() {
 					tl.smallest = c
 				}
 			}
-			count("DeploymentController sync (rollout.Plan, whole-controller differential)", key)
+			res.classes[key]++
 			// The controller's result is the truth the trace goes on from.
 			retime(outD, outRSs, c.clock.toVirtual)
 			w.d, w.rss = outD, outRSs
 		}
 	}
-	t.Logf("%d traces, %d syncs in %v; %d syncs wrote the Deployment more than once (a real API server would reject the later writes as conflicts)",
-		n, syncs, time.Since(start).Round(time.Millisecond), multiWrite)
-	for _, key := range slices.Sorted(maps.Keys(tallies)) {
-		tl := tallies[key]
-		t.Errorf("%d syncs differ in %s; smallest:\n%s", tl.syncs, key, tl.smallest.report())
+	return res, nil
+}
+
+// TestDifferentialSeesPlantedDefects checks that the comparison is not
+// blind: Plan's answer, changed in one place at a time, must be reported
+// in the class that place belongs to.
+func TestDifferentialSeesPlantedDefects(t *testing.T) {
+	plants := []struct {
+		class   string
+		perturb func(*rollout.Sync[adapt.Template])
+	}{
+		{"Deployment generation", func(s *rollout.Sync[adapt.Template]) { s.Deployment.Generation++ }},
+		{"Deployment conditions", func(s *rollout.Sync[adapt.Template]) {
+			if len(s.Deployment.Status.Conditions) > 0 {
+				s.Deployment.Status.Conditions[0].LastUpdateTime = s.Deployment.Status.Conditions[0].LastUpdateTime.Add(-time.Second)
+			}
+		}},
+		{"Deployment status", func(s *rollout.Sync[adapt.Template]) { s.Deployment.Status.ReadyReplicas++ }},
+		{"ReplicaSet write order", func(s *rollout.Sync[adapt.Template]) {
+			var scales []int
+			for i, a := range s.Actions {
+				if a.Kind == rollout.ScaleReplicaSet {
+					scales = append(scales, i)
+				}
+			}
+			if len(scales) >= 2 {
+				s.Actions[scales[0]], s.Actions[scales[1]] = s.Actions[scales[1]], s.Actions[scales[0]]
+			}
+		}},
+		{"ReplicaSet generation", func(s *rollout.Sync[adapt.Template]) {
+			if len(s.ReplicaSets) > 0 {
+				s.ReplicaSets[0].Generation++
+			}
+		}},
+	}
+	for _, p := range plants {
+		r, err := runTraces(1, 0, 40, p.perturb, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		seen := 0
+		for key, tl := range r.unexplained {
+			if strings.Contains(key, p.class) {
+				seen += tl.syncs
+			}
+		}
+		if seen == 0 {
+			t.Errorf("a planted change of %s went unnoticed in 40 traces", p.class)
+		}
 	}
 }
 
 // runSync runs one sync of the world through the controller and Plan.
-func runSync(live *liveController, w *world) (c *syncCase, outD *appsv1.Deployment, outRSs []*appsv1.ReplicaSet, dWrites int) {
+func runSync(live *liveController, w *world, perturb func(*rollout.Sync[adapt.Template])) (c *syncCase, outD *appsv1.Deployment, outRSs []*appsv1.ReplicaSet, dWrites int) {
 	wall := time.Now().Round(0)
 	clk := clock{virtual: w.now, start: wall, shift: wall.Sub(w.now)}
 	d := w.d.DeepCopy()
@@ -710,6 +846,6 @@ func runSync(live *liveController, w *world) (c *syncCase, outD *appsv1.Deployme
 	// Plan gets the same objects, in an order of the trace's choosing.
 	c.inRSs = adapt.Owned(d, rss)
 	w.r.Shuffle(len(c.inRSs), func(i, j int) { c.inRSs[i], c.inRSs[j] = c.inRSs[j], c.inRSs[i] })
-	compare(c, outD, outRSs)
+	compare(c, outD, outRSs, perturb)
 	return c, outD, outRSs, dWrites
 }
