@@ -698,6 +698,7 @@ func TestPlanMatchesDeploymentControllerSyncBySync(t *testing.T) {
 	}
 	t.Logf("%d traces, %d syncs in %v; %d syncs wrote the Deployment more than once (a real API server would reject the later writes as conflicts)",
 		n, r.syncs, time.Since(start).Round(time.Millisecond), r.multiWrite)
+	t.Logf("reached: %s", r.coverage())
 	for _, key := range slices.Sorted(maps.Keys(r.unexplained)) {
 		tl := r.unexplained[key]
 		t.Errorf("%d syncs differ in %s; smallest:\n%s", tl.syncs, key, tl.smallest.report())
@@ -713,13 +714,26 @@ type traceResult struct {
 	// unexplained holds, per set of difference classes, the count and the
 	// smallest case.
 	unexplained map[string]*classTally
+	// reached counts what the traces exercised: Plan's paths and action
+	// kinds (per sync), and the rarer scripted events (per trace).
+	reached map[string]int
+}
+
+// coverage prints reached in a stable order.
+func (r traceResult) coverage() string {
+	keys := slices.Sorted(maps.Keys(r.reached))
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = fmt.Sprintf("%s %d", k, r.reached[k])
+	}
+	return strings.Join(parts, ", ")
 }
 
 // runTraces runs traces first to first+n-1 of seed. perturb, when not
 // nil, changes Plan's answer before the comparison (to check that the
 // comparison sees it); logf, when not nil, gets every sync's report.
 func runTraces(seed uint64, first, n int, perturb func(*rollout.Sync[adapt.Template]), logf func(string)) (traceResult, error) {
-	res := traceResult{classes: map[string]int{}, unexplained: map[string]*classTally{}}
+	res := traceResult{classes: map[string]int{}, unexplained: map[string]*classTally{}, reached: map[string]int{}}
 	live, err := newLiveController()
 	if err != nil {
 		return res, err
@@ -771,9 +785,26 @@ func runTraces(seed uint64, first, n int, perturb func(*rollout.Sync[adapt.Templ
 				}
 			}
 			res.classes[key]++
+			for _, cd := range outD.Status.Conditions {
+				if cd.Type == appsv1.DeploymentProgressing {
+					res.reached["Progressing/"+cd.Reason]++
+				}
+			}
+			if c.plan != nil {
+				res.reached["path "+c.plan.Path.String()]++
+				for _, a := range c.plan.Actions {
+					res.reached[a.Kind.String()]++
+				}
+			}
 			// The controller's result is the truth the trace goes on from.
 			retime(outD, outRSs, c.clock.toVirtual)
 			w.d, w.rss = outD, outRSs
+		}
+		for event, ok := range map[string]bool{"traces with a collision": w.collided, "traces with an edited revision": w.tampered,
+			"traces with the Deployment deleted": w.deleted, "traces with a ReplicaSet deleted": w.deleting} {
+			if ok {
+				res.reached[event]++
+			}
 		}
 	}
 	return res, nil
