@@ -203,6 +203,9 @@ func (w *world) event() {
 		w.userUpdate("set image "+img, func(d *appsv1.Deployment) { d.Spec.Template = tracePodTemplate(img) })
 	case n < 40:
 		R := int32(r.IntN(9))
+		if r.IntN(5) == 0 {
+			R = 9 + int32(r.IntN(17)) // percentages round differently
+		}
 		w.userUpdate(fmt.Sprintf("resize to %d", R), func(d *appsv1.Deployment) { d.Spec.Replicas = ptr32(R) })
 	case n < 50:
 		w.userUpdate(fmt.Sprintf("paused=%v", !w.d.Spec.Paused), func(d *appsv1.Deployment) { d.Spec.Paused = !d.Spec.Paused })
