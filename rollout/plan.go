@@ -1,8 +1,10 @@
 package rollout
 
 import (
+	"errors"
 	"fmt"
 	"maps"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -207,8 +209,10 @@ func Plan[T any](d *Deployment[T], rss []ReplicaSet[T], now time.Time) (Sync[T],
 //
 //	rollout: rss[3].Name: "web-1" duplicates rss[1].Name
 //
-// The Sync is then zero. Upstream: syncDeployment and the functions it
-// calls.
+// A sync that would raise status.collisionCount or a metadata.generation
+// past the top of its range gives an error wrapping ErrCounterOverflow
+// (upstream wraps it negative and the API server rejects the write). The
+// Sync is then zero. Upstream: syncDeployment and the functions it calls.
 func PlanWith[T any](d *Deployment[T], rss []ReplicaSet[T], now time.Time, opts Options) (Sync[T], error) {
 	if errs := validate(d); len(errs) > 0 {
 		name := ""
@@ -236,6 +240,9 @@ func PlanWith[T any](d *Deployment[T], rss []ReplicaSet[T], now time.Time, opts 
 		p.newIdx = i
 	}
 	p.run()
+	if p.err != nil {
+		return Sync[T]{}, p.err
+	}
 	return p.result(), nil
 }
 
@@ -303,6 +310,20 @@ func (e *duplicateError) Error() string {
 
 func (e *duplicateError) Unwrap() []error { return []error{ErrInvalid, proportion.ErrDuplicate} }
 
+// ErrCounterOverflow is wrapped by the error Plan and Simulate return when
+// the sync would raise a counter that is already at the top of its
+// range: status.collisionCount at math.MaxInt32 when the new ReplicaSet's
+// name collides again, or metadata.generation at math.MaxInt64 of the
+// deployment (the update that ends a rollback) or of a ReplicaSet whose
+// spec.replicas changes. Upstream's arithmetic wraps the counter to its
+// minimum and the API server rejects the write (a negative
+// collisionCount, or a generation that is decremented), so the controller
+// retries the same sync forever and never gets past it. Plan returns this
+// error, with a zero Sync, rather than a write that Validate rejects; a
+// caller can only reset the counter (recreate the object) or remove the
+// colliding ReplicaSet.
+var ErrCounterOverflow = errors.New("counter overflow")
+
 // planner carries one sync's working state.
 type planner[T any] struct {
 	in   *Deployment[T]  // the input, read only
@@ -324,6 +345,7 @@ type planner[T any] struct {
 	requeue      bool
 	requeueAfter time.Duration
 	note         string // why nothing moved, when no action explains it
+	err          error  // a counter that would overflow (ErrCounterOverflow); the sync's result is void
 }
 
 func (p *planner[T]) run() {
@@ -406,6 +428,11 @@ func (p *planner[T]) syncRevision(create bool) bool {
 			if p.cur.Status.CollisionCount != nil {
 				cc = *p.cur.Status.CollisionCount
 			}
+			if cc == math.MaxInt32 {
+				p.fail(fmt.Errorf("rollout: Deployment %q: ReplicaSet %q collides with the new template at status.collisionCount %d; one more wraps to %d, which the API server rejects: %w",
+					p.cur.Name, name, cc, int64(math.MinInt32), ErrCounterOverflow))
+				return false
+			}
 			next := revision.NextCollisionCount(p.cur.Status.CollisionCount)
 			p.cur.Status.CollisionCount = &next
 			p.act(CountCollision, name, 0, 0, fmt.Sprintf("hash collision: ReplicaSet %s exists with another template; collisionCount %d -> %d, new name next sync", name, cc, next))
@@ -480,6 +507,14 @@ func (p *planner[T]) setRevision(rev string) {
 	p.cur.Annotations = ann
 }
 
+// fail records the first counter overflow; PlanWith then returns it
+// instead of the sync.
+func (p *planner[T]) fail(err error) {
+	if p.err == nil {
+		p.err = err
+	}
+}
+
 func (p *planner[T]) act(kind ActionKind, name string, from, to int32, reason string) {
 	p.actions = append(p.actions, Action{Kind: kind, ReplicaSet: name, From: from, To: to, Reason: reason})
 }
@@ -521,6 +556,11 @@ func (p *planner[T]) scale(i int, size int32, force bool, why string) bool {
 		reason = fmt.Sprintf("refreshed replicas annotations of %s (desired %d, max %d)", p.describe(i), desired, maxReplicas)
 	}
 	if sizeChanged {
+		if rs.Generation == math.MaxInt64 {
+			p.fail(fmt.Errorf("rollout: ReplicaSet %q: metadata.generation is %d; resizing it would wrap it to %d, which the API server rejects: %w",
+				rs.Name, rs.Generation, int64(math.MinInt64), ErrCounterOverflow))
+			return false
+		}
 		rs.Replicas = size
 		rs.Generation++
 	}
@@ -700,6 +740,11 @@ func (p *planner[T]) rollbackPending() bool {
 // stands for the annotation, so clearing it counts as that change.
 // Upstream: updateDeploymentAndClearRollbackTo.
 func (p *planner[T]) clearRollback() {
+	if p.cur.Generation == math.MaxInt64 {
+		p.fail(fmt.Errorf("rollout: Deployment %q: metadata.generation is %d; the rollback's update would wrap it to %d, which the API server rejects: %w",
+			p.cur.Name, p.cur.Generation, int64(math.MinInt64), ErrCounterOverflow))
+		return
+	}
 	p.cur.Generation++
 	p.cur.RollbackTo = nil
 	if _, ok := p.cur.Annotations[revision.RollbackToAnnotation]; ok {

@@ -3,9 +3,11 @@ package rollout
 import (
 	"errors"
 	"fmt"
+	"math"
 	"reflect"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/rolloutmath/rolloutmath/intorpercent"
@@ -447,4 +449,219 @@ func TestPlanNewReplicaSetUnparsableRevisionKeepsCopiedAnnotations(t *testing.T)
 			}
 		})
 	}
+}
+
+// TestPlanCounterOverflow is issue 12 case 7. Upstream raises
+// status.collisionCount after a hash collision and the API server raises
+// metadata.generation on every change of spec (or, for a Deployment,
+// annotations), all with wrapping arithmetic; at the top of the range the
+// value wraps negative and the API server rejects the write
+// (status.collisionCount: must be greater than or equal to 0, cannot be
+// decremented; metadata.generation: must not be decremented), so the
+// controller repeats the same failing sync forever. Plan returns an error
+// wrapping ErrCounterOverflow instead of writing what Validate rejects.
+func TestPlanCounterOverflow(t *testing.T) {
+	collide := func(cc int32) (*Deployment[tmpl], []ReplicaSet[tmpl]) {
+		d, rss := rolled(3, "nginx:2")
+		d.Status.CollisionCount = ptr(cc)
+		squatter := rs(revision.ReplicaSetName("nginx", revision.Hash(&d.Template, d.Status.CollisionCount)), 5, 0, 0)
+		return d, append(rss, squatter)
+	}
+	rollback := func(gen int64) (*Deployment[tmpl], []ReplicaSet[tmpl]) {
+		d, rss := rolled(3, "nginx:2")
+		s, err := Plan(d, rss, t0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d2 := s.Deployment
+		d2.Generation, d2.RollbackTo = gen, ptr(int64(1))
+		return &d2, s.ReplicaSets
+	}
+	scaleUp := func(gen int64) (*Deployment[tmpl], []ReplicaSet[tmpl]) {
+		d, rss := rolled(3, "nginx:2")
+		s, err := Plan(d, rss, t0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rss = s.ReplicaSets
+		rss[s.NewReplicaSet].Generation = gen
+		rss[1-s.NewReplicaSet].Replicas = 2 // the old one lost a pod: the new one grows in the next sync
+		return &s.Deployment, rss
+	}
+	for _, tt := range []struct {
+		name    string
+		state   func() (*Deployment[tmpl], []ReplicaSet[tmpl])
+		wantErr string // "" for no error
+		reason  string
+	}{
+		{
+			name:  "collision at MaxInt32",
+			state: func() (*Deployment[tmpl], []ReplicaSet[tmpl]) { return collide(math.MaxInt32) },
+			wantErr: `rollout: Deployment "nginx": ReplicaSet "` + revision.ReplicaSetName("nginx", revision.Hash(ptr(image("nginx:2")), ptr(int32(math.MaxInt32)))) +
+				`" collides with the new template at status.collisionCount 2147483647; one more wraps to -2147483648, which the API server rejects: counter overflow`,
+			reason: "upstream writes -2147483648 and its UpdateStatus fails validation on every sync",
+		},
+		{
+			name:   "collision just below MaxInt32",
+			state:  func() (*Deployment[tmpl], []ReplicaSet[tmpl]) { return collide(math.MaxInt32 - 1) },
+			reason: "MaxInt32 is a valid count: written, and the next collision is the one that cannot be",
+		},
+		{
+			name:    "rollback at generation MaxInt64",
+			state:   func() (*Deployment[tmpl], []ReplicaSet[tmpl]) { return rollback(math.MaxInt64) },
+			wantErr: `rollout: Deployment "nginx": metadata.generation is 9223372036854775807; the rollback's update would wrap it to -9223372036854775808, which the API server rejects: counter overflow`,
+			reason:  "the update that clears the rollback annotation raises the generation",
+		},
+		{
+			name:   "rollback just below MaxInt64",
+			state:  func() (*Deployment[tmpl], []ReplicaSet[tmpl]) { return rollback(math.MaxInt64 - 1) },
+			reason: "raised to MaxInt64",
+		},
+		{
+			name:  "scaling a ReplicaSet at generation MaxInt64",
+			state: func() (*Deployment[tmpl], []ReplicaSet[tmpl]) { return scaleUp(math.MaxInt64) },
+			wantErr: `rollout: ReplicaSet "` + revision.ReplicaSetName("nginx", revision.Hash(ptr(image("nginx:2")), nil)) +
+				`": metadata.generation is 9223372036854775807; resizing it would wrap it to -9223372036854775808, which the API server rejects: counter overflow`,
+			reason: "a change of spec.replicas raises the ReplicaSet's generation",
+		},
+		{
+			name: "an old ReplicaSet resized twice from MaxInt64-1",
+			state: func() (*Deployment[tmpl], []ReplicaSet[tmpl]) {
+				d := dep(3, num(1), num(1))
+				old := scaled("web-old", 10, 4, "1", "3", "4")
+				old.StatusReplicas, old.ReadyReplicas, old.AvailableReplicas = 4, 3, 3
+				old.Generation, old.ObservedGeneration = math.MaxInt64-1, 1
+				nw := scaled("web-new", 1, 0, "2", "3", "4")
+				nw.Template = d.Template
+				return d, []ReplicaSet[tmpl]{old, nw}
+			},
+			wantErr: `rollout: ReplicaSet "web-old": metadata.generation is 9223372036854775807; resizing it would wrap it to -9223372036854775808, which the API server rejects: counter overflow`,
+			reason: "4 pods, 2 may go: the unhealthy-pod cleanup takes 1 (4 -> 3, generation MaxInt64), " +
+				"then the scale-down of available pods takes 1 more (3 -> 2), a second update",
+		},
+		{
+			name:   "scaling a ReplicaSet just below MaxInt64",
+			state:  func() (*Deployment[tmpl], []ReplicaSet[tmpl]) { return scaleUp(math.MaxInt64 - 1) },
+			reason: "raised to MaxInt64",
+		},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			d, rss := tt.state()
+			s, err := Plan(d, rss, t0.Add(time.Minute))
+			if tt.wantErr != "" {
+				if err == nil || err.Error() != tt.wantErr || !errors.Is(err, ErrCounterOverflow) {
+					t.Fatalf("Plan(%s) error = %v, want %q wrapping ErrCounterOverflow (%s)", tt.name, err, tt.wantErr, tt.reason)
+				}
+				if !reflect.DeepEqual(s, Sync[tmpl]{}) {
+					t.Errorf("Plan(%s) returned a Sync with its error: %+v", tt.name, s)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("Plan(%s) error = %v, want none (%s)", tt.name, err, tt.reason)
+			}
+			if err := Validate(&s.Deployment); err != nil {
+				t.Errorf("Plan(%s) wrote a Deployment Validate rejects: %v", tt.name, err)
+			}
+			for i := range s.ReplicaSets {
+				if err := ValidateReplicaSet(&s.ReplicaSets[i]); err != nil {
+					t.Errorf("Plan(%s) wrote a ReplicaSet Validate rejects: %v", tt.name, err)
+				}
+			}
+			if len(s.Actions) == 0 {
+				t.Errorf("Plan(%s) did nothing; the case is meant to raise a counter", tt.name)
+			}
+		})
+	}
+}
+
+// TestValidateRejectsNegativeGeneration: the API server validates
+// metadata.generation >= 0 (ValidateObjectMeta), first of all.
+func TestValidateRejectsNegativeGeneration(t *testing.T) {
+	d := dep(3, nil, nil)
+	d.Generation = -1
+	want := "metadata.generation: Invalid value: -1: must be greater than or equal to 0"
+	if err := Validate(d); err == nil || err.Error() != want {
+		t.Errorf("Validate(generation -1) = %v, want %q", err, want)
+	}
+	r := rs("web-1", 1, 1, 1)
+	r.Generation = -1
+	if err := ValidateReplicaSet(&r); err == nil || err.Error() != want {
+		t.Errorf("ValidateReplicaSet(generation -1) = %v, want %q", err, want)
+	}
+}
+
+// TestPlanWritesPassValidate is issue 12 case 7 as a property: on any
+// input that passes validation, Plan either writes a Deployment and
+// ReplicaSets that pass Validate and ValidateReplicaSet and raise no
+// counter the API server forbids lowering (generations, collisionCount),
+// or it returns an error wrapping ErrCounterOverflow, and only when a
+// counter is at (or, for a ReplicaSet resized twice, next to) the top of
+// its range. The generator reaches collision
+// counts at MaxInt32, generations at MaxInt64 and every condition reason.
+func TestPlanWritesPassValidate(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		st := drawSyncState(t, true)
+		if err := Validate(st.d); err != nil {
+			t.Fatalf("the generator drew an invalid Deployment: %v", err)
+		}
+		atTop := st.d.Generation == math.MaxInt64 || st.d.Status.CollisionCount != nil && *st.d.Status.CollisionCount == math.MaxInt32
+		before := map[string]int64{}
+		for i := range st.rss {
+			// A rolling update may resize one old ReplicaSet twice in a
+			// sync (unhealthy pods, then available ones), raising its
+			// generation by two.
+			atTop = atTop || st.rss[i].Generation >= math.MaxInt64-1
+			before[st.rss[i].Name] = st.rss[i].Generation
+		}
+		s, err := PlanWith(st.d, st.rss, st.now, st.opts)
+		if err != nil {
+			if !errors.Is(err, ErrCounterOverflow) || !atTop {
+				t.Fatalf("PlanWith on a valid input failed: %v", err)
+			}
+			return
+		}
+		if err := Validate(&s.Deployment); err != nil {
+			t.Fatalf("PlanWith(%v) wrote a Deployment that Validate rejects: %v", s.Path, err)
+		}
+		if s.Deployment.Generation < st.d.Generation {
+			t.Fatalf("PlanWith(%v) lowered the generation %d -> %d", s.Path, st.d.Generation, s.Deployment.Generation)
+		}
+		if in, out := st.d.Status.CollisionCount, s.Deployment.Status.CollisionCount; in != nil && (out == nil || *out < *in) {
+			t.Fatalf("PlanWith(%v) lowered the collision count %d -> %v", s.Path, *in, out)
+		}
+		for i := range s.ReplicaSets {
+			r := &s.ReplicaSets[i]
+			if err := ValidateReplicaSet(r); err != nil {
+				t.Fatalf("PlanWith(%v) wrote ReplicaSet %s that ValidateReplicaSet rejects: %v", s.Path, r.Name, err)
+			}
+			if g, ok := before[r.Name]; ok && r.Generation < g {
+				t.Fatalf("PlanWith(%v) lowered the generation of %s %d -> %d", s.Path, r.Name, g, r.Generation)
+			}
+		}
+	})
+}
+
+// TestSimulateIsIndependentOfInputOrder: Simulate drives Plan, so a
+// permutation of its ReplicaSets gives the same trace too.
+func TestSimulateIsIndependentOfInputOrder(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		st := drawSyncState(t, false)
+		perm := rapid.Permutation(st.rss).Draw(t, "permutation")
+		cfg := Config[tmpl]{
+			Start:            t0,
+			ReadyDelay:       time.Duration(rapid.IntRange(0, 20).Draw(t, "readyDelaySeconds")) * time.Second,
+			TerminationDelay: time.Duration(rapid.IntRange(0, 20).Draw(t, "terminationDelaySeconds")) * time.Second,
+			MaxSteps:         20,
+			Options:          st.opts,
+		}
+		a, errA := Simulate(st.d, st.rss, cfg)
+		b, errB := Simulate(st.d, perm, cfg)
+		if fmt.Sprint(errA) != fmt.Sprint(errB) {
+			t.Fatalf("Simulate errors differ between orders: %v vs %v", errA, errB)
+		}
+		if diff := cmp.Diff(a, b, cmp.AllowUnexported(intorpercent.Value{})); diff != "" {
+			t.Fatalf("Simulate differs between rss and a permutation (-given +permuted):\n%s", diff)
+		}
+	})
 }

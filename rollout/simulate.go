@@ -240,7 +240,8 @@ type cluster struct {
 //
 // Errors: an invalid d or ReplicaSet (*InvalidError), two ReplicaSets
 // with the same name (as for Plan, wrapping ErrInvalid and
-// proportion.ErrDuplicate), or an event making the deployment invalid; the trace up to that sync is returned with it,
+// proportion.ErrDuplicate), an event making the deployment invalid, or a
+// sync that would overflow a counter (ErrCounterOverflow, see Plan); the trace up to that sync is returned with it,
 // with Outcome 0. d and rss are never modified.
 func Simulate[T any](d *Deployment[T], rss []ReplicaSet[T], cfg Config[T]) (Trace[T], error) {
 	if cfg.Start.IsZero() {
