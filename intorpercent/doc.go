@@ -1,6 +1,6 @@
 // Package intorpercent implements values that are either an absolute count
 // or a percentage of a total, as Kubernetes' IntOrString is used for a
-// Deployment's maxSurge and maxUnavailable and a StatefulSet's partition.
+// Deployment's maxSurge and maxUnavailable.
 //
 // A [Value] is a small comparable struct: [Int] and [Percent] build one,
 // [Parse] reads "3" or "25%", and its JSON form is a bare number or a "N%"

@@ -11,7 +11,7 @@
 //
 // [Scale] is upstream's scale(): it returns the target spec.replicas of
 // every ReplicaSet, the annotation values to write and the [Rule] that
-// decided. [Of] and [Fraction] are the per-ReplicaSet pieces,
+// decided. [Share] and [Fraction] are the per-ReplicaSet pieces,
 // [IsScalingEvent] and [IsSaturated] the predicates the controller asks
 // first, [ActiveOrLatest] the single-ReplicaSet shortcut, and
 // [BySizeNewer], [BySizeOlder] and [ByCreation] the orders it visits
@@ -44,7 +44,7 @@
 // caller's slice. [Scale] rejects negative counts, a new-ReplicaSet index
 // outside the slice, duplicate names and unknown modes with an
 // [*InputError]; the scalar functions accept any input and document their
-// result for it. [Of], [Fraction], [IsScalingEvent] and [IsSaturated] do
+// result for it. [Share], [Fraction], [IsScalingEvent] and [IsSaturated] do
 // not allocate; [Scale] allocates only the two slices of its [Result], and
 // [ScaleInto] reuses a previous Result's slices.
 //

@@ -174,22 +174,30 @@ func ExampleScaleInto() {
 	// 12 [{3 true} {6 true} {3 true}]
 }
 
-func ExampleOf() {
+func ExampleShare() {
 	// Resizing 7 -> 10 visits v2 (3), then v3 (2, new), then v1 (2).
 	d := proportion.Deployment{Replicas: 10, RollingUpdate: true}
 	toAdd, added := int32(3), int32(0)
 	for _, r := range []proportion.ReplicaSet{rs("v2", 3, 1, "7", "7"), rs("v3", 2, 2, "7", "7"), rs("v1", 2, 0, "7", "7")} {
-		p := proportion.Of(r, d, toAdd, added)
+		p := proportion.Share(r, d, toAdd, added)
 		added += p
 		fmt.Printf("%s +%d\n", r.Name, p)
 	}
 	// Capped by what is left: the fraction is +5 but only 2 remain.
-	fmt.Println(proportion.Of(rs("big", 5, 0, "5", "5"), d, 3, 1))
+	fmt.Println(proportion.Share(rs("big", 5, 0, "5", "5"), d, 3, 1))
 	// Output:
 	// v2 +1
 	// v3 +1
 	// v1 +1
 	// 2
+}
+
+func ExampleOf() {
+	// Deprecated name of Share.
+	d := proportion.Deployment{Replicas: 10, RollingUpdate: true}
+	fmt.Println(proportion.Of(rs("v2", 3, 1, "7", "7"), d, 3, 0))
+	// Output:
+	// 1
 }
 
 func ExampleFraction() {

@@ -54,7 +54,7 @@ func roundDiv(p, q int64) int64 {
 	return n
 }
 
-// Of returns the change upstream gives rs in one pass of the proportional
+// Share returns the change upstream gives rs in one pass of the proportional
 // split, when the split must add toAdd replicas in total (negative:
 // remove) and earlier ReplicaSets in the pass already took added:
 //
@@ -64,13 +64,20 @@ func roundDiv(p, q int64) int64 {
 //
 // toAdd-added is computed in int64, so it never wraps. With consistent
 // annotations the result has the sign of toAdd; with stale ones it can
-// have the other sign. Of does not allocate.
+// have the other sign. Share does not allocate.
 // Upstream: deploymentutil.GetReplicaSetProportion.
-func Of(rs ReplicaSet, d Deployment, toAdd, added int32) int32 {
+func Share(rs ReplicaSet, d Deployment, toAdd, added int32) int32 {
 	return int32(of(rs, d, int64(toAdd), int64(added))) // in int32 range: see of
 }
 
-// of is Of over int64 totals, as Scale sums ReplicaSets in int64. The
+// Of returns the change upstream gives rs in one pass of the proportional
+// split.
+//
+// Deprecated: use Share, whose name says what it returns: rs's share of
+// the split.
+func Of(rs ReplicaSet, d Deployment, toAdd, added int32) int32 { return Share(rs, d, toAdd, added) }
+
+// of is Share over int64 totals, as Scale sums ReplicaSets in int64. The
 // result lies between Fraction (an int32) and toAdd-added, and on the
 // same side of Fraction as toAdd-added.
 func of(rs ReplicaSet, d Deployment, toAdd, added int64) int64 {

@@ -56,7 +56,7 @@ func TestFraction(t *testing.T) {
 	}
 }
 
-func TestOf(t *testing.T) {
+func TestShare(t *testing.T) {
 	d := Deployment{Replicas: 10, RollingUpdate: true} // newMax 10
 	rs := func(n int32, max string) ReplicaSet { return ReplicaSet{Replicas: n, MaxReplicas: max} }
 	tests := []struct {
@@ -81,8 +81,8 @@ func TestOf(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := Of(tt.rs, d, tt.toAdd, tt.added); got != tt.want {
-				t.Errorf("Of(%+v, %+v, %d, %d) = %d, want %d (%s)", tt.rs, d, tt.toAdd, tt.added, got, tt.want, tt.reason)
+			if got := Share(tt.rs, d, tt.toAdd, tt.added); got != tt.want {
+				t.Errorf("Share(%+v, %+v, %d, %d) = %d, want %d (%s)", tt.rs, d, tt.toAdd, tt.added, got, tt.want, tt.reason)
 			}
 		})
 	}
@@ -171,7 +171,7 @@ func TestScalarFunctionsDoNotAllocate(t *testing.T) {
 	rss := []ReplicaSet{rs, rs, rs}
 	funcs := map[string]func(){
 		"Fraction":              func() { Fraction(rs, d) },
-		"Of":                    func() { Of(rs, d, 1000, 10) },
+		"Share":                 func() { Share(rs, d, 1000, 10) },
 		"IsScalingEvent":        func() { IsScalingEvent(d, rss) },
 		"IsSaturated":           func() { IsSaturated(d, rs) },
 		"DesiredAnnotation":     func() { DesiredAnnotation(rs) },
@@ -188,13 +188,13 @@ func TestScalarFunctionsDoNotAllocate(t *testing.T) {
 	}
 }
 
-func BenchmarkOf(b *testing.B) {
+func BenchmarkShare(b *testing.B) {
 	d := Deployment{Replicas: 20, MaxSurge: 5, RollingUpdate: true}
 	rs := ReplicaSet{Name: "web-5d4c8f7b9", Replicas: 6, DesiredReplicas: "10", MaxReplicas: "13"}
 	b.ReportAllocs()
 	var sink int32
 	for b.Loop() {
-		sink += Of(rs, d, 12, 3)
+		sink += Share(rs, d, 12, 3)
 	}
 	_ = sink
 }

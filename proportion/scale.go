@@ -13,7 +13,7 @@ type Mode uint8
 
 const (
 	// Upstream splits exactly as kube-controller-manager v1.36 does:
-	// each ReplicaSet in turn gets Of(rs, d, toAdd, added), and the
+	// each ReplicaSet in turn gets Share(rs, d, toAdd, added), and the
 	// rounding leftover goes to the first one visited, clamped at 0. The
 	// targets then sum to Allowed unless that clamp fires (see Result.Clamped).
 	Upstream Mode = iota
@@ -148,7 +148,7 @@ type Result struct {
 //  4. Otherwise the active ReplicaSets share Allowed = (R > 0 ? R +
 //     maxSurge : 0), split according to mode (RuleProportional):
 //     with toAdd = Allowed - S, where S = Σ active Replicas, Upstream
-//     gives Targets[i] = Replicas + Of(...) in Order and adds toAdd -
+//     gives Targets[i] = Replicas + Share(...) in Order and adds toAdd -
 //     added to Targets[Order[0]], clamped at 0.
 //
 // Post-conditions, for RuleProportional: every target is in [0,

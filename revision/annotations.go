@@ -10,13 +10,13 @@ import (
 // the RevisionHistoryAnnotation value. Upstream: maxRevHistoryLengthInChars.
 const MaxHistoryChars = 2000
 
-// Copied reports whether a Deployment annotation with this key is copied
+// IsCopiedAnnotation reports whether a Deployment annotation with this key is copied
 // to its ReplicaSets (and back to the Deployment on a rollback). Every key
 // is, except LastAppliedAnnotation, RevisionAnnotation,
 // RevisionHistoryAnnotation, DesiredReplicasAnnotation,
 // MaxReplicasAnnotation and RollbackToAnnotation.
 // Upstream: the negation of skipCopyAnnotation.
-func Copied(key string) bool {
+func IsCopiedAnnotation(key string) bool {
 	switch key {
 	case LastAppliedAnnotation, RevisionAnnotation, RevisionHistoryAnnotation,
 		DesiredReplicasAnnotation, MaxReplicasAnnotation, RollbackToAnnotation:
@@ -24,6 +24,12 @@ func Copied(key string) bool {
 	}
 	return true
 }
+
+// Copied reports whether a Deployment annotation with this key is copied
+// to its ReplicaSets.
+//
+// Deprecated: use IsCopiedAnnotation, whose name says what is copied.
+func Copied(key string) bool { return IsCopiedAnnotation(key) }
 
 // AnnotationsInput is what [NewAnnotations] reads.
 type AnnotationsInput struct {
@@ -58,7 +64,7 @@ type AnnotationsInput struct {
 // ReplicaSet only then). The result is a new map; the input maps are never
 // modified. In order:
 //
-//  1. Every Deployment annotation that is [Copied] is set on the
+//  1. Every Deployment annotation that is [IsCopiedAnnotation] is set on the
 //     ReplicaSet if it is absent or different there. Annotations are
 //     never removed, even when the Deployment no longer has them.
 //  2. The ReplicaSet's revision is parsed; a missing or empty one counts
@@ -86,7 +92,7 @@ func NewAnnotations(in AnnotationsInput) (annotations map[string]string, changed
 		ann = make(map[string]string, len(in.Deployment)+3)
 	}
 	for k, v := range in.Deployment {
-		if cur, ok := ann[k]; !Copied(k) || ok && cur == v {
+		if cur, ok := ann[k]; !IsCopiedAnnotation(k) || ok && cur == v {
 			continue
 		}
 		ann[k] = v
@@ -164,19 +170,19 @@ func setReplicas(ann map[string]string, desired, maxReplicas int32) bool {
 
 // RollbackAnnotations returns the annotations a Deployment gets when it
 // rolls back to a ReplicaSet: the Deployment's own annotations that are
-// not [Copied] (its revision, last-applied configuration, ...), plus
+// not [IsCopiedAnnotation] (its revision, last-applied configuration, ...), plus
 // every annotation of the ReplicaSet that is. Other Deployment annotations
 // are dropped. The result is a new, non-nil map; the inputs are not
 // modified. Upstream: deploymentutil.SetDeploymentAnnotationsTo.
 func RollbackAnnotations(deployment, replicaSet map[string]string) map[string]string {
 	out := make(map[string]string)
 	for k, v := range deployment {
-		if !Copied(k) {
+		if !IsCopiedAnnotation(k) {
 			out[k] = v
 		}
 	}
 	for k, v := range replicaSet {
-		if Copied(k) {
+		if IsCopiedAnnotation(k) {
 			out[k] = v
 		}
 	}

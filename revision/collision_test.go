@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-func TestCollision(t *testing.T) {
+func TestIsHashCollision(t *testing.T) {
 	deployment := image("nginx:2")
 	withHashLabel := rs("web-x", "1", 0, "nginx:2").Template
 	other := image("nginx:1")
@@ -23,8 +23,8 @@ func TestCollision(t *testing.T) {
 		{name: "nil existing template", deploymentUID: "d1", ownerUID: "d1", existing: nil, want: true},
 	}
 	for _, tt := range tests {
-		if got := Collision(tt.deploymentUID, &deployment, tt.ownerUID, tt.existing); got != tt.want {
-			t.Errorf("Collision(%q, nginx:2, %q, ...) = %v, want %v (%s)", tt.deploymentUID, tt.ownerUID, got, tt.want, tt.name)
+		if got := IsHashCollision(tt.deploymentUID, &deployment, tt.ownerUID, tt.existing); got != tt.want {
+			t.Errorf("IsHashCollision(%q, nginx:2, %q, ...) = %v, want %v (%s)", tt.deploymentUID, tt.ownerUID, got, tt.want, tt.name)
 		}
 	}
 }

@@ -3,6 +3,13 @@
 // carries, where a rollback goes, which old revisions a history limit
 // deletes, and what pod-template-hash a template gets.
 //
+// Most callers need [FindNew] (which ReplicaSet matches the Deployment's
+// template), [Hash] and [ReplicaSetName] (the pod-template-hash and the
+// name of the ReplicaSet to create), [RollbackTarget] (where a rollback
+// goes) and [ToCleanUp] (which old revisions a history limit deletes).
+// Package rollout's Plan calls all of them; use them directly when you
+// need one answer without a whole sync.
+//
 // Every answer is the one kube-controller-manager v1.36 gives (the
 // deployment controller and pkg/controller/deployment/util), unless a
 // function documents a named option that deliberately does better.
@@ -15,7 +22,9 @@
 // and a caller without Kubernetes types uses [Template]. [EqualIgnoreHash]
 // compares two templates semantically by reflection, ignoring the
 // [HashLabel] label; [Hash] renders a template the way upstream's hashing
-// does and returns the same pod-template-hash.
+// does and returns the same pod-template-hash. [EqualsItself] tells
+// whether a template equals a copy of itself (a NaN or a non-nil func
+// makes it not, and then no ReplicaSet ever matches it).
 //
 // # ReplicaSets
 //

@@ -28,9 +28,25 @@ import (
 //     ones (upstream panics on them).
 //   - Floats compare with ==, so NaN differs from itself; functions are
 //     equal only when both are nil; channels and unsafe pointers compare
-//     by identity.
-//   - Cyclic values terminate: a pair of pointers, maps or slices met
-//     again while comparing them is taken as equal.
+//     by identity. A template holding a NaN or a non-nil func therefore
+//     does not equal a copy of itself (though it equals itself: a == b
+//     is true at once), and never matches the ReplicaSet made from it;
+//     [EqualsItself] finds such values, and rollout.Plan rejects a
+//     deployment whose template holds one. Remove them from the template,
+//     or compare them with an Equal method of their type.
+//   - Cyclic and shared values terminate in polynomial time. A pair of
+//     pointers, maps or slices met again while comparing them (a cycle)
+//     is taken as equal. Once a comparison has entered 128 pairs, or 16
+//     nested ones, it remembers every pair it enters, and a pair met again
+//     later is taken as equal too, as upstream's semantic DeepEqual does:
+//     had it differed, the comparison would already have returned false.
+//     A pair is told apart by its addresses, its type, a slice's length,
+//     and whether it was reached through an unexported field. So values
+//     that reach the same pointers along many paths (a chain whose two
+//     branches point to the same value at every level) cost time in
+//     proportion to the number of distinct pairs, not of paths. Not
+//     seen: sharing through interface values that hold non-pointer values
+//     (upstream does not see it either).
 //
 // The labels map is located once per type T: it is the field a.Labels,
 // either direct or promoted from embedded structs (the embedded ObjectMeta
@@ -46,8 +62,10 @@ import (
 // (reflection allocates for the call), and for maps whose entries
 // reflection must copy out: maps of more than 32 entries, other than
 // map[string]string (labels, annotations and selectors never allocate),
-// and maps reached through unexported fields. The first comparison of a
-// template type also builds that type's cached description.
+// and maps reached through unexported fields, and for the set of pairs it
+// remembers (see above) once a comparison enters more than 128 pairs of
+// references or 16 nested ones. The first comparison of a template type
+// also builds that type's cached description.
 // Upstream: deploymentutil.EqualIgnoreHash.
 func EqualIgnoreHash[T any](a, b *T) bool {
 	if a == nil || b == nil {
@@ -73,11 +91,38 @@ const smallMap = 32
 // reflection, which would allocate.
 var timeType = reflect.TypeFor[time.Time]()
 
-// visit is one pair of references being compared, for cycle detection.
+// visit is one pair of references being compared, for cycle detection
+// and, once a comparison has entered many references, to remember the
+// pairs already compared.
 type visit struct {
 	a, b uintptr
 	t    *typeInfo
+	// tag is a slice's length times two (0 for pointers and maps), plus 1
+	// when the references were reached through an unexported field, where
+	// Equal methods are not called: the same pair can compare differently
+	// reached the other way, and a slice pair with the same starts but
+	// other lengths holds other elements.
+	tag uint
 }
+
+// privateTag is the visit tag bit of references reached through an
+// unexported field (either of them).
+func privateTag(a, b reflect.Value) uint {
+	if a.CanInterface() && b.CanInterface() {
+		return 0
+	}
+	return 1
+}
+
+// memoAfter is how many pairs of references a comparison enters keeping
+// only the stack of those being compared (enough for cycles) before it
+// remembers every pair it enters. A realistic pod template enters about
+// 20 pairs, and remembering them would cost more than the comparison
+// itself; values that share pointers (a DAG, or a chain whose two
+// branches point to the same value at each level) reach the same pairs
+// again and again, exponentially many times in their depth, and
+// remembering them bounds the work by the number of distinct pairs.
+const memoAfter = 128
 
 // walker compares two values of the same type. Its zero value is ready
 // for semantic comparison.
@@ -86,40 +131,67 @@ type walker struct {
 	// differs from empty. It checks that two values are identical.
 	strict bool
 
-	// The pointers, maps and slices being compared, from the root down.
+	// The pointers, maps and slices being compared, from the root down,
+	// while seen is nil.
 	path [16]visit
 	n    int
-	more []visit
+
+	// entered counts the pairs entered while seen is nil; it is memoAfter
+	// once seen is in use.
+	entered int
+
+	// seen, once not nil, holds every pair entered so far, whether its
+	// comparison is over or still running: a pair met again is equal,
+	// because if it were not, the whole comparison would already have
+	// stopped with false (every false is returned to the top).
+	seen map[visit]struct{}
 }
 
-// enter records that a and b of type t are being compared, and reports
-// whether they already were higher up (a cycle).
-func (w *walker) enter(a, b uintptr, t *typeInfo) (cycle bool) {
-	v := visit{a, b, t}
-	for i := range min(w.n, len(w.path)) {
-		if w.path[i] == v {
-			return true
+// enter records that the pair (a, b, t, tag) is being compared, and
+// reports whether it needs no comparison: it is being compared higher up
+// (a cycle) or, once seen is in use, it was compared before. The stack is
+// replaced by seen when it is full or after memoAfter pairs.
+func (w *walker) enter(a, b uintptr, t *typeInfo, tag uint) (done bool) {
+	v := visit{a, b, t, tag}
+	if w.entered < memoAfter {
+		for i := range w.n {
+			if w.path[i] == v {
+				return true
+			}
+		}
+		if w.n < len(w.path) {
+			w.path[w.n] = v
+			w.n++
+			w.entered++
+			return false
 		}
 	}
-	for _, m := range w.more {
-		if m == v {
-			return true
+	return w.remember(v)
+}
+
+// remember is enter once the stack is full or memoAfter pairs were
+// entered: it moves the stack into seen, if not done yet, then looks v up
+// in seen and adds it.
+func (w *walker) remember(v visit) (done bool) {
+	if w.seen == nil {
+		w.entered = memoAfter
+		w.seen = make(map[visit]struct{}, 2*memoAfter)
+		for _, p := range w.path[:w.n] {
+			w.seen[p] = struct{}{}
 		}
 	}
-	if w.n < len(w.path) {
-		w.path[w.n] = v
-	} else {
-		w.more = append(w.more, v)
+	if _, ok := w.seen[v]; ok {
+		return true
 	}
-	w.n++
+	w.seen[v] = struct{}{}
 	return false
 }
 
-// leave undoes the latest enter that returned false.
+// leave ends the comparison of the latest pair for which enter returned
+// false. Once seen is in use, pairs stay remembered.
 func (w *walker) leave() {
-	w.n--
-	if w.n >= len(w.path) {
-		w.more = w.more[:len(w.more)-1]
+	if w.seen == nil {
+		w.n--
 	}
 }
 
@@ -188,7 +260,7 @@ func (w *walker) equal(a, b reflect.Value, ti *typeInfo) bool {
 		if pa == pb {
 			return true
 		}
-		if w.enter(pa, pb, ti) {
+		if w.enter(pa, pb, ti, privateTag(a, b)) {
 			return true
 		}
 		ok := w.equal(a.Elem(), b.Elem(), ti.elem)
@@ -229,7 +301,7 @@ func (w *walker) equal(a, b reflect.Value, ti *typeInfo) bool {
 			}
 			return true
 		}
-		if w.enter(pa, pb, ti) {
+		if w.enter(pa, pb, ti, uint(n)<<1|privateTag(a, b)) {
 			return true
 		}
 		ok := true
@@ -298,10 +370,11 @@ func (w *walker) equalFields(a, b reflect.Value, ti *typeInfo) bool {
 		if f.kind == reflect.Pointer {
 			// Two different non-nil pointers: what equal would do next.
 			xa, xb := *(*uintptr)(unsafe.Add(ba, f.offset)), *(*uintptr)(unsafe.Add(bb, f.offset))
-			if w.enter(xa, xb, f.ti) {
+			fa, fb := fieldOf(a, f), fieldOf(b, f)
+			if w.enter(xa, xb, f.ti, privateTag(fa, fb)) {
 				continue
 			}
-			ok := w.equal(fieldOf(a, f).Elem(), fieldOf(b, f).Elem(), f.ti.elem)
+			ok := w.equal(fa.Elem(), fb.Elem(), f.ti.elem)
 			w.leave()
 			if !ok {
 				return false
@@ -511,7 +584,7 @@ func (w *walker) compareMap(a, b reflect.Value, ti *typeInfo, labels bool) bool 
 	if a.Type() == stringMapType && a.CanInterface() && b.CanInterface() {
 		return equalStringMaps(a.Interface().(map[string]string), b.Interface().(map[string]string), labels)
 	}
-	if w.enter(pa, pb, ti) {
+	if w.enter(pa, pb, ti, privateTag(a, b)) {
 		return true
 	}
 	var ok bool

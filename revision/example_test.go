@@ -3,6 +3,7 @@ package revision_test
 import (
 	"errors"
 	"fmt"
+	"math"
 	"sort"
 	"strconv"
 	"time"
@@ -207,10 +208,17 @@ func ExampleNextRevision() {
 	// 3
 }
 
-func ExampleCopied() {
-	fmt.Println(revision.Copied("team"), revision.Copied(revision.RevisionAnnotation), revision.Copied(revision.LastAppliedAnnotation))
+func ExampleIsCopiedAnnotation() {
+	fmt.Println(revision.IsCopiedAnnotation("team"), revision.IsCopiedAnnotation(revision.RevisionAnnotation), revision.IsCopiedAnnotation(revision.LastAppliedAnnotation))
 	// Output:
 	// true false false
+}
+
+func ExampleCopied() {
+	// Deprecated name of IsCopiedAnnotation.
+	fmt.Println(revision.Copied("team"))
+	// Output:
+	// true
 }
 
 func ExampleNewAnnotations() {
@@ -347,13 +355,22 @@ func ExampleCleanupMode_String() {
 	// CleanupSubstitute
 }
 
-func ExampleCollision() {
+func ExampleIsHashCollision() {
 	deployment := revision.Template[spec]{Labels: map[string]string{"app": "web"}, Spec: spec{"nginx:1.28"}}
 	existing := replicaSet("web-5555c64fdd", "3", 0, "nginx:1.28")
-	fmt.Println(revision.Collision("uid-web", &deployment, "uid-web", &existing.Template))
-	fmt.Println(revision.Collision("uid-web", &deployment, "uid-other", &existing.Template))
+	fmt.Println(revision.IsHashCollision("uid-web", &deployment, "uid-web", &existing.Template))
+	fmt.Println(revision.IsHashCollision("uid-web", &deployment, "uid-other", &existing.Template))
 	// Output:
 	// false
+	// true
+}
+
+func ExampleCollision() {
+	// Deprecated name of IsHashCollision.
+	deployment := revision.Template[spec]{Labels: map[string]string{"app": "web"}, Spec: spec{"nginx:1.28"}}
+	existing := replicaSet("web-5555c64fdd", "3", 0, "nginx:1.28")
+	fmt.Println(revision.Collision("uid-web", &deployment, "uid-other", &existing.Template))
+	// Output:
 	// true
 }
 
@@ -364,4 +381,19 @@ func ExampleNextCollisionCount() {
 	// Output:
 	// 1
 	// 3
+}
+
+func ExampleEqualsItself() {
+	// A spec with a weight: NaN never equals itself, so a template holding
+	// it never matches the ReplicaSet made from it.
+	type weighted struct{ Weight float64 }
+	good := revision.Template[weighted]{Spec: weighted{Weight: 0.5}}
+	bad := revision.Template[weighted]{Spec: weighted{Weight: math.NaN()}}
+	ok, _ := revision.EqualsItself(&good)
+	fmt.Println(ok)
+	ok, path := revision.EqualsItself(&bad)
+	fmt.Println(ok, path)
+	// Output:
+	// true
+	// false template.Spec.Weight (NaN)
 }

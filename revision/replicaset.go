@@ -10,6 +10,11 @@ const HashLabel = "pod-template-hash"
 // S is the caller's pod spec type; it is compared and hashed by
 // reflection like any other template type (see [EqualIgnoreHash] and
 // [Hash]). Labels is where [EqualIgnoreHash] finds the [HashLabel] label.
+//
+// The pod-template-hash of a Template depends on S's name and package
+// (see [Hash]): renaming or moving S renames every ReplicaSet and starts a
+// rollout. Keep S's name and package stable, or use corev1.PodTemplateSpec
+// as the template type for the hashes a cluster computes.
 type Template[S any] struct {
 	Labels      map[string]string
 	Annotations map[string]string

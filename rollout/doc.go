@@ -2,6 +2,28 @@
 // controller (v1.36) decides in one sync, as pure functions over plain
 // structs, and simulates a whole rollout step by step.
 //
+// Most callers need two calls:
+//
+//   - [Plan], given a Deployment, its ReplicaSets and the time, returns one sync: the writes in the controller's
+//     order ([Sync.Actions], each with a Reason a person can read), the
+//     ReplicaSets and Deployment as the sync leaves them, and when to requeue.
+//   - [Simulate], given the same and a [Config], runs Plan against an
+//     in-memory cluster until the rollout ends and returns every step.
+//
+// For example, one sync of a 10-replica Deployment whose image changed:
+//
+//	step, err := rollout.Plan(&deployment, replicaSets, time.Now())
+//	if err != nil {
+//		return err // invalid input, in the API server's words where it has them
+//	}
+//	for _, a := range step.Actions {
+//		fmt.Println(a.Reason)
+//	}
+//	// created new ReplicaSet nginx-646577b8b4 (revision 2) at 3: 13 pods allowed (10 + maxSurge 3), 10 in other ReplicaSets
+//	// scaled down old ReplicaSet nginx-6d4cf56db6 from 10 to 8: 10 pods available, ...
+//
+// [Validate] checks a Deployment as the API server would before Plan reads it.
+//
 // The package has three layers:
 //
 //   - Step math: the numbers one sync works with. [Fenceposts], [MaxSurge],

@@ -53,6 +53,8 @@ func (p Path) String() string {
 		return "Recreate"
 	case PathRollingUpdate:
 		return "RollingUpdate"
+	case PathSelectingAll:
+		return "selecting all"
 	}
 	return "Path(" + itoa(int64(p)) + ")"
 }
@@ -166,7 +168,17 @@ type Sync[T any] struct {
 
 // Plan returns what one sync of kube-controller-manager's Deployment
 // controller does to d and its ReplicaSets rss at time now, with the
-// default Options. See PlanWith.
+// default Options. See PlanWith, also for the errors: an invalid d or
+// ReplicaSet, or a d.Template that does not equal a copy of itself (a NaN
+// float or a non-nil func in it).
+//
+// Ownership: Plan treats every ReplicaSet of rss as the deployment's own
+// and never checks labels or owner references. Callers decide ownership
+// first, as the controller does before it syncs: ownership.ClaimAll on
+// the ReplicaSets of the namespace gives the owned set to pass (and the
+// adoptions and releases to write); a ReplicaSet whose labels no longer
+// match is released there and is not Plan's to touch. A deployment whose
+// Selector selects everything is not rolled out (PathSelectingAll).
 func Plan[T any](d *Deployment[T], rss []ReplicaSet[T], now time.Time) (Sync[T], error) {
 	return PlanWith(d, rss, now, Options{})
 }
@@ -209,6 +221,16 @@ func Plan[T any](d *Deployment[T], rss []ReplicaSet[T], now time.Time) (Sync[T],
 //
 //	rollout: rss[3].Name: "web-1" duplicates rss[1].Name
 //
+// A d.Template that does not equal a copy of itself (revision.EqualsItself:
+// it holds a NaN float or a non-nil func where EqualIgnoreHash compares
+// field by field) is an *InvalidError too: no ReplicaSet would ever match
+// it, so a controller following Plan would create a new ReplicaSet every
+// other sync. Upstream cannot meet this (its templates come from JSON,
+// which holds neither). Fix the template, or give the value's type an
+// Equal method that accepts it. The check runs only when no ReplicaSet
+// matches the template, the one case where such a template makes a
+// difference, so a steady-state sync does not pay for it.
+//
 // A sync that would raise status.collisionCount or a metadata.generation
 // past the top of its range gives an error wrapping ErrCounterOverflow
 // (upstream wraps it negative and the API server rejects the write). The
@@ -224,6 +246,9 @@ func PlanWith[T any](d *Deployment[T], rss []ReplicaSet[T], now time.Time, opts 
 	if err := checkNames(rss); err != nil {
 		return Sync[T]{}, err
 	}
+	if s, done, err := planSelector(d, rss); done {
+		return s, err
+	}
 	p := &planner[T]{in: d, cur: *d, opts: opts, now: now}
 	p.rss = append(make([]ReplicaSet[T], 0, len(rss)+1), rss...)
 	// Upstream's first step (FindNewReplicaSet) sorts the list oldest
@@ -238,6 +263,8 @@ func PlanWith[T any](d *Deployment[T], rss []ReplicaSet[T], now time.Time, opts 
 	p.newIdx = -1
 	if i, ok := revision.FindNew(&d.Template, p.rss); ok {
 		p.newIdx = i
+	} else if err := templateEqualsItself(d); err != nil {
+		return Sync[T]{}, err
 	}
 	p.run()
 	if p.err != nil {
@@ -486,7 +513,7 @@ func (p *planner[T]) surgeWhy(newIdx int) string {
 		total += int64(p.rss[i].Replicas)
 		term += int64(terminating(&p.rss[i]))
 	}
-	s := fmt.Sprintf("%d pods allowed (%d + maxSurge %d), %d in other ReplicaSets", maxTotal(&p.cur), p.cur.Replicas, MaxSurge(&p.cur), total)
+	s := fmt.Sprintf("%d pods allowed (%s), %d in other ReplicaSets", maxTotal(&p.cur), ceilingSum(&p.cur), total)
 	if p.opts.Surge == SurgeCountsTerminating && term > 0 {
 		s += fmt.Sprintf(" and %d terminating", term)
 	}
@@ -635,7 +662,7 @@ func (p *planner[T]) proportional() {
 			term += int64(terminating(&p.rss[i]))
 		}
 		if after > before && after+term > int64(maxTotal(&p.cur)) {
-			p.note = fmt.Sprintf("waiting for %d terminating pods before scaling up to %d (limit %d = %d + maxSurge %d)", term, after, maxTotal(&p.cur), p.cur.Replicas, MaxSurge(&p.cur))
+			p.note = fmt.Sprintf("waiting for %d terminating pods before scaling up to %d (limit %d = %s)", term, after, maxTotal(&p.cur), ceilingSum(&p.cur))
 			return
 		}
 	}
@@ -645,7 +672,7 @@ func (p *planner[T]) proportional() {
 			from += int64(p.rss[i].Replicas)
 		}
 	}
-	why := fmt.Sprintf("proportional share after resize to %d (%d pods allowed, %d before)", p.cur.Replicas, maxTotal(&p.cur), from)
+	why := fmt.Sprintf("proportional share after resize to %d (%d pods allowed%s, %d before)", p.cur.Replicas, maxTotal(&p.cur), ceilingNote(&p.cur), from)
 	// Write in the order upstream's scale() visits the ReplicaSets:
 	// res.Order (largest first, the direction deciding ties; old newest
 	// first then new when nothing is added; the saturated case's old
@@ -689,32 +716,22 @@ func (p *planner[T]) rollback() {
 			return
 		}
 	}
-	order := make([]int, 0, len(p.rss))
-	for i := range p.rss {
-		if i != p.newIdx {
-			order = append(order, i)
-		}
-	}
-	if p.newIdx >= 0 {
-		order = append(order, p.newIdx)
-	}
-	for _, i := range order {
-		rs := &p.rss[i]
-		v, err := revision.Revision(rs.Annotations)
-		if err != nil || v != target {
-			continue
-		}
-		if revision.EqualIgnoreHash(&p.cur.Template, &rs.Template) {
-			p.act(SkipRollback, rs.Name, rs.Replicas, rs.Replicas, fmt.Sprintf("rollback skipped: The rollback revision contains the same template as current deployment %q", p.cur.Name))
-			return
-		}
+	// RollbackTarget orders the candidates as upstream does (old ones
+	// oldest first, then the new one), whatever the order of p.rss.
+	r := revision.RollbackTarget(&p.cur.Template, p.rss, target)
+	switch r.Outcome {
+	case revision.RollbackUnchanged:
+		rs := &p.rss[r.Index]
+		p.act(SkipRollback, rs.Name, rs.Replicas, rs.Replicas, fmt.Sprintf("rollback skipped: The rollback revision contains the same template as current deployment %q", p.cur.Name))
+	case revision.RolledBack:
+		rs := &p.rss[r.Index]
 		p.cur.Template = revision.WithoutHashLabel(&rs.Template)
 		p.cur.Annotations = revision.RollbackAnnotations(p.cur.Annotations, rs.Annotations)
 		delete(p.cur.Annotations, revision.RollbackToAnnotation)
 		p.act(RollBack, rs.Name, rs.Replicas, rs.Replicas, fmt.Sprintf("Rolled back deployment %q to revision %d (template of ReplicaSet %s)", p.cur.Name, target, rs.Name))
-		return
+	default:
+		p.act(SkipRollback, "", 0, 0, fmt.Sprintf("rollback skipped: Unable to find the revision to rollback to (revision %d).", target))
 	}
-	p.act(SkipRollback, "", 0, 0, fmt.Sprintf("rollback skipped: Unable to find the revision to rollback to (revision %d).", target))
 }
 
 // rollbackTarget returns the pending rollback: d.RollbackTo, else the
@@ -864,8 +881,8 @@ func (p *planner[T]) waitingWhy() string {
 	if oldPods == 0 {
 		return fmt.Sprintf("waiting for new ReplicaSet %s: %d of %d pods available", newRS.Name, newRS.AvailableReplicas, newRS.Replicas)
 	}
-	return fmt.Sprintf("waiting: %d pods at the limit of %d (%d + maxSurge %d) and no old pod may go (%d new pods unavailable, at least %d must stay available)",
-		sumSpec(p.rss), maxTotal(&p.cur), p.cur.Replicas, MaxSurge(&p.cur), newRS.Replicas-newRS.AvailableReplicas, MinAvailable(&p.cur))
+	return fmt.Sprintf("waiting: %d pods at the limit of %d (%s) and no old pod may go (%d new pods unavailable, at least %d must stay available)",
+		sumSpec(p.rss), maxTotal(&p.cur), ceilingSum(&p.cur), newRS.Replicas-newRS.AvailableReplicas, MinAvailable(&p.cur))
 }
 
 func sumSpec[T any](rss []ReplicaSet[T]) int64 {

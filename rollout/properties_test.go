@@ -220,7 +220,11 @@ func TestStatusCountersStayValid(t *testing.T) {
 // drawState draws an arbitrary (possibly invalid) deployment and
 // ReplicaSets, for properties of Plan itself.
 func drawState(t *rapid.T) (*Deployment[tmpl], []ReplicaSet[tmpl], time.Time) {
-	d := dep(rapid.Int32Range(-1, 50).Draw(t, "replicas"), boundValue(t, "maxSurge", 200), boundValue(t, "maxUnavailable", 120))
+	replicas := rapid.Int32Range(0, 50).Draw(t, "replicas")
+	if rapid.IntRange(0, 19).Draw(t, "negativeReplicas") == 0 {
+		replicas = -1 // rejected: rarely, so that most draws reach Plan's logic
+	}
+	d := dep(replicas, boundValue(t, "maxSurge", 200), boundValue(t, "maxUnavailable", 120))
 	d.Strategy = rapid.SampledFrom([]StrategyType{"", RollingUpdate, Recreate, "Canary"}).Draw(t, "strategy")
 	if d.Strategy == Recreate && rapid.Bool().Draw(t, "clearRolling") {
 		d.MaxSurge, d.MaxUnavailable = nil, nil
@@ -243,10 +247,94 @@ func drawState(t *rapid.T) (*Deployment[tmpl], []ReplicaSet[tmpl], time.Time) {
 			revision.DesiredReplicasAnnotation: itoa(int64(rapid.Int32Range(0, 50).Draw(t, fmt.Sprintf("desired%d", i)))),
 			revision.MaxReplicasAnnotation:     itoa(int64(rapid.Int32Range(0, 70).Draw(t, fmt.Sprintf("maxReplicas%d", i)))),
 		}
+		switch rapid.IntRange(0, 3).Draw(t, fmt.Sprintf("terminatingKind%d", i)) {
+		case 0:
+			r.TerminatingReplicas = nil
+		case 1:
+			r.TerminatingReplicas = ptr(rapid.Int32Range(0, 5).Draw(t, fmt.Sprintf("terminating%d", i)))
+		}
 		rss = append(rss, r)
 	}
 	d.Template = image(fmt.Sprintf("v%d", rapid.IntRange(0, 3).Draw(t, "image")))
+	d.Generation = rapid.SampledFrom([]int64{0, 1, 2, 7}).Draw(t, "generation")
+	d.MinReadySeconds = rapid.SampledFrom([]int32{0, 5}).Draw(t, "minReadySeconds")
+	d.ProgressDeadlineSeconds = rapid.SampledFrom([]*int32{nil, ptr(int32(10)), ptr(int32(600)), ptr(int32(NoLimit))}).Draw(t, "progressDeadlineSeconds")
+	d.RevisionHistoryLimit = rapid.SampledFrom([]*int32{nil, ptr(int32(0)), ptr(int32(1)), ptr(int32(NoLimit))}).Draw(t, "revisionHistoryLimit")
+	d.Status = drawStatus(t, d.Generation)
+	if len(rss) > 0 && rapid.Bool().Draw(t, "collision") {
+		// An old ReplicaSet holds the name the new one would get: a hash
+		// collision, which raises status.collisionCount.
+		i := rapid.IntRange(0, len(rss)-1).Draw(t, "collidingReplicaSet")
+		rss[i].Name = revision.ReplicaSetName(d.Name, revision.Hash(&d.Template, d.Status.CollisionCount))
+	}
 	return d, rss, t0.Add(time.Duration(rapid.IntRange(0, 3600).Draw(t, "nowSeconds")) * time.Second)
+}
+
+// drawStatus draws a deployment status with conditions and collision
+// counts, for the properties of Plan itself: valid 19 times in 20
+// (counters within status.replicas), otherwise anything.
+func drawStatus(t *rapid.T, generation int64) Status {
+	var s Status
+	s.ObservedGeneration = max(0, generation-rapid.Int64Range(-1, 1).Draw(t, "generationsBehind"))
+	if rapid.IntRange(0, 19).Draw(t, "statusValid") > 0 {
+		s.Replicas = rapid.Int32Range(0, 60).Draw(t, "statusReplicas")
+		s.UpdatedReplicas = rapid.Int32Range(0, s.Replicas).Draw(t, "statusUpdated")
+		s.ReadyReplicas = rapid.Int32Range(0, s.Replicas).Draw(t, "statusReady")
+		s.AvailableReplicas = rapid.Int32Range(0, s.ReadyReplicas).Draw(t, "statusAvailable")
+		s.UnavailableReplicas = rapid.Int32Range(0, 60).Draw(t, "statusUnavailable")
+	} else {
+		counter := func(label string) int32 { return rapid.Int32Range(-1, 60).Draw(t, label) }
+		s.Replicas, s.UpdatedReplicas = counter("statusReplicas"), counter("statusUpdated")
+		s.ReadyReplicas, s.AvailableReplicas = counter("statusReady"), counter("statusAvailable")
+		s.UnavailableReplicas = counter("statusUnavailable")
+	}
+	if rapid.Bool().Draw(t, "statusTerminatingSet") {
+		s.TerminatingReplicas = ptr(rapid.Int32Range(0, 5).Draw(t, "statusTerminating"))
+	}
+	// At math.MaxInt32 a collision makes Plan return ErrCounterOverflow
+	// rather than write a count its own validation rejects.
+	s.CollisionCount = rapid.SampledFrom([]*int32{nil, ptr(int32(0)), ptr(int32(1)), ptr(int32(math.MaxInt32 - 1)), ptr(int32(math.MaxInt32))}).Draw(t, "collisionCount")
+	types := rapid.SliceOfNDistinct(rapid.SampledFrom([]ConditionType{DeploymentAvailable, DeploymentProgressing, DeploymentReplicaFailure}), 0, 3, rapid.ID[ConditionType]).Draw(t, "conditionTypes")
+	for _, ct := range types {
+		updated := t0.Add(-time.Duration(rapid.IntRange(0, 7200).Draw(t, "conditionAge")) * time.Second)
+		s.Conditions = append(s.Conditions, Condition{
+			Type:   ct,
+			Status: rapid.SampledFrom([]ConditionStatus{ConditionTrue, ConditionFalse, ConditionUnknown}).Draw(t, "conditionStatus"),
+			Reason: rapid.SampledFrom([]string{ReasonReplicaSetUpdated, ReasonNewReplicaSetCreated, ReasonFoundNewReplicaSet,
+				ReasonNewReplicaSetAvailable, ReasonProgressDeadlineExceeded, ReasonDeploymentPaused, ReasonDeploymentResumed,
+				ReasonMinimumReplicasAvailable, ReasonMinimumReplicasUnavailable}).Draw(t, "conditionReason"),
+			Message:            "drawn",
+			LastUpdateTime:     updated,
+			LastTransitionTime: updated.Add(-time.Duration(rapid.IntRange(0, 60).Draw(t, "conditionTransitionAge")) * time.Second),
+		})
+	}
+	return s
+}
+
+// deepCopyDeployment copies d, sharing no map, slice or pointer with it.
+func deepCopyDeployment(d *Deployment[tmpl]) Deployment[tmpl] {
+	c := *d
+	c.Annotations = cloneMap(d.Annotations)
+	c.Template.Labels = cloneMap(d.Template.Labels)
+	c.Template.Annotations = cloneMap(d.Template.Annotations)
+	c.MaxSurge = clonePtr(d.MaxSurge)
+	c.MaxUnavailable = clonePtr(d.MaxUnavailable)
+	c.ProgressDeadlineSeconds = clonePtr(d.ProgressDeadlineSeconds)
+	c.RevisionHistoryLimit = clonePtr(d.RevisionHistoryLimit)
+	c.RollbackTo = clonePtr(d.RollbackTo)
+	c.Status.TerminatingReplicas = clonePtr(d.Status.TerminatingReplicas)
+	c.Status.CollisionCount = clonePtr(d.Status.CollisionCount)
+	if d.Status.Conditions != nil {
+		c.Status.Conditions = append([]Condition{}, d.Status.Conditions...)
+	}
+	return c
+}
+
+func clonePtr[V any](p *V) *V {
+	if p == nil {
+		return nil
+	}
+	return ptr(*p)
 }
 
 func TestPlanIsDeterministicAndNeverMutatesInputs(t *testing.T) {
@@ -261,8 +349,7 @@ func FuzzPlan(f *testing.F) {
 func planIsDeterministicAndPure(t *rapid.T) {
 	{
 		d, rss, now := drawState(t)
-		dCopy := *d
-		dCopy.Annotations = cloneMap(d.Annotations)
+		dCopy := deepCopyDeployment(d)
 		rssCopy := deepCopyRSs(rss)
 		a, errA := Plan(d, rss, now)
 		b, errB := Plan(d, rss, now)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 
 	"github.com/rolloutmath/rolloutmath/intorpercent"
@@ -188,22 +189,6 @@ func older[T any](rss []ReplicaSet[T], i, j int) bool {
 	return i < j
 }
 
-// nextOldest returns the index of the oldest ReplicaSet other than skip
-// that sorts after prev (prev == -1: the oldest of all), or -1. Iterating
-// with it visits rss oldest first without allocating (O(n) per call).
-func nextOldest[T any](rss []ReplicaSet[T], prev, skip int) int {
-	best := -1
-	for i := range rss {
-		if i == skip || (prev >= 0 && !older(rss, prev, i)) {
-			continue
-		}
-		if best < 0 || older(rss, i, best) {
-			best = i
-		}
-	}
-	return best
-}
-
 // oldestOrder returns the indices of rss other than skip, oldest first.
 func oldestOrder[T any](rss []ReplicaSet[T], skip int) []int {
 	order := make([]int, 0, len(rss))
@@ -216,17 +201,29 @@ func oldestOrder[T any](rss []ReplicaSet[T], skip int) []int {
 	return order
 }
 
-// nth returns the k-th ReplicaSet other than skip, oldest first, given the
-// (k-1)-th in prev: from order when it is not nil (O(1)), otherwise by
-// nextOldest (O(n), no allocation). It returns -1 past the end.
-func nth[T any](rss []ReplicaSet[T], skip int, order []int, k, prev int) int {
-	if order != nil {
-		if k < len(order) {
-			return order[k]
+// smallOrder is how many old ReplicaSets CleanupUnhealthy and ScaleDownOld
+// order on the stack; beyond it, they allocate the order.
+const smallOrder = 64
+
+// sortOldest appends the indices of rss other than skip to dst and sorts
+// them oldest first (see older): O(n log n).
+func sortOldest[T any](dst []int, rss []ReplicaSet[T], skip int) []int {
+	dst = slices.Grow(dst, len(rss))
+	for i := range rss {
+		if i != skip {
+			dst = append(dst, i)
 		}
-		return -1
 	}
-	return nextOldest(rss, prev, skip)
+	slices.SortFunc(dst, func(i, j int) int {
+		switch {
+		case older(rss, i, j):
+			return -1
+		case older(rss, j, i):
+			return 1
+		}
+		return 0
+	})
+	return dst
 }
 
 // CleanupUnhealthy removes unavailable pods from the old ReplicaSets,
@@ -242,20 +239,25 @@ func nth[T any](rss []ReplicaSet[T], skip int, order []int, k, prev int) int {
 // A ReplicaSet reporting more available pods than sizes[i] stops the loop
 // with a *StaleStatusError (wrapping ErrStaleStatus); the ReplicaSets
 // already lowered stay lowered, as upstream has already written them when it
-// fails. It does not allocate unless it fails.
+// fails. It takes O(n log n) time for n ReplicaSets (it sorts them once),
+// and does not allocate unless it fails or n > 64.
 // Upstream: cleanupUnhealthyReplicas.
 func CleanupUnhealthy[T any](rss []ReplicaSet[T], newRS int, maxCleanup int32, sizes []int32) (int32, error) {
-	return cleanupUnhealthy(rss, newRS, nil, maxCleanup, sizes)
+	if len(sizes) != len(rss) {
+		return 0, sizesError(len(sizes), len(rss))
+	}
+	var buf [smallOrder]int
+	return cleanupUnhealthy(rss, newRS, sortOldest(buf[:0], rss, newRS), maxCleanup, sizes)
 }
 
 // cleanupUnhealthy is CleanupUnhealthy visiting the old ReplicaSets in
-// order (nil: computed on the fly).
+// order, the indices of rss other than newRS oldest first.
 func cleanupUnhealthy[T any](rss []ReplicaSet[T], newRS int, order []int, maxCleanup int32, sizes []int32) (int32, error) {
 	if len(sizes) != len(rss) {
 		return 0, sizesError(len(sizes), len(rss))
 	}
 	var cleaned int32
-	for k, i := 0, nth(rss, newRS, order, 0, -1); i >= 0; k, i = k+1, nth(rss, newRS, order, k+1, i) {
+	for _, i := range order {
 		if cleaned >= maxCleanup {
 			break
 		}
@@ -280,15 +282,17 @@ func cleanupUnhealthy[T any](rss []ReplicaSet[T], newRS int, order []int, maxCle
 // <= 0), taking min(sizes[i], remaining) from each old ReplicaSet in turn
 // and skipping those already at 0. sizes is as for CleanupUnhealthy (run it
 // first) and is lowered in place. It returns the number removed,
-// 0 <= removed <= max(0, available - MinAvailable(d)). It does not
-// allocate unless it fails (a sizes slice of the wrong length, ErrIndex).
+// 0 <= removed <= max(0, available - MinAvailable(d)). It takes O(n log n)
+// time for n ReplicaSets (it sorts them once), and does not allocate unless
+// it fails (a sizes slice of the wrong length, ErrIndex) or n > 64.
 // Upstream: scaleDownOldReplicaSetsForRollingUpdate.
 func ScaleDownOld[T any](d *Deployment[T], rss []ReplicaSet[T], newRS int, sizes []int32) (int32, error) {
 	return scaleDownOld(d, rss, newRS, nil, sizes)
 }
 
-// scaleDownOld is ScaleDownOld visiting the old ReplicaSets in order (nil:
-// computed on the fly).
+// scaleDownOld is ScaleDownOld visiting the old ReplicaSets in order, the
+// indices of rss other than newRS oldest first (nil: sorted here, once
+// there is a budget).
 func scaleDownOld[T any](d *Deployment[T], rss []ReplicaSet[T], newRS int, order []int, sizes []int32) (int32, error) {
 	if len(sizes) != len(rss) {
 		return 0, sizesError(len(sizes), len(rss))
@@ -303,8 +307,12 @@ func scaleDownOld[T any](d *Deployment[T], rss []ReplicaSet[T], newRS int, order
 	if budget <= 0 {
 		return 0, nil
 	}
+	var buf [smallOrder]int
+	if order == nil {
+		order = sortOldest(buf[:0], rss, newRS)
+	}
 	var removed int64
-	for k, i := 0, nth(rss, newRS, order, 0, -1); i >= 0; k, i = k+1, nth(rss, newRS, order, k+1, i) {
+	for _, i := range order {
 		if removed >= budget {
 			break
 		}

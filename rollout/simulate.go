@@ -100,7 +100,8 @@ const (
 	OutcomePaused
 	// OutcomeStalled: nothing is left to do, but the rollout is not
 	// complete (pods that never become ready without a progress deadline,
-	// or an upstream dead end).
+	// an upstream dead end, or a selector that selects everything, which
+	// the controller refuses to roll out).
 	OutcomeStalled
 	// OutcomeStepLimit: MaxSteps syncs ran before the cluster settled.
 	OutcomeStepLimit
@@ -321,6 +322,9 @@ func Simulate[T any](d *Deployment[T], rss []ReplicaSet[T], cfg Config[T]) (Trac
 		settled := reconcile(c, set, &cfg, now, now.Add(cfg.Interval/2), minReady)
 		if idle && settled && k >= lastEvent && !sync.Requeue {
 			tr.Outcome = outcome(&cur)
+			if sync.Path == PathSelectingAll {
+				tr.Outcome = OutcomeStalled // refused, whatever the stale status says
+			}
 			break
 		}
 	}

@@ -70,7 +70,7 @@ func writeSVG(w io.Writer, t *trace) error {
 	right = append(right, c.writeBound(p, "floor")...)
 	right = append(right, c.writeTotal(p, "pods")...)
 	right = append(right, c.writeTotal(p, "available")...)
-	for i, name := range t.names() {
+	for i, name := range t.Names() {
 		right = append(right, c.writeSeries(p, name, seriesColors[i%len(seriesColors)])...)
 	}
 	c.writeRightLabels(p, right)
@@ -96,7 +96,7 @@ func newChart(t *trace) *chart {
 	top := int64(1)
 	for i := range t.Steps {
 		s := &t.Steps[i]
-		top = max(top, s.pods(), s.Floor, int64(s.Replicas))
+		top = max(top, s.Pods(), s.Floor, int64(s.Replicas))
 	}
 	for i := range t.Steps {
 		if ceiling := t.Steps[i].Ceiling; ceiling <= 2*top {
@@ -218,10 +218,10 @@ func (c *chart) writeBound(p *rstable.Printer, which string) []label {
 // pods, summed over the ReplicaSets, as a thin gray line, and returns its
 // label.
 func (c *chart) writeTotal(p *rstable.Printer, which string) []label {
-	value := (*step).pods
+	value := (*step).Pods
 	text, dash := "all pods", "2 3"
 	if which == "available" {
-		value = (*step).available
+		value = (*step).AvailablePods
 		text, dash = "available pods", "1 3"
 	}
 	var pts []string
@@ -246,7 +246,7 @@ func (c *chart) writeSeries(p *rstable.Printer, name, color string) []label {
 	peak, peakAt, lastAt := int64(-1), 0, -1
 	var lastRow rsRow
 	for i := range c.t.Steps {
-		rs, ok := c.t.Steps[i].row(name)
+		rs, ok := c.t.Steps[i].Row(name)
 		if !ok {
 			continue
 		}

@@ -16,37 +16,58 @@ import (
 // Verb is the kind of write a Change makes.
 type Verb uint8
 
-// The writes a Deployment controller sends.
+// The writes a Deployment controller sends. The names start with Verb so
+// that they do not read like rollout's action kinds (rollout.CreateReplicaSet
+// is a planned action; VerbCreateReplicaSet is the API call that carries it
+// out).
 const (
-	// CreateReplicaSet creates Change.ReplicaSet.
-	CreateReplicaSet Verb = iota + 1
-	// UpdateReplicaSet updates Change.ReplicaSet: spec.replicas and
+	// VerbCreateReplicaSet creates Change.ReplicaSet.
+	VerbCreateReplicaSet Verb = iota + 1
+	// VerbUpdateReplicaSet updates Change.ReplicaSet: spec.replicas and
 	// annotations.
-	UpdateReplicaSet
-	// DeleteReplicaSet deletes Change.ReplicaSet (an old revision beyond
-	// the history limit).
-	DeleteReplicaSet
-	// UpdateDeployment updates Change.Deployment's spec and annotations
+	VerbUpdateReplicaSet
+	// VerbDeleteReplicaSet deletes Change.ReplicaSet (an old revision
+	// beyond the history limit).
+	VerbDeleteReplicaSet
+	// VerbUpdateDeployment updates Change.Deployment's spec and annotations
 	// (a rollback restores an old template, or clears the rollback
 	// annotation).
-	UpdateDeployment
-	// UpdateDeploymentStatus writes Change.Deployment's status (and its
+	VerbUpdateDeployment
+	// VerbUpdateDeploymentStatus writes Change.Deployment's status (and its
 	// revision annotation) through the status subresource.
-	UpdateDeploymentStatus
+	VerbUpdateDeploymentStatus
 )
 
-// String returns the verb's name, such as "CreateReplicaSet".
+// The verbs' earlier names, kept so that code written against them still
+// compiles.
+const (
+	// Deprecated: use VerbCreateReplicaSet, which does not read like
+	// rollout.CreateReplicaSet.
+	CreateReplicaSet = VerbCreateReplicaSet
+	// Deprecated: use VerbUpdateReplicaSet.
+	UpdateReplicaSet = VerbUpdateReplicaSet
+	// Deprecated: use VerbDeleteReplicaSet, which does not read like
+	// rollout.DeleteReplicaSet.
+	DeleteReplicaSet = VerbDeleteReplicaSet
+	// Deprecated: use VerbUpdateDeployment.
+	UpdateDeployment = VerbUpdateDeployment
+	// Deprecated: use VerbUpdateDeploymentStatus.
+	UpdateDeploymentStatus = VerbUpdateDeploymentStatus
+)
+
+// String returns the verb's name without the Verb prefix, such as
+// "CreateReplicaSet".
 func (v Verb) String() string {
 	switch v {
-	case CreateReplicaSet:
+	case VerbCreateReplicaSet:
 		return "CreateReplicaSet"
-	case UpdateReplicaSet:
+	case VerbUpdateReplicaSet:
 		return "UpdateReplicaSet"
-	case DeleteReplicaSet:
+	case VerbDeleteReplicaSet:
 		return "DeleteReplicaSet"
-	case UpdateDeployment:
+	case VerbUpdateDeployment:
 		return "UpdateDeployment"
-	case UpdateDeploymentStatus:
+	case VerbUpdateDeploymentStatus:
 		return "UpdateDeploymentStatus"
 	}
 	return fmt.Sprintf("Verb(%d)", uint8(v))
@@ -118,7 +139,7 @@ func Changes(d *appsv1.Deployment, rss []*appsv1.ReplicaSet, s *rollout.Sync[Tem
 			}
 			obj := NewReplicaSetObject(d, s.Hash, a.To, rs.Annotations)
 			byName[obj.Name] = obj
-			out = append(out, Change{Verb: CreateReplicaSet, ReplicaSet: obj.DeepCopy(), Reason: a.Reason})
+			out = append(out, Change{Verb: VerbCreateReplicaSet, ReplicaSet: obj.DeepCopy(), Reason: a.Reason})
 		case rollout.ScaleReplicaSet, rollout.AnnotateReplicaSet:
 			base, ok := byName[a.ReplicaSet]
 			if !ok {
@@ -148,13 +169,13 @@ func Changes(d *appsv1.Deployment, rss []*appsv1.ReplicaSet, s *rollout.Sync[Tem
 				obj.Spec.MinReadySeconds = d.Spec.MinReadySeconds
 			}
 			byName[obj.Name] = obj
-			out = append(out, Change{Verb: UpdateReplicaSet, ReplicaSet: obj.DeepCopy(), Reason: a.Reason})
+			out = append(out, Change{Verb: VerbUpdateReplicaSet, ReplicaSet: obj.DeepCopy(), Reason: a.Reason})
 		case rollout.DeleteReplicaSet:
 			base, ok := byName[a.ReplicaSet]
 			if !ok {
 				return nil, fmt.Errorf("adapt: deletion of unknown ReplicaSet %q", a.ReplicaSet)
 			}
-			out = append(out, Change{Verb: DeleteReplicaSet, ReplicaSet: base.DeepCopy(), Reason: a.Reason})
+			out = append(out, Change{Verb: VerbDeleteReplicaSet, ReplicaSet: base.DeepCopy(), Reason: a.Reason})
 		case rollout.RollBack, rollout.SkipRollback:
 			deployment = d.DeepCopy()
 			deployment.Annotations = cloneMap(s.Deployment.Annotations)
@@ -162,7 +183,7 @@ func Changes(d *appsv1.Deployment, rss []*appsv1.ReplicaSet, s *rollout.Sync[Tem
 			if a.Kind == rollout.RollBack {
 				deployment.Spec.Template = *s.Deployment.Template.DeepCopy()
 			}
-			out = append(out, Change{Verb: UpdateDeployment, Deployment: deployment.DeepCopy(), Reason: a.Reason})
+			out = append(out, Change{Verb: VerbUpdateDeployment, Deployment: deployment.DeepCopy(), Reason: a.Reason})
 		case rollout.CountCollision:
 			// Written with the status below.
 		}
@@ -182,7 +203,7 @@ func Changes(d *appsv1.Deployment, rss []*appsv1.ReplicaSet, s *rollout.Sync[Tem
 			obj.Annotations[revision.RevisionAnnotation] = rev
 		}
 		obj.Status = status
-		out = append(out, Change{Verb: UpdateDeploymentStatus, Deployment: obj, Reason: "status"})
+		out = append(out, Change{Verb: VerbUpdateDeploymentStatus, Deployment: obj, Reason: "status"})
 	}
 	return out, nil
 }
@@ -234,7 +255,7 @@ func minReadySecondsChange(d *appsv1.Deployment, byName map[string]*appsv1.Repli
 	}
 	obj := base.DeepCopy()
 	obj.Spec.MinReadySeconds = d.Spec.MinReadySeconds
-	return Change{Verb: UpdateReplicaSet, ReplicaSet: obj,
+	return Change{Verb: VerbUpdateReplicaSet, ReplicaSet: obj,
 		Reason: fmt.Sprintf("set minReadySeconds of new ReplicaSet %s to the Deployment's %d", name, d.Spec.MinReadySeconds)}, true
 }
 

@@ -41,7 +41,7 @@ func (c *cluster) apply(t *testing.T, changes []adapt.Change) {
 	for _, ch := range changes {
 		c.log = append(c.log, describe(ch))
 		switch ch.Verb {
-		case adapt.CreateReplicaSet:
+		case adapt.VerbCreateReplicaSet:
 			rs := ch.ReplicaSet.DeepCopy()
 			if _, ok := c.rss[rs.Name]; ok {
 				t.Fatalf("create of existing ReplicaSet %s", rs.Name)
@@ -50,7 +50,7 @@ func (c *cluster) apply(t *testing.T, changes []adapt.Change) {
 			rs.CreationTimestamp = metav1.NewTime(c.now)
 			rs.Generation = 1
 			c.rss[rs.Name] = rs
-		case adapt.UpdateReplicaSet:
+		case adapt.VerbUpdateReplicaSet:
 			old, ok := c.rss[ch.ReplicaSet.Name]
 			if !ok {
 				t.Fatalf("update of missing ReplicaSet %s", ch.ReplicaSet.Name)
@@ -61,16 +61,16 @@ func (c *cluster) apply(t *testing.T, changes []adapt.Change) {
 				rs.Generation = old.Generation + 1
 			}
 			c.rss[rs.Name] = rs
-		case adapt.DeleteReplicaSet:
+		case adapt.VerbDeleteReplicaSet:
 			delete(c.rss, ch.ReplicaSet.Name)
-		case adapt.UpdateDeployment:
+		case adapt.VerbUpdateDeployment:
 			d := ch.Deployment.DeepCopy()
 			d.Status = c.d.Status
 			if !equality.Semantic.DeepEqual(d.Spec, c.d.Spec) {
 				d.Generation = c.d.Generation + 1
 			}
 			c.d = d
-		case adapt.UpdateDeploymentStatus:
+		case adapt.VerbUpdateDeploymentStatus:
 			c.d.Status = ch.Deployment.Status
 			c.d.Annotations = ch.Deployment.Annotations
 		}
@@ -133,7 +133,7 @@ func TestChangesDriveARollout(t *testing.T) {
 	c.d.Generation++
 	newHash := revision.Hash(&c.d.Spec.Template, c.d.Status.CollisionCount)
 	first := c.sync(t)
-	if len(first) == 0 || first[0].Verb != adapt.CreateReplicaSet {
+	if len(first) == 0 || first[0].Verb != adapt.VerbCreateReplicaSet {
 		t.Fatalf("the first sync after the update should create the new ReplicaSet, got %v", c.log)
 	}
 	created := first[0].ReplicaSet
@@ -197,7 +197,7 @@ func TestChangesDeleteBeyondHistoryLimit(t *testing.T) {
 	c.d.Annotations["deployment.kubernetes.io/revision"] = "3"
 	var deleted []string
 	for _, ch := range c.sync(t) {
-		if ch.Verb == adapt.DeleteReplicaSet {
+		if ch.Verb == adapt.VerbDeleteReplicaSet {
 			deleted = append(deleted, ch.ReplicaSet.Annotations["deployment.kubernetes.io/revision"])
 		}
 	}
@@ -217,7 +217,7 @@ func TestChangesSyncMinReadySeconds(t *testing.T) {
 	c.d.Spec.MinReadySeconds = 5
 	c.d.Generation++
 	changes := c.sync(t)
-	if len(changes) == 0 || changes[0].Verb != adapt.UpdateReplicaSet || changes[0].ReplicaSet.Spec.MinReadySeconds != 5 {
+	if len(changes) == 0 || changes[0].Verb != adapt.VerbUpdateReplicaSet || changes[0].ReplicaSet.Spec.MinReadySeconds != 5 {
 		t.Fatalf("want the new ReplicaSet's minReadySeconds set to 5 first, got %v", c.log)
 	}
 	if changes := c.sync(t); len(changes) != 0 {

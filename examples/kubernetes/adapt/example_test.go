@@ -34,7 +34,7 @@ func Example() {
 	}
 	for _, c := range changes {
 		switch c.Verb {
-		case adapt.CreateReplicaSet, adapt.UpdateReplicaSet, adapt.DeleteReplicaSet:
+		case adapt.VerbCreateReplicaSet, adapt.VerbUpdateReplicaSet, adapt.VerbDeleteReplicaSet:
 			fmt.Printf("%v %s (%d replicas)\n", c.Verb, c.ReplicaSet.Name, *c.ReplicaSet.Spec.Replicas)
 		default:
 			fmt.Printf("%v %s\n", c.Verb, c.Deployment.Name)
@@ -143,7 +143,7 @@ func ExampleStatusObject() {
 }
 
 func ExampleVerb_String() {
-	fmt.Println(adapt.CreateReplicaSet, adapt.UpdateDeploymentStatus)
+	fmt.Println(adapt.VerbCreateReplicaSet, adapt.VerbUpdateDeploymentStatus)
 	// Output:
 	// CreateReplicaSet UpdateDeploymentStatus
 }

@@ -175,7 +175,7 @@ func TestOfMatchesGetReplicaSetProportion(t *testing.T) {
 		toAdd := anyInt32().Draw(t, "toAdd")
 		added := rapid.OneOf(rapid.Just(int32(0)), rapid.Int32Range(min(toAdd, 0), max(toAdd, 0)), anyInt32()).Draw(t, "added")
 		pd, prs := proportionInputs(t, d, rs)
-		got := proportion.Of(prs, pd, toAdd, added)
+		got := proportion.Share(prs, pd, toAdd, added)
 		up := deploymentutil.GetReplicaSetProportion(klog.Background(), rs, *d, toAdd, added)
 		sat, wrap, overflow := proportionModels(d, rs, toAdd, added)
 		switch {
@@ -184,7 +184,7 @@ func TestOfMatchesGetReplicaSetProportion(t *testing.T) {
 		case overflow && got == sat && up == wrap:
 			count("GetReplicaSetProportion", overflowClass)
 		default:
-			t.Fatalf("Of(%+v, %+v, %d, %d) = %d, upstream %d (saturated model %d, wrapped model %d, overflow %v)",
+			t.Fatalf("Share(%+v, %+v, %d, %d) = %d, upstream %d (saturated model %d, wrapped model %d, overflow %v)",
 				prs, pd, toAdd, added, got, up, sat, wrap, overflow)
 		}
 	})

@@ -1,0 +1,275 @@
+package cloneset
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// InPlaceUpdate is what kruise's in-place update would change on a pod
+// that moves from one revision to another: the outcome of
+// [CalculateInPlaceUpdate].
+type InPlaceUpdate struct {
+	// Possible reports whether every difference between the two templates
+	// can be applied to a running pod. When it is false, an
+	// InPlaceIfPossible CloneSet recreates the pod and an InPlaceOnly one
+	// fails the update.
+	Possible bool
+	// Images maps the name of each container whose image changes (named as
+	// in the old template) to its new image. It is non-nil when Possible.
+	Images map[string]string
+	// Metadata reports whether the template's metadata (labels,
+	// annotations, anything under metadata) changes; kruise patches the
+	// pod's metadata with the difference.
+	Metadata bool
+	// Blockers lists the differences that forbid an in-place update, as
+	// JSON-patch operations "<op> <path>" with the /spec/template prefix
+	// removed, for instance "add /spec/containers/0/env" or "replace
+	// /spec/containers/0/name", sorted by path, then operation. It is
+	// empty when Possible.
+	Blockers []string
+}
+
+// CalculateInPlaceUpdate decides whether kruise can move a pod from the
+// revision whose data is from to the revision whose data is to without
+// recreating it, and what it would change. Both are revision data as
+// [RevisionData] returns them (a ControllerRevision's data.raw).
+//
+// Kruise diffs the two documents as a JSON patch (RFC 6902) and strips the
+// /spec/template prefix from each path. The update is possible when every
+// operation either lies under /metadata/ (any operation: template labels
+// and annotations are patched onto the pod) or is "replace
+// /spec/containers/<i>/image". Anything else forbids it: a changed
+// environment, resources, command, an added or removed container, a
+// renamed one, an image that appears or disappears. Identical data is
+// possible with nothing to change.
+//
+// The patch is computed as kruise's JSON-patch library does for these
+// documents: objects key by key (a missing key is an add or a remove, a
+// null turning into a value an add, a changed type a replace), numbers
+// compared as float64 values, arrays element by element with the extra
+// elements added or removed. For arrays whose first object element holds
+// only strings, numbers and booleans, the library matches elements by edit
+// distance instead and may name other indices in its operations; the
+// decision is the same (every such difference under /spec/ is a blocker),
+// only the indices in Blockers may differ.
+//
+// Not modelled, all behind kruise feature gates that are off by default:
+// in-place resource changes (InPlaceWorkloadVerticalScaling) and
+// recreation on a changed volumeClaimTemplates hash
+// (RecreatePodWhenChangeVCTInCloneSetGate). The templates are not checked
+// against the Pod schema: a template kruise cannot decode into a
+// PodTemplateSpec is recreated by kruise but judged here on its JSON.
+//
+// Errors (the result is then the zero value): from or to is not a JSON
+// object; a container's new image is not a string (kruise would panic
+// there). A missing revision is the caller's to handle: kruise then
+// recreates the pod (or fails an InPlaceOnly update), as when Possible is
+// false. The inputs are not modified.
+// Upstream: inplaceupdate's CanUpdateInPlace and
+// defaultCalculateInPlaceUpdateSpec (kruise pkg/util/inplaceupdate).
+func CalculateInPlaceUpdate(from, to []byte) (InPlaceUpdate, error) {
+	var a, b map[string]any
+	if err := json.Unmarshal(from, &a); err != nil || a == nil {
+		return InPlaceUpdate{}, inputError("from", "revision data %q: must be a JSON object", clip(from))
+	}
+	if err := json.Unmarshal(to, &b); err != nil || b == nil {
+		return InPlaceUpdate{}, inputError("to", "revision data %q: must be a JSON object", clip(to))
+	}
+	d := patchDiff{}
+	d.values(a, b, "")
+	res := InPlaceUpdate{Images: map[string]string{}}
+	type blocker struct{ path, op string }
+	var blockers []blocker
+	for _, op := range d.ops {
+		path := strings.Replace(op.path, "/spec/template", "", 1)
+		if !strings.HasPrefix(path, "/spec/") {
+			if strings.HasPrefix(path, "/metadata/") {
+				res.Metadata = true
+				continue
+			}
+			blockers = append(blockers, blocker{path, op.op})
+			continue
+		}
+		if i, ok := containerImagePath(path); ok && op.op == "replace" {
+			image, isString := op.value.(string)
+			if !isString {
+				return InPlaceUpdate{}, inputError("to", "spec.template.spec.containers[%d].image is %v: must be a string", i, op.value)
+			}
+			res.Images[op.containerName] = image
+			continue
+		}
+		blockers = append(blockers, blocker{path, op.op})
+	}
+	if len(blockers) > 0 {
+		slices.SortFunc(blockers, func(x, y blocker) int {
+			if c := strings.Compare(x.path, y.path); c != 0 {
+				return c
+			}
+			return strings.Compare(x.op, y.op)
+		})
+		res.Blockers = make([]string, len(blockers))
+		for i, bl := range blockers {
+			res.Blockers[i] = bl.op + " " + bl.path
+		}
+		res.Images, res.Metadata = nil, false
+		return res, nil
+	}
+	res.Possible = true
+	return res, nil
+}
+
+// clip shortens data for an error message.
+func clip(data []byte) string {
+	const n = 64
+	if len(data) > n {
+		return string(data[:n]) + "..."
+	}
+	return string(data)
+}
+
+// containerImagePath reports whether path is /spec/containers/<i>/image
+// with i a run of decimal digits, and returns i (saturated; only used in
+// messages).
+func containerImagePath(path string) (int, bool) {
+	rest, ok := strings.CutPrefix(path, "/spec/containers/")
+	if !ok {
+		return 0, false
+	}
+	digits, ok := strings.CutSuffix(rest, "/image")
+	if !ok || digits == "" || strings.Trim(digits, "0123456789") != "" {
+		return 0, false
+	}
+	i, err := strconv.Atoi(digits)
+	if err != nil {
+		i = -1
+	}
+	return i, true
+}
+
+// patchOp is one JSON-patch operation of a diff.
+type patchOp struct {
+	op, path string
+	value    any
+	// containerName is the name of the old template's container at this
+	// index, filled for operations on a container's image.
+	containerName string
+}
+
+// patchDiff collects the operations turning one JSON document into
+// another, as kruise's JSON-patch library forms them.
+type patchDiff struct {
+	ops []patchOp
+	// container is the name of the old container whose fields are being
+	// compared, while the diff is inside spec.template.spec.containers[i].
+	container string
+}
+
+var pointerEscaper = strings.NewReplacer("~", "~0", "/", "~1")
+
+func (d *patchDiff) add(op, path string, value any) {
+	d.ops = append(d.ops, patchOp{op: op, path: path, value: value, containerName: d.container})
+}
+
+// values compares a and b found at path.
+func (d *patchDiff) values(a, b any, path string) {
+	switch {
+	case a == nil && b == nil:
+		return
+	case a == nil:
+		d.add("add", path, b)
+		return
+	}
+	switch av := a.(type) {
+	case map[string]any:
+		bv, ok := b.(map[string]any)
+		if !ok {
+			d.add("replace", path, b)
+			return
+		}
+		d.objects(av, bv, path)
+	case []any:
+		bv, ok := b.([]any)
+		if !ok {
+			d.add("replace", path, b)
+			return
+		}
+		d.arrays(av, bv, path)
+	default:
+		// string, float64 or bool: equal only with the same type and value.
+		if a != b {
+			d.add("replace", path, b)
+		}
+	}
+}
+
+func (d *patchDiff) objects(a, b map[string]any, path string) {
+	for k, bv := range b {
+		p := path + "/" + pointerEscaper.Replace(k)
+		av, ok := a[k]
+		if !ok {
+			d.add("add", p, bv)
+			continue
+		}
+		d.values(av, bv, p)
+	}
+	for k := range a {
+		if _, ok := b[k]; !ok {
+			d.add("remove", path+"/"+pointerEscaper.Replace(k), nil)
+		}
+	}
+}
+
+func (d *patchDiff) arrays(a, b []any, path string) {
+	n := min(len(a), len(b))
+	for i := len(a) - 1; i >= n; i-- {
+		d.add("remove", path+"/"+strconv.Itoa(i), nil)
+	}
+	for i := n; i < len(b); i++ {
+		d.add("add", path+"/"+strconv.Itoa(i), b[i])
+	}
+	inContainers := path == "/spec/template/spec/containers"
+	for i := range n {
+		if inContainers {
+			d.container = ""
+			if c, ok := a[i].(map[string]any); ok {
+				if name, ok := c["name"].(string); ok {
+					d.container = name
+				}
+			}
+		}
+		d.values(a[i], b[i], path+"/"+strconv.Itoa(i))
+		if inContainers {
+			d.container = ""
+		}
+	}
+}
+
+// String returns a one-line summary: "in place: images main=nginx:1.26,
+// metadata" or "recreate: add /spec/containers/0/env".
+func (u InPlaceUpdate) String() string {
+	if !u.Possible {
+		return "recreate: " + strings.Join(u.Blockers, ", ")
+	}
+	var parts []string
+	if len(u.Images) > 0 {
+		names := make([]string, 0, len(u.Images))
+		for n := range u.Images {
+			names = append(names, n)
+		}
+		slices.Sort(names)
+		for i, n := range names {
+			names[i] = n + "=" + u.Images[n]
+		}
+		parts = append(parts, "images "+strings.Join(names, " "))
+	}
+	if u.Metadata {
+		parts = append(parts, "metadata")
+	}
+	if len(parts) == 0 {
+		return "in place: no change"
+	}
+	return fmt.Sprintf("in place: %s", strings.Join(parts, ", "))
+}

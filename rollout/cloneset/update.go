@@ -1,0 +1,506 @@
+package cloneset
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// UpdateBranch is where kruise's Update ended in one reconcile.
+type UpdateBranch uint8
+
+// The ends of Update, in the order kruise reaches them.
+const (
+	// UpdateOnDelete: the strategy is OnDelete; Update does nothing, not
+	// even the lifecycle bookkeeping.
+	UpdateOnDelete UpdateBranch = iota + 1
+	// UpdateRefreshed: the bookkeeping moved at least one pod's lifecycle
+	// state; kruise returns and updates nothing this round.
+	UpdateRefreshed
+	// UpdatePaused: the strategy is paused; nothing is updated (scaling
+	// goes on, without surge).
+	UpdatePaused
+	// UpdateNothing: the update-step diffs ask for no move (UpdateNum 0).
+	UpdateNothing
+	// UpdatePods: the candidates within the budget were processed (there
+	// may be none).
+	UpdatePods
+	// UpdateFailed: kruise's Update returned an error (see
+	// UpdateDecision.Failure), recorded in the FailedUpdate condition;
+	// the actions before the failure stand.
+	UpdateFailed
+)
+
+// String returns the branch's name, e.g. "UpdatePods".
+func (b UpdateBranch) String() string {
+	switch b {
+	case UpdateOnDelete:
+		return "UpdateOnDelete"
+	case UpdateRefreshed:
+		return "UpdateRefreshed"
+	case UpdatePaused:
+		return "UpdatePaused"
+	case UpdateNothing:
+		return "UpdateNothing"
+	case UpdatePods:
+		return "UpdatePods"
+	case UpdateFailed:
+		return "UpdateFailed"
+	}
+	return "UpdateBranch(" + strconv.Itoa(int(b)) + ")"
+}
+
+// UpdateActionKind is what an UpdateAction writes.
+type UpdateActionKind uint8
+
+// The writes of kruise's Update.
+const (
+	// SetLifecycle moves the pod's lifecycle state to To (the pod's
+	// LifecycleStateLabel). When AddHook is set, the inPlaceUpdate hook's
+	// labels and finalizers are put back on the pod at the same time.
+	SetLifecycle UpdateActionKind = iota + 1
+	// SetInPlaceUpdateReady sets the pod's InPlaceUpdateReady condition to
+	// True: its in-place update is over.
+	SetInPlaceUpdateReady
+	// ApplyHeldUpdate applies the in-place update that was waiting for its
+	// grace period and removes the InPlaceUpdateGraceAnnotation.
+	ApplyHeldUpdate
+	// DropHeldUpdate removes an InPlaceUpdateGraceAnnotation whose revision
+	// is no longer the pod's; the pod goes through the update again.
+	DropHeldUpdate
+	// MarkSpecifiedDelete adds SpecifiedDeleteLabel ("true") to the pod:
+	// the scale step deletes it and creates its replacement (ReCreate, or
+	// InPlaceIfPossible when the change cannot be made in place).
+	MarkSpecifiedDelete
+	// UpdateInPlace updates the pod in place to Revision: its
+	// InPlaceUpdateReady condition goes False, its revision labels become
+	// Revision's, its lifecycle Updating, the InPlaceUpdateStateAnnotation
+	// records the update, and the new images and template metadata are
+	// applied at once, or after GraceSeconds (held in the
+	// InPlaceUpdateGraceAnnotation) when the strategy has a grace period.
+	UpdateInPlace
+)
+
+// String returns the kind's name, e.g. "UpdateInPlace".
+func (k UpdateActionKind) String() string {
+	switch k {
+	case SetLifecycle:
+		return "SetLifecycle"
+	case SetInPlaceUpdateReady:
+		return "SetInPlaceUpdateReady"
+	case ApplyHeldUpdate:
+		return "ApplyHeldUpdate"
+	case DropHeldUpdate:
+		return "DropHeldUpdate"
+	case MarkSpecifiedDelete:
+		return "MarkSpecifiedDelete"
+	case UpdateInPlace:
+		return "UpdateInPlace"
+	}
+	return "UpdateActionKind(" + strconv.Itoa(int(k)) + ")"
+}
+
+// UpdateAction is one write of kruise's Update to one pod.
+type UpdateAction struct {
+	// Kind is what is written.
+	Kind UpdateActionKind `json:"kind"`
+	// Pod is the pod's name.
+	Pod string `json:"pod"`
+	// From and To are the pod's lifecycle state before and after
+	// (SetLifecycle; UpdateInPlace moves to Updating). Empty otherwise.
+	From LifecycleState `json:"from,omitempty"`
+	To   LifecycleState `json:"to,omitempty"`
+	// AddHook says the inPlaceUpdate hook's labels and finalizers are put
+	// back (SetLifecycle from Updated to PreparingUpdate).
+	AddHook bool `json:"addHook,omitempty"`
+	// MarkNotReady says the inPlaceUpdate hook has markPodNotReady: kruise
+	// also sets the pod's KruisePodReady condition (False outside Normal,
+	// True in it) with the lifecycle change.
+	MarkNotReady bool `json:"markNotReady,omitempty"`
+	// Revision is the revision the pod moves to (UpdateInPlace,
+	// MarkSpecifiedDelete).
+	Revision string `json:"revision,omitempty"`
+	// InPlace is what an UpdateInPlace changes.
+	InPlace *InPlaceUpdate `json:"inPlace,omitempty"`
+	// GraceSeconds is the grace period an UpdateInPlace waits before the
+	// new images are applied; 0 applies them at once.
+	GraceSeconds int32 `json:"graceSeconds,omitempty"`
+	// Reason says why, for a person.
+	Reason string `json:"reason"`
+}
+
+// UpdateDecision is what kruise's Update does in one reconcile.
+type UpdateDecision struct {
+	// Branch is where Update ended.
+	Branch UpdateBranch `json:"branch"`
+	// Modified says the bookkeeping moved a lifecycle state (Branch
+	// UpdateRefreshed).
+	Modified bool `json:"modified,omitempty"`
+	// Diffs are the update-step diffs; zero unless Branch is
+	// UpdateNothing, UpdatePods or an UpdateFailed reached while updating.
+	Diffs Diffs `json:"diffs"`
+	// Target is the revision pods move to: the update revision, or the
+	// current one for a rollback (Diffs.UpdateNum < 0).
+	Target string `json:"target,omitempty"`
+	// Candidates are the pods that may move, in update order (names).
+	Candidates []string `json:"candidates,omitempty"`
+	// Chosen is the prefix of Candidates within the budget: the pods
+	// Update acts on this round (an action is written for each, except a
+	// pod that waits for its inPlaceUpdate hook or is already marked for
+	// deletion).
+	Chosen []string `json:"chosen,omitempty"`
+	// Actions are the writes, in kruise's order: the bookkeeping of every
+	// pod (by name), then the chosen pods in update order.
+	Actions []UpdateAction `json:"actions,omitempty"`
+	// Requeue is the shortest positive delay Update asks for (a grace
+	// period running out, or a held update's grace period), or 0.
+	Requeue time.Duration `json:"requeue,omitempty"`
+	// Failure is the error kruise's Update returns (recorded in the
+	// FailedUpdate condition) when Branch is UpdateFailed, else "".
+	Failure string `json:"failure,omitempty"`
+}
+
+// Update returns what kruise's Update does to cs's pods in one reconcile:
+//
+//  1. Strategy OnDelete: nothing (UpdateOnDelete).
+//  2. Bookkeeping of every active pod, by name: an in-place update held
+//     for its grace period is applied once the grace period has passed
+//     since InPlaceUpdate.UpdateTime (else Requeue is set to the rest,
+//     rounded up to a second), or dropped if the pod's revision no longer
+//     matches it; a pod whose in-place update is over gets
+//     InPlaceUpdateReady True (only a pod that has the condition, False or
+//     Unknown, is written: a pod without it is taken to lack the readiness
+//     gate); then [RefreshLifecycle]. If any lifecycle state moved, Update
+//     stops (UpdateRefreshed): kruise updates nothing in a round that
+//     changed a lifecycle. A held update without an InPlaceUpdate record
+//     is kruise's error.
+//  3. Paused: stop (UpdatePaused).
+//  4. The update-step diffs ([CalculateDiffs]); UpdateNum 0 stops
+//     (UpdateNothing).
+//  5. [UpdateCandidates], in [SortUpdateIndexes] order (opts.UpdateOrder),
+//     cut by [LimitUpdateIndexes]; each chosen pod in order:
+//     - ReCreate (or ""): MarkSpecifiedDelete, unless already marked.
+//     - InPlaceIfPossible and InPlaceOnly: [CalculateInPlaceUpdate] from
+//     the first revision (in [SortRevisions] order) the pod matches to
+//     the target. When possible, by lifecycle state: "", PreparingNormal
+//     or Normal with the inPlaceUpdate hook on the pod moves to
+//     PreparingUpdate and waits; Updated moves to PreparingUpdate with
+//     the hook put back (nothing if there is no hook); PreparingUpdate
+//     still hooked waits; otherwise (and for Updating) UpdateInPlace,
+//     with the strategy's grace period (which also sets Requeue). When
+//     not possible, or the pod's revision is not in revisions:
+//     InPlaceIfPossible falls back to MarkSpecifiedDelete, InPlaceOnly
+//     fails with "find Pod <name> update strategy is InPlaceOnly but can
+//     not update in-place", stopping the loop. A pod in a lifecycle state
+//     kruise does not know fails with "not allowed to in-place update pod
+//     <name> in state <state>".
+//
+// revisions are the CloneSet's ControllerRevisions (with Data); they are
+// read only for the in-place strategies, which need the target revision
+// among them. revs names the current and update revisions. Waiting pods
+// still use the budget: they are among Chosen.
+//
+// Not modelled: the pod-template-hash label kruise adds to pods created
+// before kruise v1.1 (every pod is taken to carry it), the
+// PodUnavailableBudget gate (off by default), in-place container batches
+// and resource resizing, and API errors. The caller skips Update when the
+// CloneSet is being deleted or when the scale step modified something
+// this round, as kruise does.
+//
+// Revision data that [CalculateInPlaceUpdate] rejects (not a JSON object,
+// an image that is not a string) makes the in-place update impossible, as
+// kruise's CanUpdateInPlace does (its TestUpdate case "recreate update 2"):
+// the pod is recreated under InPlaceIfPossible, and InPlaceOnly fails.
+//
+// Errors, with a zero UpdateDecision: those of [CalculateDiffs] and
+// [SortUpdateIndexes], bad revisions ([SortRevisions]), an unknown
+// strategy type, and, for an in-place strategy with pods to update, a
+// target revision missing from revisions. pods and revisions are not
+// modified.
+// Upstream: sync.realControl.Update, refreshPodState and updatePod.
+func Update[T any](cs *CloneSet[T], pods []Pod, revisions []ControllerRevision, revs Revisions, now time.Time, opts Options) (UpdateDecision, error) {
+	if err := checkCloneSet(cs); err != nil {
+		return UpdateDecision{}, err
+	}
+	if err := checkPods(pods); err != nil {
+		return UpdateDecision{}, err
+	}
+	revOrder, err := sortRevisions(revisions)
+	if err != nil {
+		return UpdateDecision{}, err
+	}
+	strategy := cs.UpdateStrategy.Type
+	switch strategy {
+	case "", ReCreate, InPlaceIfPossible, InPlaceOnly:
+	case OnDelete:
+		return UpdateDecision{Branch: UpdateOnDelete}, nil
+	default:
+		return UpdateDecision{}, inputError("spec.updateStrategy.type", "%q: must be ReCreate, InPlaceIfPossible, InPlaceOnly or OnDelete", string(strategy))
+	}
+	u := updater[T]{cs: cs, pods: pods, revisions: revisions, revOrder: revOrder, revs: revs, now: now, opts: opts}
+	return u.run()
+}
+
+// updater carries one Update call.
+type updater[T any] struct {
+	cs        *CloneSet[T]
+	pods      []Pod
+	revisions []ControllerRevision
+	revOrder  []int
+	revs      Revisions
+	now       time.Time
+	opts      Options
+	d         UpdateDecision
+	inPlace   map[[2]string]inPlaceCache
+}
+
+func (u *updater[T]) requeue(d time.Duration) {
+	if d > 0 && (u.d.Requeue == 0 || d < u.d.Requeue) {
+		u.d.Requeue = d
+	}
+}
+
+func (u *updater[T]) fail(msg string) (UpdateDecision, error) {
+	u.d.Branch, u.d.Failure = UpdateFailed, msg
+	return u.d, nil
+}
+
+func (u *updater[T]) run() (UpdateDecision, error) {
+	cs := u.cs
+	update := u.revs.Update
+	var hookNotReady bool
+	if cs.Lifecycle != nil && cs.Lifecycle.InPlaceUpdate != nil {
+		hookNotReady = cs.Lifecycle.InPlaceUpdate.MarkPodNotReady
+	}
+
+	// Bookkeeping, pod by pod, by name.
+	byName := make([]int, 0, len(u.pods))
+	for i := range u.pods {
+		if IsPodActive(&u.pods[i]) {
+			byName = append(byName, i)
+		}
+	}
+	slices.SortFunc(byName, func(a, b int) int { return strings.Compare(u.pods[a].Name, u.pods[b].Name) })
+	for _, i := range byName {
+		p := &u.pods[i]
+		if g := p.InPlaceUpdateGrace; g != nil {
+			if p.InPlaceUpdate == nil {
+				return u.fail("pod " + p.Name + " has " + InPlaceUpdateGraceAnnotation + " but " + InPlaceUpdateStateAnnotation + " not found")
+			}
+			grace := time.Duration(g.GraceSeconds) * time.Second
+			switch elapsed := u.now.Sub(p.InPlaceUpdate.UpdateTime); {
+			case !IsPodAtRevision(p, g.Revision):
+				u.d.Actions = append(u.d.Actions, UpdateAction{Kind: DropHeldUpdate, Pod: p.Name, Revision: g.Revision,
+					Reason: fmt.Sprintf("pod %s is no longer at %s, the revision its held in-place update was for", p.Name, g.Revision)})
+			case elapsed < grace:
+				u.requeue(roundUpSecond(grace - elapsed))
+			default:
+				u.d.Actions = append(u.d.Actions, UpdateAction{Kind: ApplyHeldUpdate, Pod: p.Name, Revision: g.Revision,
+					Reason: fmt.Sprintf("grace period of %ds for pod %s is over: the new images are applied", g.GraceSeconds, p.Name)})
+			}
+		} else if (p.InPlaceUpdate == nil || p.InPlaceUpdate.Done) && p.InPlaceUpdateReady != "" && p.InPlaceUpdateReady != ConditionTrue {
+			u.d.Actions = append(u.d.Actions, UpdateAction{Kind: SetInPlaceUpdateReady, Pod: p.Name,
+				Reason: fmt.Sprintf("in-place update of pod %s is complete", p.Name)})
+		}
+		if to, moved := RefreshLifecycle(cs.Lifecycle, p, update); moved {
+			u.d.Modified = true
+			u.d.Actions = append(u.d.Actions, UpdateAction{Kind: SetLifecycle, Pod: p.Name, From: p.Lifecycle, To: to, MarkNotReady: hookNotReady,
+				Reason: refreshReason(cs.Lifecycle, p, to)})
+		}
+	}
+	if u.d.Modified {
+		u.d.Branch = UpdateRefreshed
+		return u.d, nil
+	}
+	if cs.UpdateStrategy.Paused {
+		u.d.Branch = UpdatePaused
+		return u.d, nil
+	}
+
+	d, err := CalculateDiffs(cs, u.pods, u.revs, u.now, UpdateStep, u.opts)
+	if err != nil {
+		return UpdateDecision{}, err
+	}
+	u.d.Diffs = d
+	if d.UpdateNum == 0 {
+		u.d.Branch = UpdateNothing
+		return u.d, nil
+	}
+	target := update
+	if d.UpdateNum < 0 {
+		target = u.revs.current()
+	}
+	u.d.Target = target
+	cands, err := SortUpdateIndexes(cs.UpdateStrategy, u.pods, UpdateCandidates(u.pods, update, d.UpdateNum), u.opts.UpdateOrder)
+	if err != nil {
+		return UpdateDecision{}, err
+	}
+	chosen := LimitUpdateIndexes(u.pods, cands, d.UpdateNum, d.UpdateMaxUnavailable, target, cs.MinReadySeconds, u.now)
+	u.d.Candidates, u.d.Chosen = podNameList(u.pods, cands), podNameList(u.pods, chosen)
+	u.d.Branch = UpdatePods
+	for _, i := range chosen {
+		if failure, err := u.updatePod(&u.pods[i], target, d); err != nil {
+			return UpdateDecision{}, err
+		} else if failure != "" {
+			return u.fail(failure)
+		}
+	}
+	return u.d, nil
+}
+
+// updatePod decides one chosen pod; it returns kruise's error text, or an
+// input error.
+func (u *updater[T]) updatePod(p *Pod, target string, d Diffs) (string, error) {
+	cs := u.cs
+	strategy := cs.UpdateStrategy.Type
+	budget := fmt.Sprintf("update budget %d", d.UpdateMaxUnavailable)
+	if strategy == InPlaceIfPossible || strategy == InPlaceOnly {
+		ip, _, err := u.inPlaceFor(p, target)
+		if err != nil {
+			return "", err
+		}
+		if ip != nil && ip.Possible {
+			var hook *LifecycleHook
+			if cs.Lifecycle != nil {
+				hook = cs.Lifecycle.InPlaceUpdate
+			}
+			switch p.Lifecycle {
+			case "", PreparingNormal, Normal:
+				if hook != nil && podHooked(hook, p) {
+					u.d.Actions = append(u.d.Actions, UpdateAction{Kind: SetLifecycle, Pod: p.Name, From: p.Lifecycle, To: PreparingUpdate, MarkNotReady: hook.MarkPodNotReady,
+						Reason: fmt.Sprintf("pod %s is chosen for an in-place update to %s (%s) and carries the inPlaceUpdate hook: it waits in PreparingUpdate", p.Name, target, budget)})
+					return "", nil
+				}
+			case Updated:
+				if hook != nil {
+					u.d.Actions = append(u.d.Actions, UpdateAction{Kind: SetLifecycle, Pod: p.Name, From: Updated, To: PreparingUpdate, AddHook: true, MarkNotReady: hook.MarkPodNotReady,
+						Reason: fmt.Sprintf("pod %s is chosen for another in-place update, to %s: the inPlaceUpdate hook is put back and it waits in PreparingUpdate", p.Name, target)})
+				}
+				return "", nil
+			case PreparingUpdate:
+				if hook != nil && podHooked(hook, p) {
+					return "", nil
+				}
+			case Updating:
+			default:
+				return fmt.Sprintf("not allowed to in-place update pod %s in state %s", p.Name, p.Lifecycle), nil
+			}
+			g := cs.UpdateStrategy.InPlaceGracePeriodSeconds
+			reason := fmt.Sprintf("%s: pod %s updated in place to %s (%s)", budget, p.Name, target, ip.String())
+			if g > 0 {
+				reason += fmt.Sprintf(", applied after a grace period of %ds", g)
+				u.requeue(time.Duration(g) * time.Second)
+			}
+			u.d.Actions = append(u.d.Actions, UpdateAction{Kind: UpdateInPlace, Pod: p.Name, From: p.Lifecycle, To: Updating, Revision: target, InPlace: ip, GraceSeconds: max(g, 0), Reason: reason})
+			return "", nil
+		}
+		if strategy == InPlaceOnly {
+			return "find Pod " + p.Name + " update strategy is InPlaceOnly but can not update in-place", nil
+		}
+	}
+	if IsSpecifiedDelete(p, nil) {
+		return "", nil
+	}
+	why := "ReCreate"
+	if strategy == InPlaceIfPossible {
+		why = "cannot update in place"
+		if ip, note, _ := u.inPlaceFor(p, target); ip != nil && len(ip.Blockers) > 0 {
+			why += " (" + strings.Join(ip.Blockers, ", ") + ")"
+		} else if note != "" {
+			why += " (" + note + ")"
+		}
+	}
+	u.d.Actions = append(u.d.Actions, UpdateAction{Kind: MarkSpecifiedDelete, Pod: p.Name, Revision: target,
+		Reason: fmt.Sprintf("%s: pod %s marked for deletion, to be recreated at %s (%s)", budget, p.Name, target, why)})
+	return "", nil
+}
+
+// inPlaceFor returns what updating p in place to target changes. It
+// returns a nil update and a note saying why when kruise cannot compute
+// one: p's revision is not among the revisions, or a revision's data is
+// not a JSON object (kruise then treats the update as impossible in
+// place).
+func (u *updater[T]) inPlaceFor(p *Pod, target string) (*InPlaceUpdate, string, error) {
+	from := -1
+	for _, i := range u.revOrder {
+		if IsPodAtRevision(p, u.revisions[i].Name) {
+			from = i
+			break
+		}
+	}
+	to := -1
+	for i := range u.revisions {
+		if u.revisions[i].Name == target {
+			to = i
+			break
+		}
+	}
+	if to < 0 {
+		return nil, "", inputError("revisions", "no revision named %q, the target of the update", target)
+	}
+	if from < 0 {
+		return nil, "its revision " + p.Revision + " is unknown", nil
+	}
+	key := [2]string{u.revisions[from].Name, target}
+	if c, ok := u.inPlace[key]; ok {
+		return c.ip, c.note, nil
+	}
+	var c inPlaceCache
+	if ip, err := CalculateInPlaceUpdate(u.revisions[from].Data, u.revisions[to].Data); err != nil {
+		c.note = "the revision data cannot be compared: " + err.Error()
+	} else {
+		c.ip = &ip
+	}
+	if u.inPlace == nil {
+		u.inPlace = map[[2]string]inPlaceCache{}
+	}
+	u.inPlace[key] = c
+	return c.ip, c.note, nil
+}
+
+// inPlaceCache is one memoised in-place decision.
+type inPlaceCache struct {
+	ip   *InPlaceUpdate
+	note string
+}
+
+// refreshReason explains a bookkeeping move.
+func refreshReason(lc *Lifecycle, p *Pod, to LifecycleState) string {
+	switch p.Lifecycle {
+	case PreparingNormal:
+		if lc == nil || lc.PreNormal == nil {
+			return fmt.Sprintf("pod %s is scheduled on %s: PreparingNormal to Normal", p.Name, p.NodeName)
+		}
+		return fmt.Sprintf("pod %s carries the preNormal hook: PreparingNormal to Normal", p.Name)
+	case PreparingUpdate:
+		return fmt.Sprintf("pod %s waited in PreparingUpdate but is already at the update revision: PreparingUpdate to %s", p.Name, to)
+	case Updating:
+		return fmt.Sprintf("in-place update of pod %s is complete: Updating to %s", p.Name, to)
+	case Updated:
+		return fmt.Sprintf("pod %s carries the inPlaceUpdate hook again (or there is none): Updated to Normal", p.Name)
+	}
+	return fmt.Sprintf("pod %s: %s to %s", p.Name, p.Lifecycle, to)
+}
+
+// roundUpSecond rounds a positive duration up to a whole second.
+// Upstream: inplaceupdate.roundupSeconds.
+func roundUpSecond(d time.Duration) time.Duration {
+	if d%time.Second == 0 {
+		return d
+	}
+	return (d/time.Second + 1) * time.Second
+}
+
+// podNameList returns the names of pods[idx...].
+func podNameList(pods []Pod, idx []int) []string {
+	if len(idx) == 0 {
+		return nil
+	}
+	out := make([]string, len(idx))
+	for n, i := range idx {
+		out[n] = pods[i].Name
+	}
+	return out
+}
