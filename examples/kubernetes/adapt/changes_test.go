@@ -216,12 +216,48 @@ func TestChangesSyncMinReadySeconds(t *testing.T) {
 	c.rss[rs.Name] = rs
 	c.d.Spec.MinReadySeconds = 5
 	c.d.Generation++
+	gen := rs.Generation
 	changes := c.sync(t)
 	if len(changes) == 0 || changes[0].Verb != adapt.VerbUpdateReplicaSet || changes[0].ReplicaSet.Spec.MinReadySeconds != 5 {
 		t.Fatalf("want the new ReplicaSet's minReadySeconds set to 5 first, got %v", c.log)
 	}
+	if !strings.Contains(changes[0].Reason, "set minReadySeconds of new ReplicaSet") {
+		t.Errorf("the write's reason %q is not rollout's AnnotateReplicaSet reason", changes[0].Reason)
+	}
+	if got := c.rss[rs.Name].Generation; got != gen+1 {
+		t.Errorf("new ReplicaSet generation %d after the write, want %d", got, gen+1)
+	}
 	if changes := c.sync(t); len(changes) != 0 {
 		t.Errorf("a second sync should change nothing, got %v", c.log)
+	}
+}
+
+// TestChangesMinReadySecondsWriteCarriesCopiedAnnotations is the third
+// case of gap G1: the new ReplicaSet's revision does not parse, so the
+// controller does not update it for the Deployment's annotations, but it
+// copied them onto its in-memory ReplicaSet first; its minReadySeconds
+// update sends that copy, which persists them. One write, not two.
+func TestChangesMinReadySecondsWriteCarriesCopiedAnnotations(t *testing.T) {
+	d := nginxDeployment()
+	d.Annotations = map[string]string{"deployment.kubernetes.io/revision": "x1", "team": "red"}
+	d.Spec.MinReadySeconds = 1
+	c := &cluster{d: d, rss: map[string]*appsv1.ReplicaSet{}, now: at.Add(time.Hour)}
+	rs := nginxReplicaSet(d, revision.Hash(&d.Spec.Template, nil))
+	rs.Annotations = map[string]string{"deployment.kubernetes.io/revision": "x1",
+		"deployment.kubernetes.io/desired-replicas": "10", "deployment.kubernetes.io/max-replicas": "13"}
+	c.rss[rs.Name] = rs
+	changes := c.sync(t)
+	var updates []*appsv1.ReplicaSet
+	for _, ch := range changes {
+		if ch.Verb == adapt.VerbUpdateReplicaSet {
+			updates = append(updates, ch.ReplicaSet)
+		}
+	}
+	if len(updates) != 1 {
+		t.Fatalf("want one update of the new ReplicaSet, got %v", c.log)
+	}
+	if u := updates[0]; u.Spec.MinReadySeconds != 1 || u.Annotations["team"] != "red" || u.Annotations["deployment.kubernetes.io/revision"] != "x1" {
+		t.Errorf("update sends minReadySeconds %d, annotations %v; want 1 with team: red and revision x1", u.Spec.MinReadySeconds, u.Annotations)
 	}
 }
 

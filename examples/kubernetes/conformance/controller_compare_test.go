@@ -5,7 +5,6 @@ import (
 	"maps"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -169,11 +168,12 @@ func planWrites(changes []adapt.Change) (rsw []rsWrite, dUpdates []*appsv1.Deplo
 
 // rsView is a ReplicaSet after a sync, as compared.
 type rsView struct {
-	Name        string
-	Replicas    int32
-	Generation  int64
-	Annotations map[string]string
-	Template    corev1.PodTemplateSpec
+	Name            string
+	Replicas        int32
+	MinReadySeconds int32
+	Generation      int64
+	Annotations     map[string]string
+	Template        corev1.PodTemplateSpec
 }
 
 // dView is the Deployment after a sync, as compared: times virtual.
@@ -260,52 +260,11 @@ func compare(c *syncCase, outD *appsv1.Deployment, outRSs []*appsv1.ReplicaSet, 
 	}
 	c.planWrites, c.planDUpd = planWrites(changes)
 
-	// The documented differences need the new ReplicaSet: the one Plan
+	// The documented difference needs the new ReplicaSet: the one Plan
 	// found (not one it created).
 	newName := ""
 	if s.NewReplicaSet >= 0 {
 		newName = s.ReplicaSets[s.NewReplicaSet].Name
-	}
-	var newIn *appsv1.ReplicaSet
-	for _, rs := range c.inRSs {
-		if rs.Name == newName {
-			newIn = rs
-		}
-	}
-	annotated := false
-	for _, a := range s.Actions {
-		annotated = annotated || (a.Kind == rollout.AnnotateReplicaSet && a.ReplicaSet == newName)
-	}
-	// minReady: upstream rewrites the new ReplicaSet when its
-	// spec.minReadySeconds differs from the Deployment's, which
-	// rollout.ReplicaSet does not carry (adapt.Changes adds the write).
-	minReady := newIn != nil && newIn.Spec.MinReadySeconds != c.in.Spec.MinReadySeconds
-	if minReady {
-		c.documented = append(c.documented, docMinReady)
-	}
-	// With a revision that does not parse, that write also persists the
-	// Deployment annotations upstream copied into its in-memory new
-	// ReplicaSet before it gave up on the revision (the mechanism of
-	// issue 12's case 3, on a write Plan does not model).
-	if minReady && unparsableRevision(newIn.Annotations) {
-		copied := func(ann map[string]string) map[string]string {
-			out := maps.Clone(ann)
-			if out == nil {
-				out = map[string]string{}
-			}
-			for k, v := range c.in.Annotations {
-				if revision.Copied(k) {
-					out[k] = v
-				}
-			}
-			return out
-		}
-		for i := range c.planWrites {
-			if c.planWrites[i].Name == newName && c.planWrites[i].Verb == "update" {
-				c.planWrites[i].Annotations = copied(c.planWrites[i].Annotations)
-			}
-		}
-		s.ReplicaSets[s.NewReplicaSet].Annotations = copied(s.ReplicaSets[s.NewReplicaSet].Annotations)
 	}
 
 	// A refused create is a hash collision: Plan must count it.
@@ -357,11 +316,15 @@ func compare(c *syncCase, outD *appsv1.Deployment, outRSs []*appsv1.ReplicaSet, 
 			}
 			t.Labels[revision.HashLabel] = s.Hash
 		}
-		planRS[rs.Name] = rsView{rs.Name, rs.Replicas, rs.Generation, rs.Annotations, t}
+		minReady := int32(-1) // not known: reported as a difference
+		if rs.MinReadySeconds != nil {
+			minReady = *rs.MinReadySeconds
+		}
+		planRS[rs.Name] = rsView{rs.Name, rs.Replicas, minReady, rs.Generation, rs.Annotations, t}
 	}
 	upRS := map[string]rsView{}
 	for _, rs := range outRSs {
-		upRS[rs.Name] = rsView{rs.Name, *rs.Spec.Replicas, rs.Generation, rs.Annotations, rs.Spec.Template}
+		upRS[rs.Name] = rsView{rs.Name, *rs.Spec.Replicas, rs.Spec.MinReadySeconds, rs.Generation, rs.Annotations, rs.Spec.Template}
 	}
 	for _, name := range sortedKeys(upRS, planRS) {
 		u, uok := upRS[name]
@@ -375,9 +338,10 @@ func compare(c *syncCase, outD *appsv1.Deployment, outRSs []*appsv1.ReplicaSet, 
 			if u.Replicas != p.Replicas {
 				add("ReplicaSet replicas", "%s: upstream %d, Plan %d", name, u.Replicas, p.Replicas)
 			}
-			if minReady && name == newName && u.Generation == p.Generation+1 {
-				// The API server raised it for the minReadySeconds write.
-			} else if u.Generation != p.Generation {
+			if u.MinReadySeconds != p.MinReadySeconds {
+				add("ReplicaSet minReadySeconds", "%s: upstream %d, Plan %d", name, u.MinReadySeconds, p.MinReadySeconds)
+			}
+			if u.Generation != p.Generation {
 				add("ReplicaSet generation", "%s: upstream %d, Plan %d", name, u.Generation, p.Generation)
 			}
 			if !equality.Semantic.DeepEqual(u.Annotations, p.Annotations) {
@@ -391,27 +355,12 @@ func compare(c *syncCase, outD *appsv1.Deployment, outRSs []*appsv1.ReplicaSet, 
 
 	// The Deployment after the sync.
 	up := viewDeployment(outD, c.clock)
-	planD := &s.Deployment
-	if minReady && !annotated {
-		// Upstream returns right after its minReadySeconds write, as
-		// Plan returns after an annotation update of the new
-		// ReplicaSet: the model is Plan's answer when such an update is
-		// due, forced by a Deployment annotation the new ReplicaSet
-		// lacks (then dropped from the answer).
-		if m, ok := forcedAnnotationModel(c, newName); ok {
-			planD = m
-		}
-	}
-	pd := adapt.DeploymentObject(planD, c.in)
+	pd := adapt.DeploymentObject(&s.Deployment, c.in)
 	pl := viewDeployment(pd, c.clock)
 	if up.Generation != pl.Generation {
 		add("Deployment generation", "upstream %d, Plan %d", up.Generation, pl.Generation)
 	}
-	if minReady && !annotated && revisionNotSynced(c.in.Annotations, up.Annotations, pl.Annotations) {
-		// Upstream's write of minReadySeconds returns before it syncs
-		// the Deployment's revision annotation (Plan, as for an
-		// annotation update, would return there too).
-	} else if !equality.Semantic.DeepEqual(up.Annotations, pl.Annotations) {
+	if !equality.Semantic.DeepEqual(up.Annotations, pl.Annotations) {
 		add("Deployment annotations", "upstream %s, Plan %s", mapString(up.Annotations), mapString(pl.Annotations))
 	}
 	if !equality.Semantic.DeepEqual(up.Template, pl.Template) {
@@ -423,62 +372,13 @@ func compare(c *syncCase, outD *appsv1.Deployment, outRSs []*appsv1.ReplicaSet, 
 	if !equality.Semantic.DeepEqual(us, ps) {
 		add("Deployment status", "upstream %s, Plan %s", statusString(&us), statusString(&ps))
 	}
-	if minReady && !annotated && equality.Semantic.DeepEqual(uc, withoutFound(pc, c.in.Status.Conditions)) {
-		// Nor does upstream add the FoundNewReplicaSet condition then.
-	} else if !equality.Semantic.DeepEqual(uc, pc) {
+	if !equality.Semantic.DeepEqual(uc, pc) {
 		add("Deployment conditions", "upstream %s, Plan %s", conditionsString(uc, c.clock.virtual), conditionsString(pc, c.clock.virtual))
 	}
 }
 
-// forceKey is the Deployment annotation forcedAnnotationModel adds.
-const forceKey = "harness.example/force-annotation-update"
-
-// forcedAnnotationModel returns the Deployment Plan leaves when the new
-// ReplicaSet name needs an annotation update: Plan on c's inputs with
-// forceKey added to the Deployment's annotations, the key dropped again.
-// ok is false when Plan then does not update that ReplicaSet's
-// annotations (a revision that does not parse).
-func forcedAnnotationModel(c *syncCase, name string) (*rollout.Deployment[adapt.Template], bool) {
-	d := c.in.DeepCopy()
-	setAnnotation(d, forceKey, "1")
-	conv, err := adapt.Deployment(d)
-	if err != nil {
-		return nil, false
-	}
-	s, err := rollout.Plan(&conv, adapt.ReplicaSets(c.inRSs), c.clock.start)
-	if err != nil {
-		return nil, false
-	}
-	for _, a := range s.Actions {
-		if a.Kind == rollout.AnnotateReplicaSet && a.ReplicaSet == name {
-			out := s.Deployment
-			out.Annotations = maps.Clone(out.Annotations)
-			delete(out.Annotations, forceKey)
-			if len(out.Annotations) == 0 && c.in.Annotations == nil {
-				out.Annotations = nil
-			}
-			return &out, true
-		}
-	}
-	return nil, false
-}
-
-// withoutFound returns cs without a FoundNewReplicaSet condition that is
-// not in the input conditions in.
-func withoutFound(cs, in []appsv1.DeploymentCondition) []appsv1.DeploymentCondition {
-	for i, c := range cs {
-		if c.Reason == "FoundNewReplicaSet" && !slices.ContainsFunc(in, func(x appsv1.DeploymentCondition) bool { return x.Reason == c.Reason }) {
-			return slices.Delete(slices.Clone(cs), i, i+1)
-		}
-	}
-	return cs
-}
-
-// The documented differences, by tally class.
-const (
-	docRepeat   = "upstream repeats its new-ReplicaSet update (isScalingEvent, then the branch taken)"
-	docMinReady = "new ReplicaSet's minReadySeconds differs (not in rollout.ReplicaSet)"
-)
+// The documented difference, by tally class.
+const docRepeat = "upstream repeats its new-ReplicaSet update (isScalingEvent, then the branch taken)"
 
 // collapseRepeat returns ws without the second of two consecutive
 // identical updates of the ReplicaSet name, and whether there was one.
@@ -489,30 +389,6 @@ func collapseRepeat(ws []rsWrite, name string) ([]rsWrite, bool) {
 		}
 	}
 	return ws, false
-}
-
-// unparsableRevision reports whether ann holds a revision annotation
-// that is not empty and not an integer.
-func unparsableRevision(ann map[string]string) bool {
-	v, ok := ann[revision.RevisionAnnotation]
-	if !ok || v == "" {
-		return false
-	}
-	_, err := strconv.ParseInt(v, 10, 64)
-	return err != nil
-}
-
-// revisionNotSynced reports whether up is in with its revision
-// annotation unchanged and pl differs from up only in that annotation.
-func revisionNotSynced(in, up, pl map[string]string) bool {
-	rev := revision.RevisionAnnotation
-	if up[rev] != in[rev] {
-		return false
-	}
-	a, b := maps.Clone(up), maps.Clone(pl)
-	delete(a, rev)
-	delete(b, rev)
-	return maps.Equal(a, b)
 }
 
 func sameMultiset(a, b []rsWrite) bool {
@@ -664,8 +540,8 @@ type classTally struct {
 // order) and adapt.Changes: the ReplicaSet writes in order (verb, name,
 // replicas, minReadySeconds, annotations, template with the hash label,
 // labels of a created one), the Deployment spec updates, every
-// ReplicaSet after the sync (replicas, generation, annotations,
-// template) and the Deployment after it (generation, annotations,
+// ReplicaSet after the sync (replicas, minReadySeconds, generation,
+// annotations, template) and the Deployment after it (generation, annotations,
 // template, status counters, collision count, conditions with type,
 // status, reason, message and both timestamps as kept or now).
 //
@@ -839,6 +715,12 @@ func TestDifferentialSeesPlantedDefects(t *testing.T) {
 		{"ReplicaSet generation", func(s *rollout.Sync[adapt.Template]) {
 			if len(s.ReplicaSets) > 0 {
 				s.ReplicaSets[0].Generation++
+			}
+		}},
+		{"ReplicaSet minReadySeconds", func(s *rollout.Sync[adapt.Template]) {
+			if s.NewReplicaSet >= 0 && s.ReplicaSets[s.NewReplicaSet].MinReadySeconds != nil {
+				m := *s.ReplicaSets[s.NewReplicaSet].MinReadySeconds + 1
+				s.ReplicaSets[s.NewReplicaSet].MinReadySeconds = &m
 			}
 		}},
 	}
