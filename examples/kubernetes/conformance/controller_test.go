@@ -104,7 +104,10 @@ func newLiveController() (*liveController, error) {
 // raises metadata.generation when the ReplicaSet's spec, or the
 // Deployment's spec or annotations, change; a name taken is
 // AlreadyExists. Like the fake clientset it does not check
-// resourceVersion (see multiWrite).
+// resourceVersion: a sync that writes one object twice from one stale
+// copy succeeds twice, where a real API server refuses the second write
+// as a conflict (traceResult.multiWrite counts such syncs for the
+// Deployment).
 type apiServer struct {
 	d    *appsv1.Deployment
 	rss  map[string]*appsv1.ReplicaSet
