@@ -31,6 +31,8 @@ import (
 type clock struct {
 	virtual, start time.Time
 	shift          time.Duration
+	// took is how long the controller's sync ran.
+	took time.Duration
 }
 
 func (c clock) toReal(t time.Time) time.Time {
@@ -206,6 +208,7 @@ type syncCase struct {
 	upDUpdates  []*appsv1.Deployment
 	upErr       error
 	upRefused   []string // writes the API server refused
+	upRequeues  []requeue
 	planWrites  []rsWrite
 	planDUpd    []*appsv1.Deployment
 	planErr     error
@@ -276,6 +279,21 @@ func compare(c *syncCase, outD *appsv1.Deployment, outRSs []*appsv1.ReplicaSet, 
 	}
 	if !slices.Equal(c.upRefused, collided) {
 		add("hash collision", "upstream's refused writes %v, Plan's collisions %v", c.upRefused, collided)
+	}
+
+	// Looking at the Deployment again without an event.
+	var planRequeues []requeue
+	if s.Requeue {
+		planRequeues = []requeue{{after: s.RequeueAfter, rateLimited: s.RequeueAfter == 0}}
+	}
+	if !slices.EqualFunc(c.upRequeues, planRequeues, func(u, p requeue) bool {
+		// A delay counted from a condition the sync stamped with
+		// metav1.Now() is longer upstream by at most the sync's own
+		// duration (Plan's "now" is the instant the sync started).
+		d := u.after - p.after
+		return u.rateLimited == p.rateLimited && d >= 0 && d <= c.clock.took
+	}) {
+		add("requeue", "upstream %v, Plan %v", c.upRequeues, planRequeues)
 	}
 
 	// ReplicaSet writes, in order.
@@ -537,7 +555,9 @@ type classTally struct {
 // syncHandler called once per sync) through -traces random whole rollouts
 // and compares each sync with rollout.Plan given exactly the Deployment
 // and ReplicaSets the controller saw (converted by adapt, in a random
-// order) and adapt.Changes: the ReplicaSet writes in order (verb, name,
+// order) and adapt.Changes: whether and when the controller queues the
+// Deployment again (Sync.Requeue; an error is a rate-limited requeue), a
+// hash collision, the ReplicaSet writes in order (verb, name,
 // replicas, minReadySeconds, annotations, template with the hash label,
 // labels of a created one), the Deployment spec updates, every
 // ReplicaSet after the sync (replicas, minReadySeconds, generation,
@@ -666,6 +686,13 @@ func runTraces(seed uint64, first, n int, perturb func(*rollout.Sync[adapt.Templ
 					res.reached["Progressing/"+cd.Reason]++
 				}
 			}
+			for _, q := range c.upRequeues {
+				if q.rateLimited {
+					res.reached["requeue rate-limited"]++
+				} else {
+					res.reached["requeue after a delay"]++
+				}
+			}
 			if c.plan != nil {
 				res.reached["path "+c.plan.Path.String()]++
 				for _, a := range c.plan.Actions {
@@ -701,6 +728,11 @@ func TestDifferentialSeesPlantedDefects(t *testing.T) {
 			}
 		}},
 		{"Deployment status", func(s *rollout.Sync[adapt.Template]) { s.Deployment.Status.ReadyReplicas++ }},
+		{"requeue", func(s *rollout.Sync[adapt.Template]) {
+			if s.Requeue {
+				s.RequeueAfter += time.Second
+			}
+		}},
 		{"ReplicaSet write order", func(s *rollout.Sync[adapt.Template]) {
 			var scales []int
 			for i, a := range s.Actions {
@@ -753,8 +785,14 @@ func runSync(live *liveController, w *world, perturb func(*rollout.Sync[adapt.Te
 	retime(d, rss, clk.toReal)
 	upErr, actions, failed, outD, outRSs, uids := live.syncOnce(d, rss, w.uids, clk.start)
 	w.uids = uids
+	clk.took = time.Since(wall)
 	c = &syncCase{log: w.log, clock: clk, in: d, upErr: upErr}
 	c.upWrites, c.upDUpdates, dWrites, c.upRefused = upstreamWrites(actions, failed)
+	c.upRequeues = slices.Clone(live.queue.requeues)
+	if upErr != nil {
+		// processNextWorkItem's handleErr queues the key rate-limited.
+		c.upRequeues = append(c.upRequeues, requeue{rateLimited: true})
+	}
 	dWrites += len(c.upDUpdates)
 	// Plan gets the same objects, in an order of the trace's choosing.
 	c.inRSs = adapt.Owned(d, rss)

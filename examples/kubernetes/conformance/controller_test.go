@@ -27,6 +27,7 @@ import (
 	core "k8s.io/client-go/testing"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/record"
+	"k8s.io/client-go/util/workqueue"
 	"k8s.io/kubernetes/pkg/controller"
 	depcontroller "k8s.io/kubernetes/pkg/controller/deployment"
 )
@@ -66,6 +67,29 @@ type liveController struct {
 	client                    *fake.Clientset
 	dStore, rsStore, podStore cache.Indexer
 	api                       *apiServer
+	queue                     *recordingQueue
+}
+
+// recordingQueue is the controller's work queue with the two calls a
+// sync makes to look at a Deployment again recorded instead of queued.
+type recordingQueue struct {
+	workqueue.TypedRateLimitingInterface[string]
+	requeues []requeue
+}
+
+// requeue is one request to sync again: after a delay, or rate-limited
+// (as soon as the rate limiter allows).
+type requeue struct {
+	after       time.Duration
+	rateLimited bool
+}
+
+func (q *recordingQueue) AddAfter(key string, after time.Duration) {
+	q.requeues = append(q.requeues, requeue{after: after})
+}
+
+func (q *recordingQueue) AddRateLimited(key string) {
+	q.requeues = append(q.requeues, requeue{rateLimited: true})
 }
 
 // unexported returns a settable reflect.Value for dc's unexported field
@@ -87,7 +111,10 @@ func newLiveController() (*liveController, error) {
 		return nil, err
 	}
 	unexported(dc, "eventRecorder").Set(reflect.ValueOf(record.EventRecorder(&record.FakeRecorder{})))
+	queue := &recordingQueue{TypedRateLimitingInterface: unexported(dc, "queue").Interface().(workqueue.TypedRateLimitingInterface[string])}
+	unexported(dc, "queue").Set(reflect.ValueOf(workqueue.TypedRateLimitingInterface[string](queue)))
 	return &liveController{
+		queue:    queue,
 		sync:     unexported(dc, "syncHandler").Interface().(func(context.Context, string) error),
 		client:   client,
 		dStore:   dInf.Informer().GetIndexer(),
@@ -104,7 +131,10 @@ func newLiveController() (*liveController, error) {
 // raises metadata.generation when the ReplicaSet's spec, or the
 // Deployment's spec or annotations, change; a name taken is
 // AlreadyExists. Like the fake clientset it does not check
-// resourceVersion (see multiWrite).
+// resourceVersion: a sync that writes one object twice from one stale
+// copy succeeds twice, where a real API server refuses the second write
+// as a conflict (traceResult.multiWrite counts such syncs for the
+// Deployment).
 type apiServer struct {
 	d    *appsv1.Deployment
 	rss  map[string]*appsv1.ReplicaSet
@@ -247,6 +277,7 @@ func (c *liveController) syncOnce(d *appsv1.Deployment, rss []*appsv1.ReplicaSet
 	mustReplace(c.rsStore, objs)
 	mustReplace(c.podStore, pods(rss, now))
 	c.client.ClearActions()
+	c.queue.requeues = c.queue.requeues[:0]
 	savedUtil, savedController := upstreamUtilNow, upstreamControllerNow
 	upstreamUtilNow = func() time.Time { return now }
 	upstreamControllerNow = upstreamUtilNow
