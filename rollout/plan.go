@@ -151,12 +151,12 @@ type Sync[T any] struct {
 	// deleted ones, oldest first (creation time, then name: upstream's
 	// ReplicaSetsByCreationTimestamp), a created one last; so the Sync
 	// does not depend on the order of Plan's rss. A ReplicaSet whose
-	// spec.replicas changed has Generation raised by one, and so has a new
-	// ReplicaSet whose MinReadySeconds was known, differed from the
-	// deployment's and was set to it (both in one sync: raised by two); a
-	// created one has Generation 1, CreationTime now, MinReadySeconds the
-	// deployment's, no UID and no status, and its
-	// Template is the deployment's as is: a caller writing it to a cluster
+	// spec.replicas changed has Generation raised by one; a new ReplicaSet
+	// whose MinReadySeconds was known and differed from the deployment's
+	// holds the deployment's, its Generation raised by one more. A created
+	// one has Generation 1, CreationTime now, MinReadySeconds the
+	// deployment's, no UID and no status, and its Template is the
+	// deployment's as is: a caller writing it to a cluster
 	// adds the label revision.HashLabel = Hash to its template and
 	// selector, as upstream does. Maps are fresh where changed; nothing is
 	// shared that the sync modified.
@@ -352,7 +352,7 @@ func (e *duplicateError) Unwrap() []error { return []error{ErrInvalid, proportio
 // range: status.collisionCount at math.MaxInt32 when the new ReplicaSet's
 // name collides again, or metadata.generation at math.MaxInt64 of the
 // deployment (the update that ends a rollback) or of a ReplicaSet whose
-// spec.replicas changes. Upstream's arithmetic wraps the counter to its
+// spec.replicas or (the new ReplicaSet's) spec.minReadySeconds changes. Upstream's arithmetic wraps the counter to its
 // minimum and the API server rejects the write (a negative
 // collisionCount, or a generation that is decremented), so the controller
 // retries the same sync forever and never gets past it. Plan returns this
