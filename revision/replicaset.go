@@ -40,7 +40,16 @@ type ReplicaSet[T any] struct {
 	// it carries the HashLabel label.
 	Template T
 
-	Replicas          int32 // spec.replicas
+	Replicas int32 // spec.replicas
+
+	// MinReadySeconds is spec.minReadySeconds, in seconds (>= 0). nil
+	// means not known: it is then assumed to equal the Deployment's
+	// spec.minReadySeconds, so nothing rewrites it (the behaviour before
+	// the field existed). When it is known and differs, package rollout's
+	// Plan writes the Deployment's value to the new ReplicaSet, as
+	// upstream's getNewReplicaSet does. This package does not read it.
+	MinReadySeconds *int32
+
 	StatusReplicas    int32 // status.replicas (non-terminating pods)
 	ReadyReplicas     int32 // status.readyReplicas
 	AvailableReplicas int32 // status.availableReplicas

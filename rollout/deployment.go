@@ -13,12 +13,15 @@ import (
 // [revision.ReplicaSet] for its fields. rollout reads the counters
 // (Replicas, StatusReplicas, ReadyReplicas, AvailableReplicas,
 // TerminatingReplicas), the desired-replicas, max-replicas and revision
-// annotations, the creation time and name (for oldest-first order) and the
-// template (to find the new ReplicaSet). Zero values: a nil
-// TerminatingReplicas means "not reported" (a synced ReplicaSet without it
-// makes the deployment's count unknown), ObservedGeneration 0 means never
-// synced by the ReplicaSet controller, a zero CreationTime sorts oldest, and
-// missing annotations mean revision 0 and no desired/max replicas.
+// annotations, the creation time and name (for oldest-first order), the
+// template (to find the new ReplicaSet) and the new ReplicaSet's
+// MinReadySeconds (to keep it equal to the deployment's). Zero values: a
+// nil MinReadySeconds means not known, assumed equal to the deployment's;
+// a nil TerminatingReplicas means "not reported" (a synced ReplicaSet
+// without it makes the deployment's count unknown), ObservedGeneration 0
+// means never synced by the ReplicaSet controller, a zero CreationTime
+// sorts oldest, and missing annotations mean revision 0 and no desired/max
+// replicas.
 type ReplicaSet[T any] = revision.ReplicaSet[T]
 
 // StrategyType is spec.strategy.type. The zero value "" means

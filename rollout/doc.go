@@ -59,13 +59,23 @@
 // package's substituting history cleanup. All are off by default, so
 // default results stay upstream-exact.
 //
+// A ReplicaSet's spec.minReadySeconds is read only to keep the new
+// ReplicaSet's equal to the deployment's: when it is known
+// (ReplicaSet.MinReadySeconds not nil) and differs, Plan writes the
+// deployment's value as upstream does (an AnnotateReplicaSet action, the
+// ReplicaSet's generation raised, the deployment's revision annotation
+// left for the next sync). Availability is the ReplicaSets' reported
+// counters, whatever minReadySeconds they were counted with.
+//
 // Not modelled: API errors and write conflicts (ReplicaSetCreateError is
-// never set), ReplicaSet conditions (ReplicaFailure is always removed), an
-// empty selector, and a ReplicaSet's minReadySeconds (the deployment's is
-// used). Pods are seen only through the ReplicaSets' counters: Recreate
-// waits while old ReplicaSets report status.replicas or
-// status.terminatingReplicas, where upstream lists the pods, so a
-// ReplicaSet that does not report terminatingReplicas hides its
+// never set), ReplicaSet conditions (ReplicaFailure is always removed) and
+// an empty selector. Upstream sends the new ReplicaSet's update twice in a
+// sync that is not paused, a rollback or a deletion (isScalingEvent and
+// then the branch taken both run getNewReplicaSet on the same lister
+// snapshot); Plan lists it once. Pods are seen only through the
+// ReplicaSets' counters: Recreate waits while old ReplicaSets report
+// status.replicas or status.terminatingReplicas, where upstream lists the
+// pods, so a ReplicaSet that does not report terminatingReplicas hides its
 // terminating pods.
 //
 // Plan was checked against the real controller (k8s.io/kubernetes

@@ -419,6 +419,30 @@ func ExamplePlan_duplicateNames() {
 	// true true
 }
 
+// A settled deployment whose minReadySeconds changed from 0 to 10: the
+// new ReplicaSet still has 0, so the sync rewrites it (its generation
+// rises) and leaves the deployment's revision annotation for the next
+// sync. A nil MinReadySeconds (not known) would skip the write.
+func ExamplePlan_minReadySeconds() {
+	d, rss := nginxDeployment("nginx:1.9")
+	d.MinReadySeconds = 10
+	zero := int32(0)
+	rss[0].MinReadySeconds = &zero
+	s, err := rollout.Plan(d, rss, start)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, a := range s.Actions {
+		fmt.Println(a.Kind, a.Reason)
+	}
+	n := s.ReplicaSets[s.NewReplicaSet]
+	fmt.Println("minReadySeconds", *n.MinReadySeconds, "generation", n.Generation)
+	// Output:
+	// AnnotateReplicaSet set minReadySeconds of new ReplicaSet nginx-6d4cf56db6 from 0 to the deployment's 10
+	// minReadySeconds 10 generation 2
+}
+
 func ExamplePlan_counterOverflow() {
 	// A rollback ends with an update that raises metadata.generation; at
 	// math.MaxInt64 that would wrap, and the API server would reject it.

@@ -74,7 +74,14 @@ const (
 	// those annotations when From == To.
 	ScaleReplicaSet
 	// AnnotateReplicaSet updates the new ReplicaSet's annotations
-	// (revision, revision-history, copied deployment annotations).
+	// (revision, revision-history, copied deployment annotations) and sets
+	// its spec.minReadySeconds to the deployment's, in one write. Plan
+	// takes it when the annotations change or when the ReplicaSet's
+	// MinReadySeconds is known and differs from the deployment's (the
+	// API server then raises the ReplicaSet's generation). Either way the
+	// sync goes on without setting the deployment's revision annotation
+	// or the FoundNewReplicaSet condition. Upstream: the update in
+	// getNewReplicaSet.
 	AnnotateReplicaSet
 	// DeleteReplicaSet deletes an old ReplicaSet beyond the revision
 	// history limit.
@@ -144,9 +151,12 @@ type Sync[T any] struct {
 	// deleted ones, oldest first (creation time, then name: upstream's
 	// ReplicaSetsByCreationTimestamp), a created one last; so the Sync
 	// does not depend on the order of Plan's rss. A ReplicaSet whose
-	// spec.replicas changed has Generation raised by one; a created one has
-	// Generation 1, CreationTime now, no UID and no status, and its
-	// Template is the deployment's as is: a caller writing it to a cluster
+	// spec.replicas changed has Generation raised by one; a new ReplicaSet
+	// whose MinReadySeconds was known and differed from the deployment's
+	// holds the deployment's, its Generation raised by one more. A created
+	// one has Generation 1, CreationTime now, MinReadySeconds the
+	// deployment's, no UID and no status, and its Template is the
+	// deployment's as is: a caller writing it to a cluster
 	// adds the label revision.HashLabel = Hash to its template and
 	// selector, as upstream does. Maps are fresh where changed; nothing is
 	// shared that the sync modified.
@@ -342,7 +352,7 @@ func (e *duplicateError) Unwrap() []error { return []error{ErrInvalid, proportio
 // range: status.collisionCount at math.MaxInt32 when the new ReplicaSet's
 // name collides again, or metadata.generation at math.MaxInt64 of the
 // deployment (the update that ends a rollback) or of a ReplicaSet whose
-// spec.replicas changes. Upstream's arithmetic wraps the counter to its
+// spec.replicas or (the new ReplicaSet's) spec.minReadySeconds changes. Upstream's arithmetic wraps the counter to its
 // minimum and the API server rejects the write (a negative
 // collisionCount, or a generation that is decremented), so the controller
 // retries the same sync forever and never gets past it. Plan returns this
@@ -425,10 +435,42 @@ func (p *planner[T]) syncRevision(create bool) bool {
 		ann, changed := revision.NewAnnotations(revision.AnnotationsInput{
 			Deployment: p.cur.Annotations, ReplicaSet: rs.Annotations, Revision: newRevision, Exists: true,
 		})
-		if changed {
+		minReady := rs.MinReadySeconds != nil && *rs.MinReadySeconds != p.cur.MinReadySeconds
+		if changed || minReady {
+			// One update carries both, and ends the revision sync before
+			// the deployment's revision annotation and the
+			// FoundNewReplicaSet condition. When only minReadySeconds
+			// differs, ann still holds the deployment's copied
+			// annotations that a revision which does not parse kept from
+			// counting as a change: upstream's in-memory copy has them,
+			// so its update persists them.
 			old := rs.Annotations[revision.RevisionAnnotation]
+			var reason string
+			if changed {
+				reason = fmt.Sprintf("updated annotations of new ReplicaSet %s (revision %s -> %s)", rs.Name, orNone(old), ann[revision.RevisionAnnotation])
+			}
+			if minReady {
+				if rs.Generation == math.MaxInt64 {
+					p.fail(fmt.Errorf("rollout: ReplicaSet %q: metadata.generation is %d; updating its minReadySeconds would wrap it to %d, which the API server rejects: %w",
+						rs.Name, rs.Generation, int64(math.MinInt64), ErrCounterOverflow))
+					return false
+				}
+				from := *rs.MinReadySeconds
+				m := p.cur.MinReadySeconds
+				rs.MinReadySeconds = &m
+				// A spec change: the API server raises the generation.
+				rs.Generation++
+				if changed {
+					reason += fmt.Sprintf(" and minReadySeconds %d -> %d", from, m)
+				} else {
+					reason = fmt.Sprintf("set minReadySeconds of new ReplicaSet %s from %d to the deployment's %d", rs.Name, from, m)
+					if !maps.Equal(ann, rs.Annotations) {
+						reason += " (the update also carries the deployment's annotations; revision " + strconv.Quote(old) + " does not parse)"
+					}
+				}
+			}
 			rs.Annotations = ann
-			p.act(AnnotateReplicaSet, rs.Name, rs.Replicas, rs.Replicas, fmt.Sprintf("updated annotations of new ReplicaSet %s (revision %s -> %s)", rs.Name, orNone(old), ann[revision.RevisionAnnotation]))
+			p.act(AnnotateReplicaSet, rs.Name, rs.Replicas, rs.Replicas, reason)
 			return true
 		}
 		if !maps.Equal(ann, rs.Annotations) {
@@ -476,13 +518,15 @@ func (p *planner[T]) syncRevision(create bool) bool {
 	ann, _ := revision.NewAnnotations(revision.AnnotationsInput{
 		Deployment: p.cur.Annotations, Revision: newRevision, Replicas: p.cur.Replicas, MaxReplicas: maxTotal(&p.cur),
 	})
+	minReady := p.cur.MinReadySeconds
 	p.rss = append(p.rss, ReplicaSet[T]{
-		Name:         name,
-		CreationTime: p.now,
-		Annotations:  ann,
-		Template:     p.cur.Template,
-		Replicas:     size,
-		Generation:   1,
+		Name:            name,
+		CreationTime:    p.now,
+		Annotations:     ann,
+		Template:        p.cur.Template,
+		Replicas:        size,
+		MinReadySeconds: &minReady,
+		Generation:      1,
 	})
 	p.newIdx = len(p.rss) - 1
 	p.hash = hash

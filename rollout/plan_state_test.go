@@ -129,6 +129,7 @@ func drawSyncState(t *rapid.T, extreme bool) syncState {
 		r.ObservedGeneration = rapid.Int64Range(0, max(r.Generation, 0)).Draw(t, fmt.Sprintf("rsObservedGeneration%d", i))
 		r.Deleting = rapid.IntRange(0, 9).Draw(t, fmt.Sprintf("rsDeleting%d", i)) == 0
 		r.Template = image(rapid.SampledFrom(images).Draw(t, fmt.Sprintf("image%d", i)))
+		r.MinReadySeconds = drawRSMinReadySeconds(t, i, d.MinReadySeconds)
 		r.Annotations = map[string]string{}
 		if rev := rapid.SampledFrom([]string{"1", "2", "3", "4", "x1", "", "-"}).Draw(t, fmt.Sprintf("revision%d", i)); rev != "-" {
 			r.Annotations[revision.RevisionAnnotation] = rev
@@ -154,4 +155,17 @@ func drawSyncState(t *rapid.T, extreme bool) syncState {
 	}
 	now := t0.Add(time.Duration(rapid.IntRange(0, 120).Draw(t, "nowSeconds")) * time.Second)
 	return syncState{d: d, rss: rss, now: now, opts: opts}
+}
+
+// drawRSMinReadySeconds draws the i-th ReplicaSet's MinReadySeconds
+// against the deployment's minReady: unknown (nil), equal, or a different
+// non-negative value.
+func drawRSMinReadySeconds(t *rapid.T, i int, minReady int32) *int32 {
+	switch rapid.IntRange(0, 2).Draw(t, fmt.Sprintf("minReadySecondsKind%d", i)) {
+	case 1:
+		return ptr(minReady)
+	case 2:
+		return ptr(rapid.SampledFrom([]int32{0, 1, 5, 600}).Filter(func(v int32) bool { return v != minReady }).Draw(t, fmt.Sprintf("minReadySeconds%d", i)))
+	}
+	return nil
 }

@@ -33,6 +33,9 @@ func deepCopyRSs(rss []ReplicaSet[tmpl]) []ReplicaSet[tmpl] {
 		if r.TerminatingReplicas != nil {
 			r.TerminatingReplicas = ptr(*r.TerminatingReplicas)
 		}
+		if r.MinReadySeconds != nil {
+			r.MinReadySeconds = ptr(*r.MinReadySeconds)
+		}
 		out[i] = r
 	}
 	return out

@@ -258,6 +258,9 @@ func drawState(t *rapid.T) (*Deployment[tmpl], []ReplicaSet[tmpl], time.Time) {
 	d.Template = image(fmt.Sprintf("v%d", rapid.IntRange(0, 3).Draw(t, "image")))
 	d.Generation = rapid.SampledFrom([]int64{0, 1, 2, 7}).Draw(t, "generation")
 	d.MinReadySeconds = rapid.SampledFrom([]int32{0, 5}).Draw(t, "minReadySeconds")
+	for i := range rss {
+		rss[i].MinReadySeconds = drawRSMinReadySeconds(t, i, d.MinReadySeconds)
+	}
 	d.ProgressDeadlineSeconds = rapid.SampledFrom([]*int32{nil, ptr(int32(10)), ptr(int32(600)), ptr(int32(NoLimit))}).Draw(t, "progressDeadlineSeconds")
 	d.RevisionHistoryLimit = rapid.SampledFrom([]*int32{nil, ptr(int32(0)), ptr(int32(1)), ptr(int32(NoLimit))}).Draw(t, "revisionHistoryLimit")
 	d.Status = drawStatus(t, d.Generation)

@@ -128,9 +128,10 @@ func validate[T any](d *Deployment[T]) intorpercent.ErrorList {
 // ValidateReplicaSet checks the counters of rs as the API server checks a
 // ReplicaSet's metadata, spec and status, and returns nil or an
 // intorpercent.ErrorList in the API server's words: metadata.generation,
-// spec.replicas, status.replicas, readyReplicas, availableReplicas,
-// terminatingReplicas (when set) and observedGeneration >= 0; ready and
-// available <= status.replicas; available <= ready.
+// spec.replicas, spec.minReadySeconds (when set), status.replicas,
+// readyReplicas, availableReplicas, terminatingReplicas (when set) and
+// observedGeneration >= 0; ready and available <= status.replicas;
+// available <= ready.
 // Upstream: ValidateObjectMeta's generation rule, ValidateReplicaSetSpec
 // and ValidateReplicaSetStatus (the counter rules; selectors and
 // templates are not checked). A nil rs is reported as a Required error.
@@ -145,6 +146,9 @@ func validateReplicaSet[T any](rs *ReplicaSet[T]) intorpercent.ErrorList {
 	var list intorpercent.ErrorList
 	list = nonNegativeField(list, rs.Generation, "metadata.generation")
 	list = nonNegativeField(list, int64(rs.Replicas), "spec.replicas")
+	if rs.MinReadySeconds != nil {
+		list = nonNegativeField(list, int64(*rs.MinReadySeconds), "spec.minReadySeconds")
+	}
 	list = nonNegativeField(list, int64(rs.StatusReplicas), "status.replicas")
 	list = nonNegativeField(list, int64(rs.ReadyReplicas), "status.readyReplicas")
 	list = nonNegativeField(list, int64(rs.AvailableReplicas), "status.availableReplicas")

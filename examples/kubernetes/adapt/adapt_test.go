@@ -46,7 +46,11 @@ func TestReplicaSetRoundTrip(t *testing.T) {
 	d := nginxDeployment()
 	rs := nginxReplicaSet(d, revision.Hash(&d.Spec.Template, nil))
 	rs.DeletionTimestamp = nil
+	rs.Spec.MinReadySeconds = 7
 	ours := adapt.ReplicaSet(rs)
+	if ours.MinReadySeconds == nil || *ours.MinReadySeconds != 7 {
+		t.Errorf("ReplicaSet(rs).MinReadySeconds = %v, want 7 (known)", ours.MinReadySeconds)
+	}
 	if ours.Replicas != 10 || ours.AvailableReplicas != 10 || ours.UID != string(rs.UID) ||
 		!ours.CreationTime.Equal(at) || ours.Annotations["deployment.kubernetes.io/max-replicas"] != "13" || ours.Deleting {
 		t.Errorf("ReplicaSet(rs) = %+v", ours)
@@ -55,9 +59,13 @@ func TestReplicaSetRoundTrip(t *testing.T) {
 		t.Errorf("ReplicaSetObject(ReplicaSet(rs), rs) differs from rs:\n%#v\n%#v", back, rs)
 	}
 	fresh := adapt.ReplicaSetObject(&ours, nil)
-	if !equality.Semantic.DeepEqual(fresh.Spec.Template, rs.Spec.Template) || *fresh.Spec.Replicas != 10 ||
+	if !equality.Semantic.DeepEqual(fresh.Spec.Template, rs.Spec.Template) || *fresh.Spec.Replicas != 10 || fresh.Spec.MinReadySeconds != 7 ||
 		fresh.Status.AvailableReplicas != 10 || fresh.Name != rs.Name {
 		t.Errorf("ReplicaSetObject(ReplicaSet(rs), nil) lost a modelled field:\n%#v", fresh)
+	}
+	ours.MinReadySeconds = nil
+	if back := adapt.ReplicaSetObject(&ours, rs); back.Spec.MinReadySeconds != 7 {
+		t.Errorf("ReplicaSetObject(unknown minReadySeconds, rs) = %d, want base's 7", back.Spec.MinReadySeconds)
 	}
 }
 

@@ -2,11 +2,13 @@ package adapt
 
 import (
 	"fmt"
+	"math"
 
 	appsv1 "k8s.io/api/apps/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/rolloutmath/rolloutmath/proportion"
 	"github.com/rolloutmath/rolloutmath/revision"
 	"github.com/rolloutmath/rolloutmath/rollout"
 )
@@ -89,13 +91,26 @@ var deploymentKind = appsv1.SchemeGroupVersion.WithKind("Deployment")
 
 // Changes returns the writes that carry out s, the result of rollout.Plan
 // for the Deployment d with the ReplicaSets rss (the objects the
-// rollout values were converted from), in the order the controller sends
-// them: the new ReplicaSet's spec.minReadySeconds when it differs from the
-// Deployment's (a write rollout.Plan does not model), one change per
-// rollout.Action (a created ReplicaSet, scaled or annotated ones,
-// deletions, a rollback), then the status write when the status or the
-// Deployment's revision annotation changed. Every object is a new
-// deep copy; d and rss are not modified.
+// rollout values were converted from, with ReplicaSet), in the order the
+// controller sends them: one change per rollout.Action (a created
+// ReplicaSet, scaled or annotated ones, deletions, a rollback), then the
+// status write when the status or the Deployment's revision annotation
+// changed. Every object is a new deep copy; d and rss are not modified.
+//
+// An AnnotateReplicaSet write also sets the new ReplicaSet's
+// spec.minReadySeconds, as the controller's update does: to the value s
+// leaves it at (Plan takes that action when the ReplicaSet's differs from
+// the Deployment's, see rollout.AnnotateReplicaSet), or to d's when s does
+// not know it (a nil MinReadySeconds). Other ReplicaSet writes carry the
+// spec.minReadySeconds s leaves the ReplicaSet at, when known, else the
+// object's own.
+//
+// Each ReplicaSet write carries the annotations the controller's write
+// carries at that point of the sync: an annotation update of the new
+// ReplicaSet keeps the desired-replicas and max-replicas annotations it
+// had (a scale later in the sync writes them), and a scale write of a
+// ReplicaSet that the same sync's history cleanup deletes (so s no
+// longer holds it) sets them from s.Deployment.
 //
 // A created ReplicaSet is built as the controller builds it: named
 // revision.ReplicaSetName(d.Name, s.Hash), in d's namespace, with d's
@@ -116,10 +131,6 @@ func Changes(d *appsv1.Deployment, rss []*appsv1.ReplicaSet, s *rollout.Sync[Tem
 		after[s.ReplicaSets[i].Name] = &s.ReplicaSets[i]
 	}
 	var out []Change
-	if c, ok := minReadySecondsChange(d, byName, s); ok {
-		out = append(out, c)
-		byName[c.ReplicaSet.Name] = c.ReplicaSet
-	}
 	var deployment *appsv1.Deployment // the Deployment as written so far
 	for _, a := range s.Actions {
 		switch a.Kind {
@@ -141,11 +152,28 @@ func Changes(d *appsv1.Deployment, rss []*appsv1.ReplicaSet, s *rollout.Sync[Tem
 				to := a.To
 				obj.Spec.Replicas = &to
 			}
-			if rs, ok := after[a.ReplicaSet]; ok {
-				obj.Annotations = cloneMap(rs.Annotations)
-			}
 			if a.Kind == rollout.AnnotateReplicaSet {
+				// The controller's update sets it; rollout's value
+				// below, when known, is the same.
 				obj.Spec.MinReadySeconds = d.Spec.MinReadySeconds
+			}
+			if rs, ok := after[a.ReplicaSet]; ok {
+				if rs.MinReadySeconds != nil {
+					obj.Spec.MinReadySeconds = *rs.MinReadySeconds
+				}
+				obj.Annotations = cloneMap(rs.Annotations)
+				if a.Kind == rollout.AnnotateReplicaSet {
+					// The replicas annotations are a scale write's: a
+					// later scale in this sync has not happened yet.
+					keepReplicasAnnotations(obj.Annotations, base.Annotations)
+				}
+			} else if a.Kind == rollout.ScaleReplicaSet {
+				// Scaled, then deleted by the same sync's history
+				// cleanup (which, as upstream's, reads the sizes from
+				// before the sync): the sync's result no longer holds
+				// it, but the scale write carried the replicas
+				// annotations all the same.
+				obj.Annotations = replicasAnnotations(obj.Annotations, &s.Deployment)
 			}
 			byName[obj.Name] = obj
 			out = append(out, Change{Verb: VerbUpdateReplicaSet, ReplicaSet: obj.DeepCopy(), Reason: a.Reason})
@@ -187,29 +215,30 @@ func Changes(d *appsv1.Deployment, rss []*appsv1.ReplicaSet, s *rollout.Sync[Tem
 	return out, nil
 }
 
-// minReadySecondsChange returns the update the controller makes to an
-// existing new ReplicaSet whose spec.minReadySeconds differs from the
-// Deployment's, when the sync does not already rewrite its annotations
-// (which carries the new value too). The library does not model a
-// ReplicaSet's minReadySeconds, so this write has no rollout.Action.
-func minReadySecondsChange(d *appsv1.Deployment, byName map[string]*appsv1.ReplicaSet, s *rollout.Sync[Template]) (Change, bool) {
-	if s.NewReplicaSet < 0 || s.NewReplicaSet >= len(s.ReplicaSets) {
-		return Change{}, false
+// replicasAnnotations returns a copy of ann with the desired-replicas
+// and max-replicas annotations a scale write for d sets: spec.replicas
+// and spec.replicas + maxSurge (saturated at MaxInt32, as rollout does).
+func replicasAnnotations(ann map[string]string, d *rollout.Deployment[Template]) map[string]string {
+	out := cloneMap(ann)
+	if out == nil {
+		out = map[string]string{}
 	}
-	name := s.ReplicaSets[s.NewReplicaSet].Name
-	base, ok := byName[name]
-	if !ok || base.Spec.MinReadySeconds == d.Spec.MinReadySeconds {
-		return Change{}, false
-	}
-	for _, a := range s.Actions {
-		if a.ReplicaSet == name && (a.Kind == rollout.AnnotateReplicaSet || a.Kind == rollout.CreateReplicaSet) {
-			return Change{}, false
+	maxReplicas := min(int64(d.Replicas)+int64(rollout.MaxSurge(d)), math.MaxInt32)
+	out[revision.DesiredReplicasAnnotation] = proportion.FormatReplicas(d.Replicas)
+	out[revision.MaxReplicasAnnotation] = proportion.FormatReplicas(int32(maxReplicas))
+	return out
+}
+
+// keepReplicasAnnotations sets ann's desired-replicas and max-replicas
+// annotations as they are in base (absent when base has none).
+func keepReplicasAnnotations(ann, base map[string]string) {
+	for _, k := range []string{revision.DesiredReplicasAnnotation, revision.MaxReplicasAnnotation} {
+		if v, ok := base[k]; ok {
+			ann[k] = v
+		} else {
+			delete(ann, k)
 		}
 	}
-	obj := base.DeepCopy()
-	obj.Spec.MinReadySeconds = d.Spec.MinReadySeconds
-	return Change{Verb: VerbUpdateReplicaSet, ReplicaSet: obj,
-		Reason: fmt.Sprintf("set minReadySeconds of new ReplicaSet %s to the Deployment's %d", name, d.Spec.MinReadySeconds)}, true
 }
 
 // NewReplicaSetObject returns the ReplicaSet the controller creates for

@@ -216,11 +216,119 @@ func TestChangesSyncMinReadySeconds(t *testing.T) {
 	c.rss[rs.Name] = rs
 	c.d.Spec.MinReadySeconds = 5
 	c.d.Generation++
+	gen := rs.Generation
 	changes := c.sync(t)
 	if len(changes) == 0 || changes[0].Verb != adapt.VerbUpdateReplicaSet || changes[0].ReplicaSet.Spec.MinReadySeconds != 5 {
 		t.Fatalf("want the new ReplicaSet's minReadySeconds set to 5 first, got %v", c.log)
 	}
+	if !strings.Contains(changes[0].Reason, "set minReadySeconds of new ReplicaSet") {
+		t.Errorf("the write's reason %q is not rollout's AnnotateReplicaSet reason", changes[0].Reason)
+	}
+	if got := c.rss[rs.Name].Generation; got != gen+1 {
+		t.Errorf("new ReplicaSet generation %d after the write, want %d", got, gen+1)
+	}
 	if changes := c.sync(t); len(changes) != 0 {
 		t.Errorf("a second sync should change nothing, got %v", c.log)
+	}
+}
+
+// TestChangesMinReadySecondsWriteCarriesCopiedAnnotations is the third
+// case of gap G1: the new ReplicaSet's revision does not parse, so the
+// controller does not update it for the Deployment's annotations, but it
+// copied them onto its in-memory ReplicaSet first; its minReadySeconds
+// update sends that copy, which persists them. One write, not two.
+func TestChangesMinReadySecondsWriteCarriesCopiedAnnotations(t *testing.T) {
+	d := nginxDeployment()
+	d.Annotations = map[string]string{"deployment.kubernetes.io/revision": "x1", "team": "red"}
+	d.Spec.MinReadySeconds = 1
+	c := &cluster{d: d, rss: map[string]*appsv1.ReplicaSet{}, now: at.Add(time.Hour)}
+	rs := nginxReplicaSet(d, revision.Hash(&d.Spec.Template, nil))
+	rs.Annotations = map[string]string{"deployment.kubernetes.io/revision": "x1",
+		"deployment.kubernetes.io/desired-replicas": "10", "deployment.kubernetes.io/max-replicas": "13"}
+	c.rss[rs.Name] = rs
+	changes := c.sync(t)
+	var updates []*appsv1.ReplicaSet
+	for _, ch := range changes {
+		if ch.Verb == adapt.VerbUpdateReplicaSet {
+			updates = append(updates, ch.ReplicaSet)
+		}
+	}
+	if len(updates) != 1 {
+		t.Fatalf("want one update of the new ReplicaSet, got %v", c.log)
+	}
+	if u := updates[0]; u.Spec.MinReadySeconds != 1 || u.Annotations["team"] != "red" || u.Annotations["deployment.kubernetes.io/revision"] != "x1" {
+		t.Errorf("update sends minReadySeconds %d, annotations %v; want 1 with team: red and revision x1", u.Spec.MinReadySeconds, u.Annotations)
+	}
+}
+
+// TestChangesScaleThenDeleteCarriesReplicasAnnotations is the minimal
+// case the whole-controller differential found: a paused Recreate
+// Deployment without a new ReplicaSet scales its only old ReplicaSet from
+// 0 to spec.replicas and the same sync's history cleanup (limit 0, which
+// reads the size from before the sync) deletes it. Upstream's scale
+// write carries desired-replicas and max-replicas for the new size; the
+// ReplicaSet is not in the sync's result, so the annotations must come
+// from the Deployment.
+func TestChangesScaleThenDeleteCarriesReplicasAnnotations(t *testing.T) {
+	d := nginxDeployment()
+	d.Spec.Replicas = ptr(int32(8))
+	d.Spec.Strategy = appsv1.DeploymentStrategy{Type: appsv1.RecreateDeploymentStrategyType}
+	d.Spec.Paused = true
+	d.Spec.RevisionHistoryLimit = ptr(int32(0))
+	d.Spec.Template = nginxTemplate("nginx:1.9.3") // no ReplicaSet has it
+	rs := nginxReplicaSet(d, revision.Hash(&d.Spec.Template, nil))
+	rs.Name = "nginx-deployment-old"
+	rs.Spec.Template = nginxTemplate("nginx:1.7.9")
+	rs.Spec.Replicas = ptr(int32(0))
+	rs.Status = appsv1.ReplicaSetStatus{ObservedGeneration: rs.Generation}
+	rs.Annotations["deployment.kubernetes.io/desired-replicas"] = "3"
+	rs.Annotations["deployment.kubernetes.io/max-replicas"] = "3"
+	c := &cluster{d: d, rss: map[string]*appsv1.ReplicaSet{rs.Name: rs}, now: at.Add(time.Hour)}
+	changes := c.sync(t)
+	if len(changes) < 2 || changes[0].Verb != adapt.UpdateReplicaSet || changes[1].Verb != adapt.DeleteReplicaSet {
+		t.Fatalf("want a scale write then the deletion, got %v", c.log)
+	}
+	got := changes[0].ReplicaSet
+	if *got.Spec.Replicas != 8 || got.Annotations["deployment.kubernetes.io/desired-replicas"] != "8" ||
+		got.Annotations["deployment.kubernetes.io/max-replicas"] != "8" {
+		t.Errorf("scale write: replicas %d, annotations %v; want 8 with desired-replicas and max-replicas 8",
+			*got.Spec.Replicas, got.Annotations)
+	}
+}
+
+// TestChangesAnnotateThenScaleKeepsReplicasAnnotations is the second
+// minimal case from the whole-controller differential: a Recreate
+// Deployment resized from 8 to 1 whose new ReplicaSet (at 0, old pods
+// gone) also needs its revision raised. Upstream first writes the
+// revision with the replicas annotations still at 8, then scales to 1
+// with them at 1.
+func TestChangesAnnotateThenScaleKeepsReplicasAnnotations(t *testing.T) {
+	d := nginxDeployment()
+	d.Spec.Replicas = ptr(int32(1))
+	d.Spec.Strategy = appsv1.DeploymentStrategy{Type: appsv1.RecreateDeploymentStrategyType}
+	newRS := nginxReplicaSet(d, revision.Hash(&d.Spec.Template, nil))
+	newRS.Spec.Replicas = ptr(int32(0))
+	newRS.Status = appsv1.ReplicaSetStatus{ObservedGeneration: newRS.Generation}
+	newRS.Annotations["deployment.kubernetes.io/revision"] = "2"
+	newRS.Annotations["deployment.kubernetes.io/desired-replicas"] = "8"
+	newRS.Annotations["deployment.kubernetes.io/max-replicas"] = "8"
+	oldRS := newRS.DeepCopy()
+	oldRS.Name, oldRS.UID = "nginx-deployment-old", "uid-old"
+	oldRS.Spec.Template = nginxTemplate("nginx:1.7.9")
+	oldRS.Annotations["deployment.kubernetes.io/revision"] = "3"
+	c := &cluster{d: d, rss: map[string]*appsv1.ReplicaSet{newRS.Name: newRS, oldRS.Name: oldRS}, now: at.Add(time.Hour)}
+	changes := c.sync(t)
+	if len(changes) < 2 || changes[0].Verb != adapt.UpdateReplicaSet || changes[1].Verb != adapt.UpdateReplicaSet {
+		t.Fatalf("want the revision write then the scale write, got %v", c.log)
+	}
+	first, second := changes[0].ReplicaSet.Annotations, changes[1].ReplicaSet.Annotations
+	if first["deployment.kubernetes.io/revision"] != "4" || first["deployment.kubernetes.io/desired-replicas"] != "8" ||
+		first["deployment.kubernetes.io/max-replicas"] != "8" {
+		t.Errorf("revision write annotations %v, want revision 4 with desired-replicas and max-replicas still 8", first)
+	}
+	if *changes[1].ReplicaSet.Spec.Replicas != 1 || second["deployment.kubernetes.io/revision"] != "4" ||
+		second["deployment.kubernetes.io/desired-replicas"] != "1" || second["deployment.kubernetes.io/max-replicas"] != "1" {
+		t.Errorf("scale write: replicas %d, annotations %v; want 1 with revision 4, desired-replicas and max-replicas 1",
+			*changes[1].ReplicaSet.Spec.Replicas, second)
 	}
 }

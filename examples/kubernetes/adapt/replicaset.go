@@ -9,9 +9,12 @@ import (
 
 // ReplicaSet converts rs into the ReplicaSet the library reads: name,
 // UID, creation time, annotations, template (sharing maps with rs),
-// spec.replicas (nil is the apps/v1 default 1), the status counters,
-// generations and whether it is being deleted.
+// spec.replicas (nil is the apps/v1 default 1), spec.minReadySeconds
+// (always known, so rollout.Plan rewrites a new ReplicaSet's that differs
+// from the Deployment's), the status counters, generations and whether it
+// is being deleted.
 func ReplicaSet(rs *appsv1.ReplicaSet) rollout.ReplicaSet[Template] {
+	minReady := rs.Spec.MinReadySeconds
 	out := rollout.ReplicaSet[Template]{
 		Name:                rs.Name,
 		UID:                 string(rs.UID),
@@ -19,6 +22,7 @@ func ReplicaSet(rs *appsv1.ReplicaSet) rollout.ReplicaSet[Template] {
 		Annotations:         rs.Annotations,
 		Template:            rs.Spec.Template,
 		Replicas:            1,
+		MinReadySeconds:     &minReady,
 		StatusReplicas:      rs.Status.Replicas,
 		ReadyReplicas:       rs.Status.ReadyReplicas,
 		AvailableReplicas:   rs.Status.AvailableReplicas,
@@ -67,8 +71,9 @@ func Owned(d *appsv1.Deployment, rss []*appsv1.ReplicaSet) []*appsv1.ReplicaSet 
 
 // ReplicaSetObject returns a deep copy of base with the fields rs models
 // written back: name, UID, creation time, annotations, template,
-// spec.replicas, generations and status counters. A nil base starts from
-// an empty ReplicaSet. Deletion is not written back.
+// spec.replicas, spec.minReadySeconds (when known: nil leaves base's),
+// generations and status counters. A nil base starts from an empty
+// ReplicaSet. Deletion is not written back.
 func ReplicaSetObject(rs *rollout.ReplicaSet[Template], base *appsv1.ReplicaSet) *appsv1.ReplicaSet {
 	out := &appsv1.ReplicaSet{}
 	if base != nil {
@@ -81,6 +86,9 @@ func ReplicaSetObject(rs *rollout.ReplicaSet[Template], base *appsv1.ReplicaSet)
 	out.Spec.Template = *rs.Template.DeepCopy()
 	r := rs.Replicas
 	out.Spec.Replicas = &r
+	if rs.MinReadySeconds != nil {
+		out.Spec.MinReadySeconds = *rs.MinReadySeconds
+	}
 	out.Generation = rs.Generation
 	out.Status.ObservedGeneration = rs.ObservedGeneration
 	out.Status.Replicas = rs.StatusReplicas
