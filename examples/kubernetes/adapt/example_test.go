@@ -147,3 +147,36 @@ func ExampleVerb_String() {
 	// Output:
 	// CreateReplicaSet UpdateDeploymentStatus
 }
+
+// Changes turns a resize of a settled Deployment into the writes the
+// controller sends: the ReplicaSet's new size with its replicas
+// annotations, then the Deployment's status.
+func ExampleChanges() {
+	d := nginxDeployment() // 10 replicas, settled on nginx:1.9
+	rss := []*appsv1.ReplicaSet{nginxReplicaSet(d, "fbb7cd456")}
+	d.Spec.Replicas = ptr(int32(12)) // kubectl scale --replicas 12
+	d.Generation++
+
+	deployment, err := adapt.Deployment(d)
+	if err != nil {
+		panic(err)
+	}
+	plan, err := rollout.Plan(&deployment, adapt.ReplicaSets(rss), time.Now())
+	if err != nil {
+		panic(err)
+	}
+	changes, err := adapt.Changes(d, rss, &plan)
+	if err != nil {
+		panic(err)
+	}
+	for _, c := range changes {
+		if c.ReplicaSet != nil {
+			fmt.Println(c.Verb, c.ReplicaSet.Name, *c.ReplicaSet.Spec.Replicas, c.ReplicaSet.Annotations["deployment.kubernetes.io/desired-replicas"])
+		} else {
+			fmt.Println(c.Verb, c.Deployment.Name, c.Deployment.Status.ObservedGeneration)
+		}
+	}
+	// Output:
+	// UpdateReplicaSet nginx-deployment-fbb7cd456 12 12
+	// UpdateDeploymentStatus nginx-deployment 2
+}
