@@ -1,0 +1,782 @@
+package cloneset
+
+import (
+	"encoding/json"
+	"fmt"
+	"hash/fnv"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// ActionKind is what a Plan Action writes. The names say what is acted
+// on (a pod, a revision, the CloneSet), since a CloneSet owns its pods
+// directly.
+type ActionKind uint8
+
+// The writes of one reconcile, in the order kruise makes them.
+const (
+	// WriteRevision creates the update revision (a new template) or gives
+	// an older revision with the same template the next number (a
+	// rollback); Action.Revision names it.
+	WriteRevision ActionKind = iota + 1
+	// CreatePod creates a pod at Action.Revision, in PreparingNormal.
+	CreatePod
+	// DeletePod deletes a pod (it becomes Terminating).
+	DeletePod
+	// SetPodLifecycle moves a pod's lifecycle state From -> To: the scale
+	// step's regret (PreparingDelete -> PreparingNormal) and preDelete hook
+	// (-> PreparingDelete), and the update step's bookkeeping and
+	// inPlaceUpdate hook.
+	SetPodLifecycle
+	// UpdatePodInPlace updates a pod in place to Action.Revision (lifecycle
+	// -> Updating); Action.Update holds what changes.
+	UpdatePodInPlace
+	// RecreatePod marks a pod for deletion (SpecifiedDeleteLabel) so that
+	// a later scale step deletes it and creates its replacement: an update
+	// by recreation to Action.Revision.
+	RecreatePod
+	// TrackInPlaceUpdate writes the record of an in-place update on a pod:
+	// its InPlaceUpdateReady condition set True, or an update held for its
+	// grace period applied or dropped (Action.Update.Kind says which).
+	TrackInPlaceUpdate
+	// WriteStatus writes the CloneSet's status.
+	WriteStatus
+	// TrimPodsToDelete removes from spec.scaleStrategy.podsToDelete the
+	// names of pods that no longer exist.
+	TrimPodsToDelete
+	// DeleteRevision deletes a revision beyond revisionHistoryLimit.
+	DeleteRevision
+)
+
+// String returns the kind's name, e.g. "CreatePod".
+func (k ActionKind) String() string {
+	switch k {
+	case WriteRevision:
+		return "WriteRevision"
+	case CreatePod:
+		return "CreatePod"
+	case DeletePod:
+		return "DeletePod"
+	case SetPodLifecycle:
+		return "SetPodLifecycle"
+	case UpdatePodInPlace:
+		return "UpdatePodInPlace"
+	case RecreatePod:
+		return "RecreatePod"
+	case TrackInPlaceUpdate:
+		return "TrackInPlaceUpdate"
+	case WriteStatus:
+		return "WriteStatus"
+	case TrimPodsToDelete:
+		return "TrimPodsToDelete"
+	case DeleteRevision:
+		return "DeleteRevision"
+	}
+	return "ActionKind(" + strconv.Itoa(int(k)) + ")"
+}
+
+// MarshalText returns String, so an ActionKind reads well in JSON.
+func (k ActionKind) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
+
+// Action is one write of a reconcile, in the order kruise makes it.
+type Action struct {
+	Kind ActionKind `json:"kind"`
+	// Pod names the pod acted on; "" for revision, status and CloneSet
+	// writes. For CreatePod it is the name Plan gives the new pod.
+	Pod string `json:"pod,omitempty"`
+	// Revision is the revision a created pod is at, the target of an
+	// update, or the revision written or deleted.
+	Revision string `json:"revision,omitempty"`
+	// From and To are the pod's lifecycle state before and after, when it
+	// changes (CreatePod: To PreparingNormal; UpdatePodInPlace: To
+	// Updating).
+	From LifecycleState `json:"from,omitempty"`
+	To   LifecycleState `json:"to,omitempty"`
+	// Update is the update step's own record of the write (nil for the
+	// other steps).
+	Update *UpdateAction `json:"update,omitempty"`
+	// Reason says why, for a person.
+	Reason string `json:"reason"`
+}
+
+// Sync is what one reconcile of kruise's CloneSet controller does:
+// Plan's result.
+type Sync[T any] struct {
+	// Actions are the writes, in kruise's order: the update revision, the
+	// scale step's or the update step's pod writes, the status, the trim
+	// of podsToDelete, the history cleanup.
+	Actions []Action `json:"actions,omitempty"`
+	// CloneSet is the CloneSet as the reconcile leaves it: the status
+	// written (or the input's when kruise does not write it) and
+	// podsToDelete trimmed, which raises Generation by one as the API
+	// server does on a spec change. Nothing in it is shared with the
+	// input that the reconcile changed.
+	CloneSet CloneSet[T] `json:"cloneSet"`
+	// Pods are the pods as the reconcile leaves them, in input order, the
+	// created ones last (in creation order). A deleted pod stays, with
+	// Terminating set, as the API server keeps it until its containers
+	// stop. A created pod has CreationTime now, Phase Pending, lifecycle
+	// PreparingNormal, no node and no labels: a caller writing it adds the
+	// template's labels and kruise's revision labels. Maps and slices of a
+	// changed pod are fresh.
+	Pods []Pod `json:"pods"`
+	// Revisions are the ControllerRevisions as the reconcile leaves them:
+	// in input order without deleted ones, a created one last, a
+	// renumbered one with its new Number.
+	Revisions []ControllerRevision `json:"revisions"`
+	// Revs names the current and update revisions of the reconcile.
+	Revs Revisions `json:"revs"`
+	// Scale is the scale step's decision; zero when the CloneSet is being
+	// deleted.
+	Scale ScaleDecision `json:"scale"`
+	// Update is the update step's decision; nil when the step did not run
+	// (the CloneSet is being deleted, or the scale step modified pods).
+	Update *UpdateDecision `json:"update,omitempty"`
+	// Status is the status step's result (Status.Write says whether
+	// kruise writes it).
+	Status StatusUpdate `json:"status"`
+	// Requeue says the controller looks at the CloneSet again after
+	// RequeueAfter even without an event (RequeueAfter 0: at once,
+	// rate-limited, after a failed update).
+	Requeue      bool          `json:"requeue,omitempty"`
+	RequeueAfter time.Duration `json:"requeueAfter,omitempty"`
+	// Reason summarises the reconcile in one line: what it did, per kind
+	// of write, then why nothing more moved (the partition, the budget,
+	// a pause, pods to wait for).
+	Reason string `json:"reason"`
+}
+
+// Plan returns what one reconcile of kruise's CloneSet controller does to
+// cs, its pods and its ControllerRevisions at time now, with the default
+// Options. See PlanWith.
+func Plan[T any](cs *CloneSet[T], pods []Pod, revisions []ControllerRevision, now time.Time) (Sync[T], error) {
+	return PlanWith(cs, pods, revisions, now, Options{})
+}
+
+// PlanWith returns what one reconcile does, in kruise's order
+// (SPEC-cloneset §10):
+//
+//  1. The update revision: the template's [RevisionData] (cs.Template
+//     encoded with encoding/json) is looked up in revisions
+//     ([ActiveRevisions]); a new template creates a revision, an older one
+//     is renumbered. The current revision is status.currentRevision when
+//     such a revision exists, else the update revision.
+//  2. Unless cs is being deleted: [Scale]; if it modified anything, the
+//     update step is skipped this round, else [Update] runs. An update
+//     that fails (InPlaceOnly with a change that cannot be made in place)
+//     sets the FailedUpdate condition and requeues.
+//  3. [CalculateStatus] over the pods as listed at the start, written
+//     when kruise writes it; podsToDelete loses names of pods that do not
+//     exist; [HistoryToDelete] removes old revisions.
+//
+// The requeue is the shortest positive delay any step asks for: the
+// Progressing deadline, minReadySeconds while ready pods are not yet
+// available (not after a failed update), an in-place grace period.
+//
+// Plan assumes kruise's scale expectations are satisfied: pods holds
+// every pod the controller created and none it deleted, as kruise checks
+// before it reconciles. A caller whose pod cache may not yet show its own
+// last writes (a created pod missing, a deleted one still listed) must
+// not call Plan until it does, as kruise waits (up to five minutes, then
+// it stops); planning on a lagging cache would create or delete the same
+// pods twice. Resource-version expectations (the cache showing the
+// revision and pod updates) are the same assumption.
+//
+// The template's bytes decide the revision name: encoding/json must
+// encode T as kruise's codec encodes spec.template (a
+// corev1.PodTemplateSpec does, see RevisionData for the one caveat), or
+// T can be json.RawMessage holding those bytes. Other types get a
+// consistent name of their own. In-place updates compare the revisions'
+// Data, so revisions must hold the Data of the revisions pods are at.
+//
+// A created pod is named "<cs.Name>-" followed by five characters of
+// Kubernetes' safe alphabet derived from a counter, the first such names
+// not taken by any pod passed in (kruise picks them at random, or reuses
+// a free PVC's instance id). Everything else is Scale's, Update's and
+// CalculateStatus's; ties are broken by pod name, so the result does not
+// depend on the order of pods or revisions (beyond the order of the
+// output slices, which follow the input).
+//
+// cs, pods and revisions are never modified. Errors (the Sync is then
+// zero): a nil cs, negative replicas or minReadySeconds, pods without a
+// name or with the same name, negative restart counts, bad revisions (an
+// empty or duplicate name), a template encoding/json cannot encode, and
+// the errors of [Update] (an unknown strategy type, an in-place target
+// missing from revisions). Settings kruise cannot read are not errors:
+// kruise reads them as 0, and so does Plan (see [Resolve]); a CloneSet
+// Validate rejects is planned as the controller would plan it.
+// Upstream: ReconcileCloneSet.doReconcile and syncCloneSet.
+func PlanWith[T any](cs *CloneSet[T], pods []Pod, revisions []ControllerRevision, now time.Time, opts Options) (Sync[T], error) {
+	if err := checkCloneSet(cs); err != nil {
+		return Sync[T]{}, err
+	}
+	if err := checkPods(pods); err != nil {
+		return Sync[T]{}, err
+	}
+	tmpl, err := json.Marshal(cs.Template)
+	if err != nil {
+		return Sync[T]{}, inputError("spec.template", "encoding: %v", err)
+	}
+	data, err := RevisionData(tmpl)
+	if err != nil {
+		return Sync[T]{}, err
+	}
+	var collisions int32
+	if cs.Status.CollisionCount != nil {
+		collisions = *cs.Status.CollisionCount
+	}
+	active, err := ActiveRevisions(cs.Name, revisions, data, cs.Status.CurrentRevision, collisions)
+	if err != nil {
+		return Sync[T]{}, err
+	}
+	p := &planner[T]{in: cs, pods: pods, revisions: revisions, now: now, opts: opts, active: active}
+	p.revs = Revisions{Current: active.Current, Update: active.Update.Name}
+	if err := p.run(); err != nil {
+		return Sync[T]{}, err
+	}
+	return p.result(), nil
+}
+
+// planner carries one reconcile.
+type planner[T any] struct {
+	in        *CloneSet[T]
+	pods      []Pod // the input, read only
+	revisions []ControllerRevision
+	now       time.Time
+	opts      Options
+	active    ActiveRevisionsResult
+	revs      Revisions
+
+	cs      CloneSet[T] // the CloneSet as the reconcile changes it
+	out     []Pod       // the pods as the reconcile changes them
+	outRevs []ControllerRevision
+	scale   ScaleDecision
+	update  *UpdateDecision
+	status  StatusUpdate
+	actions []Action
+	summary []string // one phrase per kind of write
+	notes   []string // why nothing more moved
+	requeue time.Duration
+	retry   bool // a failed update: requeue at once, rate-limited
+}
+
+func (p *planner[T]) run() error {
+	p.cs = *p.in
+	// The revisions the steps see: the listed ones and the update
+	// revision as written this reconcile.
+	p.outRevs = slices.Clone(p.revisions)
+	switch p.active.Action {
+	case CreateRevision:
+		p.outRevs = append(p.outRevs, p.active.Update)
+		p.act(Action{Kind: WriteRevision, Revision: p.active.Update.Name,
+			Reason: fmt.Sprintf("created revision %s (number %d) for the new template", p.active.Update.Name, p.active.Update.Number)})
+	case Renumber:
+		p.outRevs[p.active.Existing].Number = p.active.Update.Number
+		p.act(Action{Kind: WriteRevision, Revision: p.active.Update.Name,
+			Reason: fmt.Sprintf("revision %s holds the template again: renumbered %d -> %d", p.active.Update.Name, p.revisions[p.active.Existing].Number, p.active.Update.Number)})
+	}
+	if p.active.Action != ReuseLatest {
+		p.summary = append(p.summary, p.actions[len(p.actions)-1].Reason)
+	}
+	p.out = slices.Clone(p.pods)
+
+	var failure string
+	if p.in.Deleting {
+		p.notes = append(p.notes, "CloneSet is being deleted: status only")
+	} else {
+		var err error
+		if failure, err = p.sync(); err != nil {
+			return err
+		}
+	}
+	return p.finish(failure)
+}
+
+// sync is kruise's syncCloneSet: scale, then update unless scale acted.
+// It returns the update step's failure, if any.
+func (p *planner[T]) sync() (string, error) {
+	cs := p.in
+	sd, err := Scale(cs, p.pods, p.revs, p.now, p.opts)
+	if err != nil {
+		return "", err
+	}
+	p.scale = sd
+	p.applyScale()
+	if sd.Modified {
+		return "", nil
+	}
+	ud, err := Update(cs, p.pods, p.outRevs, p.revs, p.now, p.opts)
+	if err != nil {
+		return "", err
+	}
+	p.update = &ud
+	p.applyUpdate()
+	if ud.Requeue > 0 {
+		p.after(ud.Requeue)
+	}
+	if ud.Branch == UpdateFailed {
+		return ud.Failure, nil
+	}
+	return "", nil
+}
+
+func collisionCount[T any](cs *CloneSet[T]) int32 {
+	if cs.Status.CollisionCount == nil {
+		return 0
+	}
+	return *cs.Status.CollisionCount
+}
+
+// indexByName maps pod names to their index in p.pods, built once when a
+// step acts on pods.
+func (p *planner[T]) indexByName() map[string]int {
+	m := make(map[string]int, len(p.pods))
+	for i := range p.pods {
+		m[p.pods[i].Name] = i
+	}
+	return m
+}
+
+// applyScale records the scale step's writes and applies them to p.out.
+func (p *planner[T]) applyScale() {
+	sd := &p.scale
+	d := &sd.Diffs
+	switch sd.Branch {
+	case ScaleRegret:
+		idx := p.indexByName()
+		for _, name := range sd.Regret {
+			p.setLifecycle(idx[name], PreparingNormal, fmt.Sprintf("pod %s is needed again (%d replicas): its preDelete is regretted", name, p.in.Replicas))
+		}
+		p.summary = append(p.summary, fmt.Sprintf("kept %d pods in PreparingDelete after all: %d replicas wanted", len(sd.Regret), p.in.Replicas))
+		return
+	case ScaleOut:
+		p.create()
+		return
+	case ScaleWaitForDeletion:
+		p.notes = append(p.notes, fmt.Sprintf("%d pods too many, but pods chosen earlier are still waiting to be deleted", d.ScaleDownNum))
+		return
+	case ScaleNone:
+		return
+	}
+	// The deleting branches.
+	idx := p.indexByName()
+	var why string
+	switch sd.Branch {
+	case ScaleDeletePreDeleted:
+		why = "its preDelete hook is released"
+	case ScaleDeleteSpecified:
+		why = fmt.Sprintf("it is specified for deletion (ready pods may go: %d)", d.DeleteReadyLimit)
+	default:
+		why = fmt.Sprintf("%d active pods, %d wanted (%d replicas + surge %d), %d of the surplus not at the update revision; ready pods may go: %d",
+			d.Pods, int64(d.Resolved.Replicas)+int64(d.UseSurge), d.Resolved.Replicas, d.UseSurge, min(d.ScaleDownNumOldRevision, d.ScaleDownNum), d.DeleteReadyLimit)
+	}
+	for _, name := range sd.PrepareDelete {
+		p.setLifecycle(idx[name], PreparingDelete, fmt.Sprintf("pod %s is chosen for deletion and carries the preDelete hook: %s", name, why))
+	}
+	for _, name := range sd.Delete {
+		i := idx[name]
+		p.act(Action{Kind: DeletePod, Pod: name, Revision: p.pods[i].Revision, Reason: fmt.Sprintf("deleted pod %s (at %s): %s", name, orNone(p.pods[i].Revision), why)})
+		q := &p.out[i]
+		q.Terminating = true
+	}
+	if n := len(sd.Delete); n > 0 {
+		p.summary = append(p.summary, fmt.Sprintf("deleted %d %s: %s", n, plural(n, "pod"), why))
+	}
+	if n := len(sd.PrepareDelete); n > 0 {
+		p.summary = append(p.summary, fmt.Sprintf("moved %d %s to PreparingDelete (preDelete hook)", n, plural(n, "pod")))
+	}
+	if sd.Branch == ScaleIn && len(sd.Delete)+len(sd.PrepareDelete) == 0 {
+		p.notes = append(p.notes, fmt.Sprintf("%d pods too many, but no ready pod may go (ready limit %d)", d.ScaleDownNum, d.DeleteReadyLimit))
+	}
+}
+
+// create records the pods the scale step creates.
+func (p *planner[T]) create() {
+	sd := &p.scale
+	d := &sd.Diffs
+	want := int64(d.Resolved.Replicas) + int64(d.UseSurge)
+	why := fmt.Sprintf("%d pods wanted (%d replicas + surge %d), %d exist", want, d.Resolved.Replicas, d.UseSurge, d.Pods)
+	if sd.ScaleUpLimited {
+		why += fmt.Sprintf("; %d may be created while %d are unavailable (scaleStrategy.maxUnavailable %d)", d.ScaleUpLimit, d.TotalUnavailable, d.Resolved.ScaleMaxUnavailable)
+	}
+	if sd.CreateCurrent+sd.CreateUpdate == 0 {
+		p.notes = append(p.notes, "no pod created: "+why)
+		return
+	}
+	taken := make(map[string]struct{}, len(p.pods))
+	for i := range p.pods {
+		taken[p.pods[i].Name] = struct{}{}
+	}
+	var k uint64
+	add := func(rev, where string) {
+		name := p.podName(taken, &k)
+		p.out = append(p.out, Pod{Name: name, Revision: rev, Phase: PodPending, CreationTime: p.now, Lifecycle: PreparingNormal})
+		p.act(Action{Kind: CreatePod, Pod: name, Revision: rev, To: PreparingNormal,
+			Reason: fmt.Sprintf("created pod %s at the %s revision %s: %s", name, where, rev, why)})
+	}
+	// Kruise creates the current-revision pods first.
+	for range sd.CreateCurrent {
+		add(p.revs.current(), "current")
+	}
+	for range sd.CreateUpdate {
+		add(p.revs.Update, "update")
+	}
+	var at []string
+	if sd.CreateCurrent > 0 {
+		at = append(at, fmt.Sprintf("%d at the current revision (%d old pods wanted: partition %d + surge %d, %d exist)",
+			sd.CreateCurrent, int64(d.Resolved.Partition)+int64(d.UseSurgeOldRevision), d.Resolved.Partition, d.UseSurgeOldRevision, d.Counts.Old))
+	}
+	if sd.CreateUpdate > 0 {
+		at = append(at, fmt.Sprintf("%d at the update revision", sd.CreateUpdate))
+	}
+	n := int(sd.CreateCurrent + sd.CreateUpdate)
+	p.summary = append(p.summary, fmt.Sprintf("created %d %s, %s: %s", n, plural(n, "pod"), strings.Join(at, " and "), why))
+}
+
+// podName returns the next free generated pod name.
+func (p *planner[T]) podName(taken map[string]struct{}, k *uint64) string {
+	for {
+		h := fnv.New64a()
+		h.Write([]byte(p.in.Name))
+		h.Write([]byte{0})
+		h.Write(strconv.AppendUint(nil, *k, 10))
+		*k++
+		v := h.Sum64()
+		var suffix [5]byte
+		for i := range suffix {
+			suffix[i] = safeAlphabet[v%uint64(len(safeAlphabet))]
+			v /= uint64(len(safeAlphabet))
+		}
+		name := p.in.Name + "-" + string(suffix[:])
+		if _, ok := taken[name]; !ok {
+			taken[name] = struct{}{}
+			return name
+		}
+	}
+}
+
+// setLifecycle moves p.out[i] to state to and records it.
+func (p *planner[T]) setLifecycle(i int, to LifecycleState, reason string) {
+	q := &p.out[i]
+	p.act(Action{Kind: SetPodLifecycle, Pod: q.Name, From: q.Lifecycle, To: to, Reason: reason})
+	q.Lifecycle = to
+}
+
+// applyUpdate records the update step's writes and applies them to p.out.
+func (p *planner[T]) applyUpdate() {
+	ud := p.update
+	var idx map[string]int
+	if len(ud.Actions) > 0 {
+		idx = p.indexByName()
+	}
+	var inPlace, recreate, track int
+	var moves []string // "From -> To" per lifecycle move, in order
+	var lastMove string
+	for n := range ud.Actions {
+		ua := &ud.Actions[n]
+		i := idx[ua.Pod]
+		q := &p.out[i]
+		a := Action{Pod: ua.Pod, Update: ua, Reason: ua.Reason}
+		switch ua.Kind {
+		case SetLifecycle:
+			a.Kind, a.From, a.To = SetPodLifecycle, ua.From, ua.To
+			q.Lifecycle = ua.To
+			if ua.AddHook && p.in.Lifecycle != nil && p.in.Lifecycle.InPlaceUpdate != nil {
+				h := p.in.Lifecycle.InPlaceUpdate
+				if len(h.LabelsHandler) > 0 {
+					q.Labels = maps.Clone(q.Labels)
+					if q.Labels == nil {
+						q.Labels = map[string]string{}
+					}
+					maps.Copy(q.Labels, h.LabelsHandler)
+				}
+				for _, f := range h.FinalizersHandler {
+					if !slices.Contains(q.Finalizers, f) {
+						q.Finalizers = append(slices.Clip(q.Finalizers), f)
+					}
+				}
+			}
+			moves = append(moves, string(orEmpty(ua.From))+" -> "+string(ua.To))
+			lastMove = ua.Reason
+		case UpdateInPlace:
+			a.Kind, a.Revision, a.From, a.To = UpdatePodInPlace, ua.Revision, ua.From, ua.To
+			q.Revision, q.Lifecycle, q.InPlaceUpdateReady = ua.Revision, Updating, ConditionFalse
+			q.InPlaceUpdate = &InPlaceUpdateState{Revision: ua.Revision, UpdateTime: p.now}
+			q.InPlaceUpdateGrace = nil
+			if ua.GraceSeconds > 0 {
+				q.InPlaceUpdateGrace = &InPlaceUpdateGrace{Revision: ua.Revision, GraceSeconds: ua.GraceSeconds}
+			}
+			inPlace++
+		case MarkSpecifiedDelete:
+			a.Kind, a.Revision = RecreatePod, ua.Revision
+			q.SpecifiedDelete = true
+			recreate++
+		case SetInPlaceUpdateReady:
+			a.Kind = TrackInPlaceUpdate
+			q.InPlaceUpdateReady = ConditionTrue
+			track++
+		case ApplyHeldUpdate, DropHeldUpdate:
+			a.Kind, a.Revision = TrackInPlaceUpdate, ua.Revision
+			q.InPlaceUpdateGrace = nil
+			track++
+		}
+		p.act(a)
+	}
+	d := &ud.Diffs
+	budget := fmt.Sprintf("update budget %d", d.UpdateMaxUnavailable)
+	if inPlace > 0 {
+		p.summary = append(p.summary, fmt.Sprintf("updated %d %s in place to %s (%s)", inPlace, plural(inPlace, "pod"), ud.Target, budget))
+	}
+	if recreate > 0 {
+		p.summary = append(p.summary, fmt.Sprintf("marked %d %s for recreation at %s (%s)", recreate, plural(recreate, "pod"), ud.Target, budget))
+	}
+	switch len(moves) {
+	case 0:
+	case 1:
+		p.summary = append(p.summary, lastMove)
+	default:
+		p.summary = append(p.summary, "lifecycle: "+countMoves(moves))
+	}
+	if track > 0 {
+		p.summary = append(p.summary, fmt.Sprintf("recorded %d in-place %s", track, plural(track, "update")))
+	}
+	switch ud.Branch {
+	case UpdatePaused:
+		p.notes = append(p.notes, "paused: no pod is updated")
+	case UpdateOnDelete:
+		p.notes = append(p.notes, "updateStrategy OnDelete: pods are updated only when someone deletes them")
+	case UpdatePods:
+		if len(ud.Chosen) < len(ud.Candidates) && inPlace+recreate < int(abs(int64(d.UpdateNum))) {
+			p.notes = append(p.notes, fmt.Sprintf("%d more %s to move to %s, held back by the %s (%d pods unavailable)",
+				int(abs(int64(d.UpdateNum)))-len(ud.Chosen), plural(int(abs(int64(d.UpdateNum)))-len(ud.Chosen), "pod"), ud.Target, budget, d.TotalUnavailable))
+		}
+	case UpdateFailed:
+		p.notes = append(p.notes, "update failed: "+ud.Failure)
+	}
+}
+
+// finish runs the status step, the trim of podsToDelete and the history
+// cleanup.
+func (p *planner[T]) finish(failure string) error {
+	base := p.in
+	if failure != "" || p.active.CollisionCount != collisionCount(p.in) {
+		c := *p.in
+		n := p.active.CollisionCount
+		c.Status.CollisionCount = &n
+		if failure != "" {
+			st := c.Status
+			st.Conditions = slices.Clone(st.Conditions)
+			setFailed(&st, ConditionFailedUpdate, failure, p.now)
+			c.Status = st
+		}
+		base = &c
+	}
+	su, err := CalculateStatus(base, p.pods, p.revs, p.now)
+	if err != nil {
+		return err
+	}
+	p.status = su
+	if su.Write {
+		p.cs.Status = su.Status
+		p.act(Action{Kind: WriteStatus, Reason: statusReason(&su.Status)})
+	}
+	if su.HasDeadlineRequeue {
+		p.after(su.DeadlineRequeue)
+	}
+	if failure == "" {
+		p.after(su.MinReadyRequeue)
+	} else {
+		p.retry = true
+	}
+	p.trim()
+	del, err := HistoryToDelete(p.revisions, p.revs.current(), p.revs.Update, p.pods, p.in.RevisionHistoryLimit)
+	if err != nil {
+		return err
+	}
+	if len(del) > 0 {
+		gone := make(map[string]bool, len(del))
+		for _, i := range del {
+			r := &p.revisions[i]
+			gone[r.Name] = true
+			p.act(Action{Kind: DeleteRevision, Revision: r.Name, Reason: fmt.Sprintf("deleted revision %s (number %d): no pod is at it and more than revisionHistoryLimit %d unused revisions exist", r.Name, r.Number, historyLimit(p.in))})
+		}
+		p.outRevs = slices.DeleteFunc(p.outRevs, func(r ControllerRevision) bool { return gone[r.Name] })
+		p.summary = append(p.summary, fmt.Sprintf("deleted %d old %s", len(del), plural(len(del), "revision")))
+	}
+	p.explain()
+	return nil
+}
+
+func historyLimit[T any](cs *CloneSet[T]) int32 {
+	if cs.RevisionHistoryLimit == nil {
+		return DefaultRevisionHistoryLimit
+	}
+	return *cs.RevisionHistoryLimit
+}
+
+// setFailed sets a FailedScale or FailedUpdate condition as kruise does:
+// status True, no reason, the error as message; unchanged when one of
+// the same status and reason is there (so the first message stays).
+// Upstream: syncCloneSet with SetCloneSetCondition.
+func setFailed(st *Status, t ConditionType, msg string, now time.Time) {
+	if old := findCondition(st.Conditions, t); old != nil && old.Status == ConditionTrue && old.Reason == "" {
+		return
+	}
+	c := Condition{Type: t, Status: ConditionTrue, Message: msg, LastTransitionTime: now}
+	st.Conditions = append(slices.DeleteFunc(st.Conditions, func(c Condition) bool { return c.Type == t }), c)
+}
+
+// trim removes names of pods that are not active from podsToDelete.
+// Upstream: ReconcileCloneSet.truncatePodsToDelete.
+func (p *planner[T]) trim() {
+	list := p.in.ScaleStrategy.PodsToDelete
+	if len(list) == 0 {
+		return
+	}
+	exist := make(map[string]struct{}, len(p.pods))
+	for i := range p.pods {
+		if IsPodActive(&p.pods[i]) {
+			exist[p.pods[i].Name] = struct{}{}
+		}
+	}
+	var keep []string
+	for _, name := range list {
+		if _, ok := exist[name]; ok {
+			keep = append(keep, name)
+		}
+	}
+	if len(keep) == len(list) {
+		return
+	}
+	p.cs.ScaleStrategy.PodsToDelete = keep
+	p.cs.Generation++
+	p.act(Action{Kind: TrimPodsToDelete, Reason: fmt.Sprintf("removed %d names of pods that no longer exist from podsToDelete", len(list)-len(keep))})
+}
+
+// after records a positive requeue delay, keeping the shortest.
+func (p *planner[T]) after(d time.Duration) {
+	if d > 0 && (p.requeue == 0 || d < p.requeue) {
+		p.requeue = d
+	}
+}
+
+// explain adds why nothing more moved: the partition, the rollout's end.
+func (p *planner[T]) explain() {
+	st := &p.status.Status
+	r := p.in.Replicas
+	part, err := CalculatePartitionReplicas(p.in.UpdateStrategy.Partition, r)
+	if err != nil {
+		p.notes = append(p.notes, fmt.Sprintf("partition %s cannot be read, kruise updates every pod", written(*p.in.UpdateStrategy.Partition)))
+	}
+	waiting := len(p.summary) == 0 && len(p.notes) == 0 && !p.in.Deleting
+	if p.revs.current() != p.revs.Update && part > 0 {
+		p.notes = append(p.notes, fmt.Sprintf("kept %d %s on the old revision: %s", part, plural(int(part), "pod"), partitionWhy(p.in, part)))
+	}
+	if !waiting {
+		return
+	}
+	switch {
+	case st.Replicas == r && st.UpdatedReplicas == r && st.UpdatedAvailableReplicas == r:
+		p.notes = append(p.notes, fmt.Sprintf("rollout complete: %d of %d pods at %s and available", st.UpdatedAvailableReplicas, r, p.revs.Update))
+	case st.UpdatedReplicas >= st.ExpectedUpdatedReplicas && st.UpdatedAvailableReplicas >= st.ExpectedUpdatedReplicas && st.Replicas == r && st.AvailableReplicas == r:
+		p.notes = append(p.notes, fmt.Sprintf("%d of %d pods updated and available, as the partition asks", st.UpdatedAvailableReplicas, r))
+	case st.AvailableReplicas < st.Replicas:
+		n := st.Replicas - st.AvailableReplicas
+		p.notes = append(p.notes, fmt.Sprintf("waiting for %d %s to become available (%d of %d available)", n, plural(int(n), "pod"), st.AvailableReplicas, st.Replicas))
+	default:
+		p.notes = append(p.notes, "nothing to do")
+	}
+}
+
+// partitionWhy explains how the partition resolved to part.
+func partitionWhy[T any](cs *CloneSet[T], part int32) string {
+	v := cs.UpdateStrategy.Partition
+	if v == nil || !v.IsString {
+		return fmt.Sprintf("partition %d of %d replicas", part, cs.Replicas)
+	}
+	raw, err := fractionalScaled(*v, int64(cs.Replicas), true)
+	switch {
+	case err != nil:
+		return fmt.Sprintf("partition %s cannot be read", v.Str)
+	case int64(part) < raw && raw == int64(cs.Replicas):
+		return fmt.Sprintf("partition %s of %d rounds up to %d, lowered to %d so that one pod is updated (only \"100%%\" keeps all)", v.Str, cs.Replicas, raw, part)
+	case int64(part) != raw:
+		return fmt.Sprintf("partition %s of %d rounds up to %d, clamped to %d", v.Str, cs.Replicas, raw, part)
+	}
+	return fmt.Sprintf("partition %s of %d rounds up to %d", v.Str, cs.Replicas, part)
+}
+
+// statusReason describes a status write as `kubectl get cloneset` shows
+// its columns.
+func statusReason(st *Status) string {
+	return fmt.Sprintf("status: %d pods, %d updated, %d updated ready, %d ready, %d available", st.Replicas, st.UpdatedReplicas, st.UpdatedReadyReplicas, st.ReadyReplicas, st.AvailableReplicas)
+}
+
+func (p *planner[T]) act(a Action) { p.actions = append(p.actions, a) }
+
+func (p *planner[T]) result() Sync[T] {
+	s := Sync[T]{
+		Actions:   p.actions,
+		CloneSet:  p.cs,
+		Pods:      p.out,
+		Revisions: p.outRevs,
+		Revs:      p.revs,
+		Scale:     p.scale,
+		Update:    p.update,
+		Status:    p.status,
+	}
+	if p.retry {
+		s.Requeue = true
+	} else if p.requeue > 0 {
+		s.Requeue, s.RequeueAfter = true, p.requeue
+	}
+	parts := append(slices.Clone(p.summary), p.notes...)
+	if len(parts) == 0 && p.status.Write {
+		parts = append(parts, statusReason(&p.status.Status))
+	}
+	s.Reason = strings.Join(parts, "; ")
+	return s
+}
+
+// countMoves renders lifecycle moves as "3 pods PreparingNormal -> Normal,
+// 1 pod Updating -> Normal", in the order first seen.
+func countMoves(moves []string) string {
+	var order []string
+	n := map[string]int{}
+	for _, m := range moves {
+		if n[m] == 0 {
+			order = append(order, m)
+		}
+		n[m]++
+	}
+	parts := make([]string, len(order))
+	for i, m := range order {
+		parts[i] = fmt.Sprintf("%d %s %s", n[m], plural(n[m], "pod"), m)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// orEmpty names the empty lifecycle state.
+func orEmpty(s LifecycleState) LifecycleState {
+	if s == "" {
+		return "(none)"
+	}
+	return s
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return word
+	}
+	return word + "s"
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "no revision"
+	}
+	return s
+}
