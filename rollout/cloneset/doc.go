@@ -3,6 +3,10 @@
 //
 // Most users start with:
 //
+//   - [Plan]: one whole reconcile (revision, scale or update, status),
+//     as ordered writes each with a reason a person can read, and
+//     [Simulate]: a rollout reconcile by reconcile against a simulated
+//     cluster, partition batches included.
 //   - [CalculatePartitionReplicas]: how many pods a partition keeps on the
 //     current revision ("what does partition 60% do to 17 replicas?").
 //   - [CalculateDiffs]: every number one reconcile works with (pods to

@@ -1,0 +1,169 @@
+package cloneset_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/rolloutmath/rolloutmath/intorpercent"
+	"github.com/rolloutmath/rolloutmath/rollout/cloneset"
+)
+
+// nginx returns CloneSet demo's template with the given image, as kruise's
+// codec encodes it; as a json.RawMessage, Plan hashes exactly these bytes,
+// so the revision names are the ones kruise gives.
+func nginx(image string) json.RawMessage {
+	return json.RawMessage(strings.Replace(demoTemplate, "nginx:1.25", image, 1))
+}
+
+// demoAt returns CloneSet demo at rest on nginx:1.25 with n replicas, its
+// pods and revisions, by simulating its creation.
+func demoAt(n int32) (cloneset.CloneSet[json.RawMessage], []cloneset.Pod, []cloneset.ControllerRevision) {
+	cs := &cloneset.CloneSet[json.RawMessage]{Name: "demo", Replicas: n, Generation: 1, Template: nginx("nginx:1.25")}
+	tr, err := cloneset.Simulate(cs, nil, nil, cloneset.SimConfig[json.RawMessage]{})
+	if err != nil {
+		panic(err)
+	}
+	return tr.CloneSet, tr.Pods, tr.Revisions
+}
+
+func percent(s string) *intorpercent.IntOrString {
+	return &intorpercent.IntOrString{IsString: true, Str: s}
+}
+
+func ExamplePlan() {
+	cs, pods, revs := demoAt(10)
+	// kubectl set image, with partition 60% and maxSurge 1.
+	cs.Template = nginx("nginx:1.26")
+	cs.Generation++
+	cs.UpdateStrategy.Partition = percent("60%")
+	cs.UpdateStrategy.MaxSurge = &intorpercent.IntOrString{Int: 1}
+	now := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
+
+	s, err := cloneset.Plan(&cs, pods, revs, now)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, a := range s.Actions {
+		fmt.Println(strings.Join(strings.Fields(fmt.Sprint(a.Kind, " ", a.Pod, " ", a.Revision)), " "))
+	}
+	fmt.Println(s.Reason)
+	// Output:
+	// WriteRevision demo-5b54ff9d4d
+	// CreatePod demo-ckhmq demo-5b54ff9d4d
+	// WriteStatus
+	// created revision demo-5b54ff9d4d (number 2) for the new template; created 1 pod, 1 at the update revision: 11 pods wanted (10 replicas + surge 1), 10 exist; kept 6 pods on the old revision: partition 60% of 10 rounds up to 6
+}
+
+func ExamplePlanWith() {
+	cs, pods, revs := demoAt(4)
+	// A rollout to nginx:1.26 went all the way; now the partition goes
+	// back up to 50% while the current revision is still nginx:1.25.
+	cs.Template = nginx("nginx:1.26")
+	cur := revs[0].Name
+	tr, _ := cloneset.Simulate(&cs, pods, revs, cloneset.SimConfig[json.RawMessage]{})
+	cs, pods, revs = tr.CloneSet, tr.Pods, tr.Revisions
+	cs.Status.CurrentRevision = cur
+	cs.UpdateStrategy.Partition = percent("50%")
+	now := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
+
+	kruise, _ := cloneset.Plan(&cs, pods, revs, now)
+	fmt.Println("default:", kruise.Update.Diffs.UpdateNum)
+	gate := cloneset.Options{Gates: cloneset.Gates{PartitionRollback: true}}
+	rollback, _ := cloneset.PlanWith(&cs, pods, revs, now, gate)
+	fmt.Println("CloneSetPartitionRollback:", rollback.Update.Diffs.UpdateNum, "->", rollback.Update.Target)
+	// Output:
+	// default: 0
+	// CloneSetPartitionRollback: -2 -> demo-788944f45
+}
+
+func ExampleSimulate() {
+	cs, pods, revs := demoAt(5)
+	cs.UpdateStrategy.Type = cloneset.InPlaceIfPossible
+	cs.UpdateStrategy.Partition = percent("100%")
+	cfg := cloneset.SimConfig[json.RawMessage]{
+		ReadyDelay:   20 * time.Second,
+		InPlaceDelay: 5 * time.Second,
+		Events:       []cloneset.Event[json.RawMessage]{{Step: 1, Kind: cloneset.SetTemplate, Template: nginx("nginx:1.26")}},
+		// A progressive-delivery tool's batches.
+		Partitions: []intorpercent.IntOrString{*percent("60%"), {Int: 0}},
+	}
+	tr, err := cloneset.Simulate(&cs, pods, revs, cfg)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, s := range tr.Steps {
+		fmt.Printf("%d partition %d: updated %d, available %d\n", s.Number, s.Partition, s.Status.UpdatedReplicas, s.Status.AvailableReplicas)
+	}
+	fmt.Println(tr.Outcome)
+	// Output:
+	// 1 partition 5: updated 0, available 5
+	// 2 partition 3: updated 0, available 5
+	// 3 partition 3: updated 1, available 4
+	// 4 partition 3: updated 1, available 5
+	// 5 partition 3: updated 2, available 4
+	// 6 partition 3: updated 2, available 5
+	// 7 partition 0: updated 2, available 5
+	// 8 partition 0: updated 3, available 4
+	// 9 partition 0: updated 3, available 5
+	// 10 partition 0: updated 4, available 4
+	// 11 partition 0: updated 4, available 5
+	// 12 partition 0: updated 5, available 4
+	// 13 partition 0: updated 5, available 5
+	// Complete
+}
+
+func ExampleTrace_String() {
+	cs := &cloneset.CloneSet[json.RawMessage]{Name: "demo", Replicas: 2, Template: nginx("nginx:1.25")}
+	tr, _ := cloneset.Simulate(cs, nil, nil, cloneset.SimConfig[json.RawMessage]{})
+	fmt.Println(tr.String())
+	// Output:
+	// reconcile 1 (+10s): desired 2 updated 0 updatedReady 0 ready 0 total 0 | created revision demo-788944f45 (number 1) for the new template; created 2 pods, 2 at the update revision: 2 pods wanted (2 replicas + surge 0), 0 exist
+	// reconcile 2 (+20s): desired 2 updated 2 updatedReady 2 ready 2 total 2 | lifecycle: 2 pods PreparingNormal -> Normal
+	// reconcile 3 (+30s): desired 2 updated 2 updatedReady 2 ready 2 total 2 | rollout complete: 2 of 2 pods at demo-788944f45 and available
+	// Complete after 4 reconciles
+}
+
+func ExampleReconcile_String() {
+	s := cloneset.Reconcile{Number: 3, Elapsed: 30 * time.Second, Replicas: 10, Reason: "kept 8 pods on the old revision: partition 80% of 10 rounds up to 8",
+		Status: cloneset.Status{Replicas: 11, UpdatedReplicas: 3, UpdatedReadyReplicas: 2, ReadyReplicas: 10}}
+	fmt.Println(s)
+	// Output:
+	// reconcile 3 (+30s): desired 10 updated 3 updatedReady 2 ready 10 total 11 | kept 8 pods on the old revision: partition 80% of 10 rounds up to 8
+}
+
+func ExampleActionKind_String() {
+	fmt.Println(cloneset.CreatePod, cloneset.UpdatePodInPlace, cloneset.RecreatePod, cloneset.ActionKind(99))
+	// Output: CreatePod UpdatePodInPlace RecreatePod ActionKind(99)
+}
+
+func ExampleActionKind_MarshalText() {
+	b, _ := json.Marshal(cloneset.Action{Kind: cloneset.DeletePod, Pod: "demo-x2k9p", Reason: "specified for deletion"})
+	fmt.Println(string(b))
+	// Output: {"kind":"DeletePod","pod":"demo-x2k9p","reason":"specified for deletion"}
+}
+
+func ExampleEventKind_String() {
+	fmt.Println(cloneset.SetPartition, cloneset.DeletePods, cloneset.EventKind(0))
+	// Output: SetPartition DeletePods EventKind(0)
+}
+
+func ExampleEventKind_MarshalText() {
+	b, _ := cloneset.Pause.MarshalText()
+	fmt.Println(string(b))
+	// Output: Pause
+}
+
+func ExampleOutcome_String() {
+	fmt.Println(cloneset.OutcomeComplete, cloneset.OutcomePartitioned, cloneset.OutcomeStalled)
+	// Output: Complete Partitioned Stalled
+}
+
+func ExampleOutcome_MarshalText() {
+	b, _ := json.Marshal(map[string]cloneset.Outcome{"outcome": cloneset.OutcomeTimedOut})
+	fmt.Println(string(b))
+	// Output: {"outcome":"TimedOut"}
+}
