@@ -109,32 +109,53 @@ func (r Rollback) Message(deployment string) string {
 
 // RollbackTarget resolves a request to roll a Deployment whose template is
 // *current back to revision toRevision, among all its ReplicaSets rss (old
-// and new; upstream lists the old ones first, then the new one). Revision
-// 0 means the previous revision, [LastRevision](rss). The target is the
-// first ReplicaSet in rss order whose revision parses and equals it;
-// ReplicaSets with unparsable revisions are skipped. A negative revision is
-// looked for like any other, as the controller does (kubectl rollout undo
-// rejects it before asking). Whatever the outcome, upstream then removes
+// and new). Revision 0 means the previous revision, [LastRevision](rss).
+// The target is the first ReplicaSet whose revision parses and equals
+// toRevision in upstream's order: the old ReplicaSets oldest first
+// (creation time, then name), then the new one ([FindNew]). So when two
+// ReplicaSets share the revision, an old one wins over the new one, and
+// the older of two old ones wins, whatever the order of rss. ReplicaSets
+// with unparsable revisions are skipped. A negative revision is looked for
+// like any other, as the controller does (kubectl rollout undo rejects it
+// before asking). Whatever the outcome, upstream then removes
 // RollbackToAnnotation from the Deployment. RollbackTarget does not modify
-// rss. Upstream: the deployment controller's rollback.
+// rss. Upstream: the deployment controller's rollback, over the list
+// FindNewReplicaSet sorted oldest first.
 func RollbackTarget[T any](current *T, rss []ReplicaSet[T], toRevision int64) Rollback {
 	if toRevision == 0 {
 		if toRevision = LastRevision(rss); toRevision == 0 {
 			return Rollback{Outcome: RollbackNoPrevious, Index: -1}
 		}
 	}
+	newRS, _ := FindNew(current, rss)
+	best := -1
 	for i := range rss {
 		v, err := Revision(rss[i].Annotations)
 		if err != nil || v != toRevision {
 			continue
 		}
-		r := Rollback{Outcome: RolledBack, Revision: toRevision, Index: i}
-		if EqualIgnoreHash(current, &rss[i].Template) {
-			r.Outcome = RollbackUnchanged
+		if best < 0 || rollbackBefore(rss, i, best, newRS) {
+			best = i
 		}
-		return r
 	}
-	return Rollback{Outcome: RollbackNotFound, Revision: toRevision, Index: -1}
+	if best < 0 {
+		return Rollback{Outcome: RollbackNotFound, Revision: toRevision, Index: -1}
+	}
+	r := Rollback{Outcome: RolledBack, Revision: toRevision, Index: best}
+	if EqualIgnoreHash(current, &rss[best].Template) {
+		r.Outcome = RollbackUnchanged
+	}
+	return r
+}
+
+// rollbackBefore reports whether rss[i] comes before rss[j] in the order
+// the controller looks for a rollback target: old ReplicaSets oldest first,
+// the new one (index newRS, -1 for none) last.
+func rollbackBefore[T any](rss []ReplicaSet[T], i, j, newRS int) bool {
+	if (i == newRS) != (j == newRS) {
+		return j == newRS
+	}
+	return createdBefore(&rss[i], &rss[j])
 }
 
 // WithoutHashLabel returns a copy of *t whose labels map (located as

@@ -1,12 +1,15 @@
 package revision
 
 import (
+	"fmt"
 	"maps"
 	"reflect"
 	"strconv"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"pgregory.net/rapid"
 )
 
 func TestRollbackTo(t *testing.T) {
@@ -65,6 +68,12 @@ func TestRollbackTarget(t *testing.T) {
 		{name: "unparsable skipped, first match wins", current: current, toRevision: 2,
 			rss:  []ReplicaSet[tmpl]{rs("x", "x", 0, "nginx:1"), rs("a", "2", 1, "nginx:1"), rs("b", "2", 2, "nginx:2")},
 			want: Rollback{Outcome: RolledBack, Revision: 2, Index: 1}, message: `Rolled back deployment "web" to revision 2`},
+		{name: "shared revision: the older old one wins whatever the order", current: current, toRevision: 2,
+			rss:  []ReplicaSet[tmpl]{rs("late", "2", 5, "nginx:2"), rs("early", "2", 1, "nginx:1")},
+			want: Rollback{Outcome: RolledBack, Revision: 2, Index: 1}, message: `Rolled back deployment "web" to revision 2`},
+		{name: "shared revision: an old one wins over an older new one", current: current, toRevision: 3,
+			rss:  []ReplicaSet[tmpl]{rs("new", "3", 0, "nginx:3"), rs("old", "3", 4, "nginx:1")},
+			want: Rollback{Outcome: RolledBack, Revision: 3, Index: 1}, message: `Rolled back deployment "web" to revision 3`},
 		{name: "duplicated highest: previous is the same number", current: image("nginx:9"), toRevision: 0,
 			rss:  []ReplicaSet[tmpl]{rs("a", "3", 0, "nginx:1"), rs("b", "3", 1, "nginx:2")},
 			want: Rollback{Outcome: RolledBack, Revision: 3, Index: 0}, message: `Rolled back deployment "web" to revision 3`},
@@ -171,6 +180,30 @@ func FuzzRollbackTo(f *testing.F) {
 		want, err := strconv.ParseInt(s, 10, 64)
 		if ok != (err == nil) || ok && got != want || !ok && got != 0 {
 			t.Fatalf("RollbackTo(%q) = %d, %v; strconv.ParseInt gives %d, %v", s, got, ok, want, err)
+		}
+	})
+}
+
+// TestRollbackTargetIsIndependentOfInputOrder: every permutation of rss
+// gives the same target ReplicaSet and outcome.
+func TestRollbackTargetIsIndependentOfInputOrder(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.IntRange(0, 6).Draw(t, "n")
+		rss := make([]ReplicaSet[tmpl], n)
+		for i := range rss {
+			rev := rapid.SampledFrom([]string{"1", "2", "3", "x"}).Draw(t, "revision")
+			minutes := rapid.IntRange(0, 3).Draw(t, "minutes")
+			spec := rapid.SampledFrom([]string{"nginx:1", "nginx:2", "nginx:3"}).Draw(t, "image")
+			rss[i] = rs(fmt.Sprintf("rs-%d", i), rev, minutes, spec)
+		}
+		current := image(rapid.SampledFrom([]string{"nginx:1", "nginx:2", "nginx:3"}).Draw(t, "current"))
+		toRevision := rapid.Int64Range(0, 3).Draw(t, "toRevision")
+		want := RollbackTarget(&current, rss, toRevision)
+		perm := rapid.Permutation(rss).Draw(t, "permutation")
+		got := RollbackTarget(&current, perm, toRevision)
+		if got.Outcome != want.Outcome || got.Revision != want.Revision || (got.Index >= 0) != (want.Index >= 0) ||
+			got.Index >= 0 && perm[got.Index].Name != rss[want.Index].Name {
+			t.Fatalf("RollbackTarget on a permutation = %+v (%s), on the original %+v (%s)", got, names(perm), want, names(rss))
 		}
 	})
 }

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/rolloutmath/rolloutmath/intorpercent"
+	"github.com/rolloutmath/rolloutmath/ownership"
 	"github.com/rolloutmath/rolloutmath/revision"
 )
 
@@ -93,6 +94,21 @@ type Deployment[T any] struct {
 	// RevisionHistoryLimit is spec.revisionHistoryLimit; nil means the
 	// apps/v1 default 10, NoLimit (math.MaxInt32) means keep everything.
 	RevisionHistoryLimit *int32 `json:"revisionHistoryLimit,omitempty"`
+	// Selector is spec.selector. nil means not given: Plan then takes the
+	// ReplicaSets it is passed as the deployment's own, as it always did
+	// (note that a nil ownership.Selector selects nothing; here nil only
+	// means absent). A non-nil selector with nil MatchLabels and nil
+	// MatchExpressions selects every pod: Plan then takes PathSelectingAll
+	// and only writes status.observedGeneration, as upstream does (a
+	// non-nil but empty map or slice does not count, as upstream compares
+	// with reflect.DeepEqual). Plan still validates the rest of the
+	// Deployment first (upstream validates nothing and would write the
+	// generation of an invalid one); the ReplicaSets are not read on that
+	// path. An invalid selector makes Plan fail (an *InvalidError on
+	// spec.selector, where upstream's sync fails listing ReplicaSets).
+	// Plan does not match ReplicaSets against it: run ownership.ClaimAll
+	// first and pass the owned ReplicaSets.
+	Selector *ownership.Selector `json:"selector,omitempty"`
 	// Template is spec.template, without the pod-template-hash label.
 	Template T `json:"template"`
 	// RollbackTo is a pending rollback: the revision to return to, 0 for

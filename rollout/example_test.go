@@ -4,9 +4,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/rolloutmath/rolloutmath/intorpercent"
+	"github.com/rolloutmath/rolloutmath/proportion"
 	"github.com/rolloutmath/rolloutmath/revision"
 	"github.com/rolloutmath/rolloutmath/rollout"
 )
@@ -403,6 +405,32 @@ func ExamplePlanWith() {
 	// Output:
 	// SurgeIgnoresTerminating: new ReplicaSet at 5
 	// SurgeCountsTerminating: new ReplicaSet at 2
+}
+
+func ExamplePlan_duplicateNames() {
+	// The same ReplicaSet listed twice is refused, not scaled twice.
+	d, rss := nginxDeployment("nginx:1.9.3")
+	rss = append(rss, rss[0])
+	_, err := rollout.Plan(d, rss, start)
+	fmt.Println(err)
+	fmt.Println(errors.Is(err, rollout.ErrInvalid), errors.Is(err, proportion.ErrDuplicate))
+	// Output:
+	// rollout: rss[1].Name: "nginx-6d4cf56db6" duplicates rss[0].Name
+	// true true
+}
+
+func ExamplePlan_counterOverflow() {
+	// A rollback ends with an update that raises metadata.generation; at
+	// math.MaxInt64 that would wrap, and the API server would reject it.
+	d, rss := nginxDeployment("nginx:1.9.3")
+	d.Generation = math.MaxInt64
+	d.RollbackTo = new(int64) // the previous revision
+	_, err := rollout.Plan(d, rss, start)
+	fmt.Println(errors.Is(err, rollout.ErrCounterOverflow))
+	fmt.Println(err)
+	// Output:
+	// true
+	// rollout: Deployment "nginx": metadata.generation is 9223372036854775807; the rollback's update would wrap it to -9223372036854775808, which the API server rejects: counter overflow
 }
 
 func ExampleSimulate() {

@@ -1,8 +1,11 @@
 package rollout
 
 import (
+	"errors"
 	"fmt"
 	"maps"
+	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -50,6 +53,8 @@ func (p Path) String() string {
 		return "Recreate"
 	case PathRollingUpdate:
 		return "RollingUpdate"
+	case PathSelectingAll:
+		return "selecting all"
 	}
 	return "Path(" + itoa(int64(p)) + ")"
 }
@@ -130,11 +135,15 @@ type Sync[T any] struct {
 	Actions []Action
 	// Deployment is the deployment as the sync leaves it: status,
 	// conditions, revision annotation, and after a rollback the restored
-	// template with RollbackTo cleared and Generation raised by one (as the
-	// API server raises it on a spec change).
+	// template (when it was performed), RollbackTo and the rollback
+	// annotation cleared and Generation raised by one, performed or
+	// skipped (the controller's update clears the annotation, and the API
+	// server raises the generation on a change of spec or annotations).
 	Deployment Deployment[T]
-	// ReplicaSets are the ReplicaSets as the sync leaves them, in input
-	// order without deleted ones, a created one last. A ReplicaSet whose
+	// ReplicaSets are the ReplicaSets as the sync leaves them, without
+	// deleted ones, oldest first (creation time, then name: upstream's
+	// ReplicaSetsByCreationTimestamp), a created one last; so the Sync
+	// does not depend on the order of Plan's rss. A ReplicaSet whose
 	// spec.replicas changed has Generation raised by one; a created one has
 	// Generation 1, CreationTime now, no UID and no status, and its
 	// Template is the deployment's as is: a caller writing it to a cluster
@@ -162,6 +171,14 @@ type Sync[T any] struct {
 // default Options. See PlanWith, also for the errors: an invalid d or
 // ReplicaSet, or a d.Template that does not equal a copy of itself (a NaN
 // float or a non-nil func in it).
+//
+// Ownership: Plan treats every ReplicaSet of rss as the deployment's own
+// and never checks labels or owner references. Callers decide ownership
+// first, as the controller does before it syncs: ownership.ClaimAll on
+// the ReplicaSets of the namespace gives the owned set to pass (and the
+// adoptions and releases to write); a ReplicaSet whose labels no longer
+// match is released there and is not Plan's to touch. A deployment whose
+// Selector selects everything is not rolled out (PathSelectingAll).
 func Plan[T any](d *Deployment[T], rss []ReplicaSet[T], now time.Time) (Sync[T], error) {
 	return PlanWith(d, rss, now, Options{})
 }
@@ -182,15 +199,42 @@ func Plan[T any](d *Deployment[T], rss []ReplicaSet[T], now time.Time) (Sync[T],
 // ReplicaSet is the oldest whose template equals d's, ignoring the
 // pod-template-hash label (revision.FindNew).
 //
+// The answer does not depend on the order of rss: like upstream, which
+// sorts the ReplicaSets it lists oldest first before anything else, Plan
+// works on them oldest first (creation time, then name) and visits them
+// in the orders upstream derives from that one. So a rollback to a
+// revision two ReplicaSets share restores the older one, Recreate and
+// the rolling update scale old ReplicaSets down oldest first, and history
+// cleanup starts its sort from upstream's order (which matters when a
+// revision does not parse, as the comparison is then not a strict order).
+//
+// A new ReplicaSet whose revision annotation does not parse is not
+// updated for its annotations, as upstream's SetNewReplicaSetAnnotations
+// gives up on it; but upstream has by then copied the deployment's
+// annotations onto its in-memory copy, so a write of that ReplicaSet later
+// in the same sync (a scale) carries them, and Plan's does too.
+//
 // Errors: a d or ReplicaSet the API server would reject is reported as an
-// *InvalidError (wrapping ErrInvalid) and the Sync is zero. So is a
-// d.Template that does not equal a copy of itself (revision.EqualsItself:
+// *InvalidError (wrapping ErrInvalid); two ReplicaSets with the same name
+// give an error wrapping both ErrInvalid and proportion.ErrDuplicate,
+// worded as proportion words it:
+//
+//	rollout: rss[3].Name: "web-1" duplicates rss[1].Name
+//
+// A d.Template that does not equal a copy of itself (revision.EqualsItself:
 // it holds a NaN float or a non-nil func where EqualIgnoreHash compares
-// field by field): no ReplicaSet would ever match it, so a controller
-// following Plan would create a new ReplicaSet every other sync. Upstream
-// cannot meet this (its templates come from JSON, which holds neither).
-// Fix the template, or give the value's type an Equal method that accepts
-// it. Upstream: syncDeployment and the functions it calls.
+// field by field) is an *InvalidError too: no ReplicaSet would ever match
+// it, so a controller following Plan would create a new ReplicaSet every
+// other sync. Upstream cannot meet this (its templates come from JSON,
+// which holds neither). Fix the template, or give the value's type an
+// Equal method that accepts it. The check runs only when no ReplicaSet
+// matches the template, the one case where such a template makes a
+// difference, so a steady-state sync does not pay for it.
+//
+// A sync that would raise status.collisionCount or a metadata.generation
+// past the top of its range gives an error wrapping ErrCounterOverflow
+// (upstream wraps it negative and the API server rejects the write). The
+// Sync is then zero. Upstream: syncDeployment and the functions it calls.
 func PlanWith[T any](d *Deployment[T], rss []ReplicaSet[T], now time.Time, opts Options) (Sync[T], error) {
 	if errs := validate(d); len(errs) > 0 {
 		name := ""
@@ -199,23 +243,113 @@ func PlanWith[T any](d *Deployment[T], rss []ReplicaSet[T], now time.Time, opts 
 		}
 		return Sync[T]{}, &InvalidError{Kind: "Deployment", Name: name, Errs: errs}
 	}
-	for i := range rss {
-		if errs := validateReplicaSet(&rss[i]); len(errs) > 0 {
-			return Sync[T]{}, &InvalidError{Kind: "ReplicaSet", Name: rss[i].Name, Errs: errs}
-		}
-	}
-	if err := templateEqualsItself(d); err != nil {
+	if err := checkNames(rss); err != nil {
 		return Sync[T]{}, err
+	}
+	if s, done, err := planSelector(d, rss); done {
+		return s, err
 	}
 	p := &planner[T]{in: d, cur: *d, opts: opts, now: now}
 	p.rss = append(make([]ReplicaSet[T], 0, len(rss)+1), rss...)
+	// Upstream's first step (FindNewReplicaSet) sorts the list oldest
+	// first, so every later order starts from there, whatever order the
+	// informer listed them in.
+	slices.SortFunc(p.rss, byCreation[T])
+	for i := range p.rss {
+		if errs := validateReplicaSet(&p.rss[i]); len(errs) > 0 {
+			return Sync[T]{}, &InvalidError{Kind: "ReplicaSet", Name: p.rss[i].Name, Errs: errs}
+		}
+	}
 	p.newIdx = -1
 	if i, ok := revision.FindNew(&d.Template, p.rss); ok {
 		p.newIdx = i
+	} else if err := templateEqualsItself(d); err != nil {
+		return Sync[T]{}, err
 	}
 	p.run()
+	if p.err != nil {
+		return Sync[T]{}, p.err
+	}
 	return p.result(), nil
 }
+
+// validateReplicaSets checks that no two ReplicaSets share a name, then
+// every ReplicaSet with validateReplicaSet, oldest first (byCreation), so
+// that the first invalid one reported does not depend on the order of
+// rss.
+func validateReplicaSets[T any](rss []ReplicaSet[T]) error {
+	if err := checkNames(rss); err != nil {
+		return err
+	}
+	order := oldestOrder(rss, -1)
+	for _, i := range order {
+		if errs := validateReplicaSet(&rss[i]); len(errs) > 0 {
+			return &InvalidError{Kind: "ReplicaSet", Name: rss[i].Name, Errs: errs}
+		}
+	}
+	return nil
+}
+
+// byCreation orders ReplicaSets oldest first, the same instant by name:
+// upstream's ReplicaSetsByCreationTimestamp, a total order once names are
+// distinct (checkNames).
+func byCreation[T any](a, b ReplicaSet[T]) int {
+	if c := a.CreationTime.Compare(b.CreationTime); c != 0 {
+		return c
+	}
+	return strings.Compare(a.Name, b.Name)
+}
+
+// checkNames returns a *duplicateError for the first ReplicaSet, in rss
+// order, whose name an earlier one already has, and nil when the names
+// are distinct. A namespace holds one ReplicaSet per name, so a second one
+// can only be a caller's mistake (the same object listed twice, or two
+// clusters mixed up); the controller's per-name bookkeeping (upstream's
+// scale keeps its sizes in a map by name) would merge the two.
+func checkNames[T any](rss []ReplicaSet[T]) error {
+	if len(rss) < 2 {
+		return nil
+	}
+	seen := make(map[string]int, len(rss))
+	for j := range rss {
+		if i, ok := seen[rss[j].Name]; ok {
+			return &duplicateError{name: rss[j].Name, first: i, second: j}
+		}
+		seen[rss[j].Name] = j
+	}
+	return nil
+}
+
+// duplicateError reports two ReplicaSets with the same name, in the words
+// of package proportion's duplicate check:
+//
+//	rollout: rss[3].Name: "web-1" duplicates rss[1].Name
+//
+// It wraps both ErrInvalid and proportion.ErrDuplicate.
+type duplicateError struct {
+	name          string
+	first, second int
+}
+
+func (e *duplicateError) Error() string {
+	return fmt.Sprintf("rollout: rss[%d].Name: %q duplicates rss[%d].Name", e.second, e.name, e.first)
+}
+
+func (e *duplicateError) Unwrap() []error { return []error{ErrInvalid, proportion.ErrDuplicate} }
+
+// ErrCounterOverflow is wrapped by the error Plan and Simulate return when
+// the sync would raise a counter that is already at the top of its
+// range: status.collisionCount at math.MaxInt32 when the new ReplicaSet's
+// name collides again, or metadata.generation at math.MaxInt64 of the
+// deployment (the update that ends a rollback) or of a ReplicaSet whose
+// spec.replicas changes. Upstream's arithmetic wraps the counter to its
+// minimum and the API server rejects the write (a negative
+// collisionCount, or a generation that is decremented), so the controller
+// retries the same sync forever and never gets past it. Plan returns this
+// error, with a zero Sync, rather than a write that Validate rejects; a
+// caller can only reset the counter (recreate the object) or remove the
+// colliding ReplicaSet.
+var ErrCounterOverflow = errors.New("counter overflow")
 
 // planner carries one sync's working state.
 type planner[T any] struct {
@@ -227,13 +361,18 @@ type planner[T any] struct {
 	now  time.Time
 
 	newIdx, preNew int
-	path           Path
-	actions        []Action
-	deleted        []bool
-	hash           string
-	requeue        bool
-	requeueAfter   time.Duration
-	note           string // why nothing moved, when no action explains it
+	// pendingAnn, when not nil, holds the annotations of the new
+	// ReplicaSet as upstream's in-memory copy has them but the cluster
+	// does not yet: the next write of that ReplicaSet carries them.
+	pendingAnn   map[string]string
+	path         Path
+	actions      []Action
+	deleted      []bool
+	hash         string
+	requeue      bool
+	requeueAfter time.Duration
+	note         string // why nothing moved, when no action explains it
+	err          error  // a counter that would overflow (ErrCounterOverflow); the sync's result is void
 }
 
 func (p *planner[T]) run() {
@@ -292,6 +431,13 @@ func (p *planner[T]) syncRevision(create bool) bool {
 			p.act(AnnotateReplicaSet, rs.Name, rs.Replicas, rs.Replicas, fmt.Sprintf("updated annotations of new ReplicaSet %s (revision %s -> %s)", rs.Name, orNone(old), ann[revision.RevisionAnnotation]))
 			return true
 		}
+		if !maps.Equal(ann, rs.Annotations) {
+			// A revision that does not parse: upstream has already copied
+			// the deployment's annotations onto its in-memory copy of the
+			// ReplicaSet, does not update it for them, but scales that
+			// copy later in the sync, which persists them.
+			p.pendingAnn = ann
+		}
 		p.setRevision(rs.Annotations[revision.RevisionAnnotation])
 		if _, ok := FindCondition(p.cur.Status.Conditions, DeploymentProgressing); hasDeadline && !ok {
 			p.cur.Status.Conditions = SetCondition(p.cur.Status.Conditions, NewCondition(DeploymentProgressing, ConditionTrue, ReasonFoundNewReplicaSet, fmt.Sprintf("Found new replica set %q", rs.Name), p.now))
@@ -308,6 +454,11 @@ func (p *planner[T]) syncRevision(create bool) bool {
 			var cc int32
 			if p.cur.Status.CollisionCount != nil {
 				cc = *p.cur.Status.CollisionCount
+			}
+			if cc == math.MaxInt32 {
+				p.fail(fmt.Errorf("rollout: Deployment %q: ReplicaSet %q collides with the new template at status.collisionCount %d; one more wraps to %d, which the API server rejects: %w",
+					p.cur.Name, name, cc, int64(math.MinInt32), ErrCounterOverflow))
+				return false
 			}
 			next := revision.NextCollisionCount(p.cur.Status.CollisionCount)
 			p.cur.Status.CollisionCount = &next
@@ -383,6 +534,14 @@ func (p *planner[T]) setRevision(rev string) {
 	p.cur.Annotations = ann
 }
 
+// fail records the first counter overflow; PlanWith then returns it
+// instead of the sync.
+func (p *planner[T]) fail(err error) {
+	if p.err == nil {
+		p.err = err
+	}
+}
+
 func (p *planner[T]) act(kind ActionKind, name string, from, to int32, reason string) {
 	p.actions = append(p.actions, Action{Kind: kind, ReplicaSet: name, From: from, To: to, Reason: reason})
 }
@@ -402,7 +561,11 @@ func (p *planner[T]) scale(i int, size int32, force bool, why string) bool {
 	if !sizeChanged && !proportion.AnnotationsNeedUpdate(proportionReplicaSet(rs), desired, maxReplicas) {
 		return false
 	}
-	ann := maps.Clone(rs.Annotations)
+	base := rs.Annotations
+	if i == p.newIdx && p.pendingAnn != nil {
+		base, p.pendingAnn = p.pendingAnn, nil
+	}
+	ann := maps.Clone(base)
 	if ann == nil {
 		ann = map[string]string{}
 	}
@@ -420,6 +583,11 @@ func (p *planner[T]) scale(i int, size int32, force bool, why string) bool {
 		reason = fmt.Sprintf("refreshed replicas annotations of %s (desired %d, max %d)", p.describe(i), desired, maxReplicas)
 	}
 	if sizeChanged {
+		if rs.Generation == math.MaxInt64 {
+			p.fail(fmt.Errorf("rollout: ReplicaSet %q: metadata.generation is %d; resizing it would wrap it to %d, which the API server rejects: %w",
+				rs.Name, rs.Generation, int64(math.MinInt64), ErrCounterOverflow))
+			return false
+		}
 		rs.Replicas = size
 		rs.Generation++
 	}
@@ -466,7 +634,7 @@ func (p *planner[T]) sync() {
 	p.snapshot()
 	p.proportional()
 	if p.in.Paused && !p.rollbackPending() {
-		p.cleanupHistory()
+		p.cleanupHistory(true)
 	}
 	p.deploymentStatus()
 	if len(p.actions) == 0 && p.note == "" {
@@ -505,9 +673,13 @@ func (p *planner[T]) proportional() {
 		}
 	}
 	why := fmt.Sprintf("proportional share after resize to %d (%d pods allowed, %d before)", p.cur.Replicas, maxTotal(&p.cur), from)
+	// Write in the order upstream's scale() visits the ReplicaSets:
+	// res.Order (largest first, the direction deciding ties; old newest
+	// first then new when nothing is added; the saturated case's old
+	// ones newest first).
 	written := make([]bool, len(p.rss))
-	for i, t := range res.Targets {
-		if t.Annotate || t.Replicas != p.rss[i].Replicas {
+	for _, i := range res.Order {
+		if t := res.Targets[i]; t.Annotate || t.Replicas != p.rss[i].Replicas {
 			p.scale(i, t.Replicas, true, why)
 			written[i] = true
 		}
@@ -544,33 +716,22 @@ func (p *planner[T]) rollback() {
 			return
 		}
 	}
-	order := make([]int, 0, len(p.rss))
-	for i := range p.rss {
-		if i != p.newIdx {
-			order = append(order, i)
-		}
-	}
-	if p.newIdx >= 0 {
-		order = append(order, p.newIdx)
-	}
-	for _, i := range order {
-		rs := &p.rss[i]
-		v, err := revision.Revision(rs.Annotations)
-		if err != nil || v != target {
-			continue
-		}
-		if revision.EqualIgnoreHash(&p.cur.Template, &rs.Template) {
-			p.act(SkipRollback, rs.Name, rs.Replicas, rs.Replicas, fmt.Sprintf("rollback skipped: The rollback revision contains the same template as current deployment %q", p.cur.Name))
-			return
-		}
+	// RollbackTarget orders the candidates as upstream does (old ones
+	// oldest first, then the new one), whatever the order of p.rss.
+	r := revision.RollbackTarget(&p.cur.Template, p.rss, target)
+	switch r.Outcome {
+	case revision.RollbackUnchanged:
+		rs := &p.rss[r.Index]
+		p.act(SkipRollback, rs.Name, rs.Replicas, rs.Replicas, fmt.Sprintf("rollback skipped: The rollback revision contains the same template as current deployment %q", p.cur.Name))
+	case revision.RolledBack:
+		rs := &p.rss[r.Index]
 		p.cur.Template = revision.WithoutHashLabel(&rs.Template)
 		p.cur.Annotations = revision.RollbackAnnotations(p.cur.Annotations, rs.Annotations)
 		delete(p.cur.Annotations, revision.RollbackToAnnotation)
-		p.cur.Generation++
 		p.act(RollBack, rs.Name, rs.Replicas, rs.Replicas, fmt.Sprintf("Rolled back deployment %q to revision %d (template of ReplicaSet %s)", p.cur.Name, target, rs.Name))
-		return
+	default:
+		p.act(SkipRollback, "", 0, 0, fmt.Sprintf("rollback skipped: Unable to find the revision to rollback to (revision %d).", target))
 	}
-	p.act(SkipRollback, "", 0, 0, fmt.Sprintf("rollback skipped: Unable to find the revision to rollback to (revision %d).", target))
 }
 
 // rollbackTarget returns the pending rollback: d.RollbackTo, else the
@@ -588,9 +749,20 @@ func (p *planner[T]) rollbackPending() bool {
 	return ok
 }
 
-// clearRollback removes the pending rollback, field and annotation.
+// clearRollback removes the pending rollback, field and annotation, and
+// raises the generation: upstream ends every rollback, performed or
+// skipped, with one update of the deployment that removes the annotation
+// (with the restored template when performed), and the API server raises
+// metadata.generation when the annotations or the spec change. RollbackTo
+// stands for the annotation, so clearing it counts as that change.
 // Upstream: updateDeploymentAndClearRollbackTo.
 func (p *planner[T]) clearRollback() {
+	if p.cur.Generation == math.MaxInt64 {
+		p.fail(fmt.Errorf("rollout: Deployment %q: metadata.generation is %d; the rollback's update would wrap it to %d, which the API server rejects: %w",
+			p.cur.Name, p.cur.Generation, int64(math.MinInt64), ErrCounterOverflow))
+		return
+	}
+	p.cur.Generation++
 	p.cur.RollbackTo = nil
 	if _, ok := p.cur.Annotations[revision.RollbackToAnnotation]; ok {
 		p.cur.Annotations = maps.Clone(p.cur.Annotations)
@@ -630,7 +802,7 @@ func (p *planner[T]) rolling() {
 		return
 	}
 	if Complete(&p.cur, &p.cur.Status) {
-		p.cleanupHistory()
+		p.cleanupHistory(false)
 	}
 	p.rolloutStatus()
 	if len(p.actions) == 0 && p.note == "" {
@@ -767,7 +939,7 @@ func (p *planner[T]) recreate() {
 	}
 	p.scale(p.newIdx, p.cur.Replicas, false, "Recreate starts all pods once the old ones are gone")
 	if Complete(&p.cur, &p.cur.Status) {
-		p.cleanupHistory()
+		p.cleanupHistory(false)
 	}
 	p.rolloutStatus()
 	if len(p.actions) == 0 && p.note == "" {
@@ -791,7 +963,14 @@ func (p *planner[T]) oldPodsRunning() (bool, int64) {
 
 // cleanupHistory deletes old ReplicaSets beyond the revision history
 // limit. Upstream: cleanupDeployment.
-func (p *planner[T]) cleanupHistory() {
+//
+// Upstream sorts the old ReplicaSets with ReplicaSetsByRevision, which is
+// not a strict order when a revision does not parse, so the order the
+// sort starts from matters: oldest first on the rolling and Recreate
+// paths (FindOldReplicaSets' order), newest first on the paused path
+// (newestFirst), where scale() has just had FindActiveOrLatest sort them
+// so in place. revision.ToCleanUp starts from the order it is given.
+func (p *planner[T]) cleanupHistory(newestFirst bool) {
 	limit, ok := p.cur.HistoryLimit()
 	if !ok {
 		return
@@ -800,7 +979,23 @@ func (p *planner[T]) cleanupHistory() {
 	if base == nil {
 		base = p.rss
 	}
-	for _, i := range revision.ToCleanUp(base, p.preNew, &limit, p.opts.Cleanup) {
+	// base is oldest first (PlanWith sorted it); view is the starting
+	// order, order[k] the index in base of view[k].
+	order := make([]int, len(base))
+	view := make([]ReplicaSet[T], len(base))
+	newInView := -1
+	for k := range base {
+		i := k
+		if newestFirst {
+			i = len(base) - 1 - k
+		}
+		order[k], view[k] = i, base[i]
+		if i == p.preNew {
+			newInView = k
+		}
+	}
+	for _, k := range revision.ToCleanUp(view, newInView, &limit, p.opts.Cleanup) {
+		i := order[k]
 		if p.deleted == nil {
 			p.deleted = make([]bool, len(p.rss))
 		}

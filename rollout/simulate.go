@@ -100,7 +100,8 @@ const (
 	OutcomePaused
 	// OutcomeStalled: nothing is left to do, but the rollout is not
 	// complete (pods that never become ready without a progress deadline,
-	// or an upstream dead end).
+	// an upstream dead end, or a selector that selects everything, which
+	// the controller refuses to roll out).
 	OutcomeStalled
 	// OutcomeStepLimit: MaxSteps syncs ran before the cluster settled.
 	OutcomeStepLimit
@@ -238,8 +239,10 @@ type cluster struct {
 // percentage bounds, and the number of syncs grows with R/(maxSurge +
 // maxUnavailable) and with ReadyDelay/Interval.
 //
-// Errors: an invalid d or ReplicaSet (*InvalidError), or an event making
-// the deployment invalid; the trace up to that sync is returned with it,
+// Errors: an invalid d or ReplicaSet (*InvalidError), two ReplicaSets
+// with the same name (as for Plan, wrapping ErrInvalid and
+// proportion.ErrDuplicate), an event making the deployment invalid, or a
+// sync that would overflow a counter (ErrCounterOverflow, see Plan); the trace up to that sync is returned with it,
 // with Outcome 0. d and rss are never modified.
 func Simulate[T any](d *Deployment[T], rss []ReplicaSet[T], cfg Config[T]) (Trace[T], error) {
 	if cfg.Start.IsZero() {
@@ -263,11 +266,11 @@ func Simulate[T any](d *Deployment[T], rss []ReplicaSet[T], cfg Config[T]) (Trac
 	set := append([]ReplicaSet[T](nil), rss...)
 	c := &cluster{pods: map[string][]pods{}, made: map[string]int32{}, tracked: map[string]bool{}}
 	minReady := time.Duration(cur.MinReadySeconds) * time.Second
+	if err := validateReplicaSets(set); err != nil {
+		return tr, err
+	}
 	for i := range set {
 		rs := &set[i]
-		if errs := validateReplicaSet(rs); len(errs) > 0 {
-			return tr, &InvalidError{Kind: "ReplicaSet", Name: rs.Name, Errs: errs}
-		}
 		var g []pods
 		long := cfg.Start.Add(-minReady - time.Hour)
 		add := func(p pods) {
@@ -319,6 +322,9 @@ func Simulate[T any](d *Deployment[T], rss []ReplicaSet[T], cfg Config[T]) (Trac
 		settled := reconcile(c, set, &cfg, now, now.Add(cfg.Interval/2), minReady)
 		if idle && settled && k >= lastEvent && !sync.Requeue {
 			tr.Outcome = outcome(&cur)
+			if sync.Path == PathSelectingAll {
+				tr.Outcome = OutcomeStalled // refused, whatever the stale status says
+			}
 			break
 		}
 	}

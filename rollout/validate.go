@@ -57,7 +57,7 @@ func greaterThanReplicas(list intorpercent.ErrorList, v, replicas int32, field s
 //
 //	spec.strategy.rollingUpdate.maxUnavailable: Invalid value: "120%": must not be greater than 100%
 //
-// Spec rules: replicas >= 0; for RollingUpdate (or "") the rolling-update
+// Metadata rule: generation >= 0. Spec rules: replicas >= 0; for RollingUpdate (or "") the rolling-update
 // rules of intorpercent.ValidateRollingUpdate on the defaulted values; for
 // Recreate, MaxSurge and MaxUnavailable must be nil (the API server forbids
 // rollingUpdate); any other strategy is unsupported; minReadySeconds >= 0;
@@ -66,7 +66,8 @@ func greaterThanReplicas(list intorpercent.ErrorList, v, replicas int32, field s
 // collisionCount when set); updated, ready and available <=
 // status.replicas; available <= ready. Upstream: ValidateDeploymentSpec,
 // ValidateDeploymentStrategy, ValidateRollingUpdateDeployment and
-// ValidateDeploymentStatus. A nil d is reported as a Required error.
+// ValidateDeploymentStatus, after ValidateObjectMeta's generation rule. A
+// nil d is reported as a Required error.
 func Validate[T any](d *Deployment[T]) error {
 	return validate(d).ToError()
 }
@@ -76,6 +77,7 @@ func validate[T any](d *Deployment[T]) intorpercent.ErrorList {
 		return intorpercent.ErrorList{{Type: intorpercent.Required, Field: "deployment"}}
 	}
 	var list intorpercent.ErrorList
+	list = nonNegativeField(list, d.Generation, "metadata.generation")
 	list = nonNegativeField(list, int64(d.Replicas), "spec.replicas")
 	switch d.Strategy {
 	case "", RollingUpdate:
@@ -124,13 +126,14 @@ func validate[T any](d *Deployment[T]) intorpercent.ErrorList {
 }
 
 // ValidateReplicaSet checks the counters of rs as the API server checks a
-// ReplicaSet's spec and status, and returns nil or an intorpercent.ErrorList
-// in the API server's words: spec.replicas, status.replicas, readyReplicas,
-// availableReplicas, terminatingReplicas (when set) and observedGeneration
-// >= 0; ready and available <= status.replicas; available <= ready.
-// Upstream: ValidateReplicaSetSpec and ValidateReplicaSetStatus (the
-// counter rules; selectors and templates are not checked). A nil rs is
-// reported as a Required error.
+// ReplicaSet's metadata, spec and status, and returns nil or an
+// intorpercent.ErrorList in the API server's words: metadata.generation,
+// spec.replicas, status.replicas, readyReplicas, availableReplicas,
+// terminatingReplicas (when set) and observedGeneration >= 0; ready and
+// available <= status.replicas; available <= ready.
+// Upstream: ValidateObjectMeta's generation rule, ValidateReplicaSetSpec
+// and ValidateReplicaSetStatus (the counter rules; selectors and
+// templates are not checked). A nil rs is reported as a Required error.
 func ValidateReplicaSet[T any](rs *ReplicaSet[T]) error {
 	return validateReplicaSet(rs).ToError()
 }
@@ -140,6 +143,7 @@ func validateReplicaSet[T any](rs *ReplicaSet[T]) intorpercent.ErrorList {
 		return intorpercent.ErrorList{{Type: intorpercent.Required, Field: "replicaSet"}}
 	}
 	var list intorpercent.ErrorList
+	list = nonNegativeField(list, rs.Generation, "metadata.generation")
 	list = nonNegativeField(list, int64(rs.Replicas), "spec.replicas")
 	list = nonNegativeField(list, int64(rs.StatusReplicas), "status.replicas")
 	list = nonNegativeField(list, int64(rs.ReadyReplicas), "status.readyReplicas")

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/rolloutmath/rolloutmath/intorpercent"
+	"github.com/rolloutmath/rolloutmath/ownership"
 )
 
 // Label and annotation keys kruise reads on a CloneSet and its pods. The
@@ -188,21 +189,17 @@ type ScatterTerm struct {
 	Value string `json:"value"`
 }
 
-// LabelSelector is a metav1.LabelSelector: a pod matches when it has
-// every MatchLabels pair and meets every MatchExpressions requirement. A
-// selector with neither is empty (Validate rejects it in a weight term).
-type LabelSelector struct {
-	MatchLabels      map[string]string          `json:"matchLabels,omitempty"`
-	MatchExpressions []LabelSelectorRequirement `json:"matchExpressions,omitempty"`
-}
+// LabelSelector is a label selector, the module's one selector type
+// ([ownership.Selector]): a pod matches when it has every MatchLabels pair
+// and meets every MatchExpressions requirement. A selector with neither is
+// empty (Validate rejects it in a weight term). The update order reads it
+// as kruise does, without validating keys and values (see
+// [SortUpdateIndexes]).
+type LabelSelector = ownership.Selector
 
-// LabelSelectorRequirement is a metav1.LabelSelectorRequirement. Operator
-// is "In", "NotIn", "Exists" or "DoesNotExist".
-type LabelSelectorRequirement struct {
-	Key      string   `json:"key"`
-	Operator string   `json:"operator"`
-	Values   []string `json:"values,omitempty"`
-}
+// LabelSelectorRequirement is one matchExpressions entry
+// ([ownership.Requirement]). Operator is In, NotIn, Exists or DoesNotExist.
+type LabelSelectorRequirement = ownership.Requirement
 
 // ScaleStrategy is a CloneSet's spec.scaleStrategy. The zero value is
 // kruise's default: no pods named for deletion, no limit on scaling up.

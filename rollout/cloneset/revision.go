@@ -275,9 +275,8 @@ func ActiveRevisions(cloneSet string, revisions []ControllerRevision, data []byt
 // statusReplicas == specReplicas), else current. Readiness is not
 // required. The counts are those of the pods listed at the start of the
 // reconcile: statusReplicas is the number of active pods and updated the
-// number of them at the update revision. [CalculateStatus] applies the
-// same rule while it counts the pods; this function states it alone, for a
-// caller that has the counts.
+// number of them at the update revision. [CalculateStatus] calls it once
+// it has counted the pods; call it directly when you have the counts.
 // Upstream: ReconcileCloneSet.calculateStatus.
 func CurrentRevisionAfter(current, update string, specReplicas, statusReplicas, updated int32) string {
 	if updated == statusReplicas && statusReplicas == specReplicas {

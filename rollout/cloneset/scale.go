@@ -294,7 +294,7 @@ func (s *scaler[T]) deletePods(list []int) bool {
 	modified := false
 	for _, i := range list {
 		p := &s.pods[i]
-		if hooked(hook, p) {
+		if podHooked(hook, p) {
 			if p.Lifecycle != PreparingDelete {
 				s.dec.PrepareDelete = append(s.dec.PrepareDelete, p.Name)
 				modified = true
@@ -346,25 +346,6 @@ func (s *scaler[T]) choose(group []int, k int) []int {
 		out[j] = int(keys[j].idx)
 	}
 	return out
-}
-
-// hooked reports whether p carries any of h's labels (with its value) or
-// finalizers. A nil hook holds no pod. Upstream: lifecycle.IsPodHooked.
-func hooked(h *LifecycleHook, p *Pod) bool {
-	if h == nil {
-		return false
-	}
-	for _, f := range h.FinalizersHandler {
-		if slices.Contains(p.Finalizers, f) {
-			return true
-		}
-	}
-	for k, v := range h.LabelsHandler {
-		if p.Labels[k] == v { // as kruise: a hook label with value "" holds every pod without the label
-			return true
-		}
-	}
-	return false
 }
 
 // markPodNotReady reports whether the preDelete or inPlaceUpdate hook

@@ -119,9 +119,7 @@ func CalculateStatus[T any](cs *CloneSet[T], pods []Pod, revs Revisions, now tim
 		st.UpdatedReadyReplicas += b2i(updated && ready)
 		st.UpdatedAvailableReplicas += b2i(updated && avail)
 	}
-	if st.UpdatedReplicas == st.Replicas && st.Replicas == cs.Replicas {
-		st.CurrentRevision = st.UpdateRevision
-	}
+	st.CurrentRevision = CurrentRevisionAfter(st.CurrentRevision, st.UpdateRevision, cs.Replicas, st.Replicas, st.UpdatedReplicas)
 	if p, err := CalculatePartitionReplicas(cs.UpdateStrategy.Partition, cs.Replicas); err == nil {
 		st.ExpectedUpdatedReplicas = cs.Replicas - p
 	}

@@ -53,6 +53,7 @@ func convert(d *appsv1.Deployment) (out rollout.Deployment[Template], errs intor
 		Paused:                  d.Spec.Paused,
 		ProgressDeadlineSeconds: d.Spec.ProgressDeadlineSeconds,
 		RevisionHistoryLimit:    d.Spec.RevisionHistoryLimit,
+		Selector:                Selector(d.Spec.Selector),
 		Template:                d.Spec.Template,
 		Status:                  Status(&d.Status),
 	}

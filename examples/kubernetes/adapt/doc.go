@@ -11,6 +11,13 @@
 // updates and deletions, a rollback of the Deployment's template, and the
 // Deployment's status.
 //
+// Ownership: Selector, OwnerReferences, Object(s) and Controller convert
+// what the ownership package reads (label selectors, owner references, a
+// Deployment's identity), and AdoptPatch, ReleasePatch and ClaimPatches
+// are the patches upstream's controller-ref manager sends for what
+// ownership.ClaimAll decided. Deployment fills rollout.Deployment.Selector
+// from spec.selector, so an empty selector takes rollout.PathSelectingAll.
+//
 // The conversions copy the counters and scalars the library reads; maps
 // (annotations, labels) and pod templates are shared with the input
 // objects, which is safe because the library never modifies its inputs.

@@ -11,6 +11,8 @@
 // decoders: apps/v1 Deployments and ReplicaSets, one per document, or
 // in a List. Exactly one Deployment is required. ReplicaSets it does not
 // control (by owner reference, or, for orphans, by selector) are ignored.
+// A ReplicaSet name that appears twice is an error (exit status 1): a
+// namespace holds one ReplicaSet per name.
 //
 // Without ReplicaSets, the Deployment is first settled on its template
 // (one ReplicaSet, revision 1, every pod available), as after an earlier

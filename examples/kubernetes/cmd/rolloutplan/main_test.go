@@ -69,6 +69,8 @@ func TestRunErrors(t *testing.T) {
 			wantStderr: "rolloutplan: --set-image: unable to find container named \"web\"\n"},
 		{name: "missing file", args: []string{"-f", "testdata/missing.yaml"}, wantCode: 1,
 			wantStderr: "rolloutplan: open testdata/missing.yaml: no such file or directory\n"},
+		{name: "a ReplicaSet given twice", args: []string{"-f", "testdata/nginx-midrollout.yaml", "-f", "testdata/nginx-replicasets.yaml", "-f", "testdata/nginx-replicasets.yaml"}, wantCode: 1,
+			wantStderr: "rolloutplan: ReplicaSet \"nginx-deployment-57f8948cb9\" appears twice in the manifests; a namespace holds one ReplicaSet per name\n"},
 		{name: "no -f", args: nil, wantCode: 2, wantStderr: "rolloutplan: no manifest: give one with -f\n"},
 		{name: "bad --set-image", args: []string{"-f", "x", "--set-image", "nginx"}, wantCode: 2,
 			wantStderr: "rolloutplan: --set-image \"nginx\": want CONTAINER=IMAGE\n"},

@@ -44,7 +44,12 @@ func simulate(cfg *config, objs *objects, stderr io.Writer) (*trace, error) {
 		return nil, fmt.Errorf("The Deployment %q is invalid: %v", obj.Name, err)
 	}
 	var rss []rollout.ReplicaSet[adapt.Template]
+	seen := make(map[string]bool, len(objs.replicaSets))
 	for _, rs := range objs.replicaSets {
+		if seen[rs.Name] {
+			return nil, fmt.Errorf("rolloutplan: ReplicaSet %q appears twice in the manifests; a namespace holds one ReplicaSet per name", rs.Name)
+		}
+		seen[rs.Name] = true
 		if !controls(obj, rs) {
 			fmt.Fprintf(stderr, "rolloutplan: ignoring ReplicaSet %q: not controlled by Deployment %q\n", rs.Name, obj.Name)
 			continue
