@@ -10,6 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/intstr"
 
 	"github.com/rolloutmath/rolloutmath/intorpercent"
+	"github.com/rolloutmath/rolloutmath/ownership"
 	"github.com/rolloutmath/rolloutmath/rollout/cloneset"
 )
 
@@ -32,9 +33,9 @@ type Template = corev1.PodTemplateSpec
 // lastUpdateTime in v1.8.0; the result's LastUpdateTime is the
 // condition's lastTransitionTime.
 //
-// An error reports a nil cs, or a weight-priority selector whose
-// expressions use an operator metav1 does not define (the result is
-// then the zero value). Validate the result with cloneset.Validate to
+// An error reports a nil cs, or a weight-priority selector that
+// metav1.LabelSelectorAsSelector rejects, in its words (the result is
+// then the zero value; kruise's webhook rejects such a selector too). Validate the result with cloneset.Validate to
 // get the webhook's verdict.
 // Upstream: the CloneSet as kruise's reconcile reads it
 // (ReconcileCloneSet.doReconcile).
@@ -92,17 +93,17 @@ func CloneSet(cs *kruise.CloneSet) (cloneset.CloneSet[Template], error) {
 	return out, nil
 }
 
-// selector converts a label selector, checking its operators.
+// selector converts a label selector and checks it as
+// metav1.LabelSelectorAsSelector does (ownership.Selector.Validate, in
+// upstream's words).
 func selector(s *metav1.LabelSelector) (cloneset.LabelSelector, error) {
 	out := cloneset.LabelSelector{MatchLabels: s.MatchLabels}
-	for j, r := range s.MatchExpressions {
-		switch r.Operator {
-		case metav1.LabelSelectorOpIn, metav1.LabelSelectorOpNotIn, metav1.LabelSelectorOpExists, metav1.LabelSelectorOpDoesNotExist:
-		default:
-			return cloneset.LabelSelector{}, fmt.Errorf("matchExpressions[%d].operator: %q is not a valid label selector operator", j, r.Operator)
-		}
+	for _, r := range s.MatchExpressions {
 		out.MatchExpressions = append(out.MatchExpressions, cloneset.LabelSelectorRequirement{
-			Key: r.Key, Operator: string(r.Operator), Values: r.Values})
+			Key: r.Key, Operator: ownership.Operator(r.Operator), Values: r.Values})
+	}
+	if err := out.Validate(); err != nil {
+		return cloneset.LabelSelector{}, err
 	}
 	return out, nil
 }
