@@ -8,6 +8,7 @@ require (
 	github.com/rolloutmath/rolloutmath v0.0.0
 	k8s.io/api v0.30.10
 	k8s.io/apimachinery v0.30.10
+	pgregory.net/rapid v1.3.0
 )
 
 require (

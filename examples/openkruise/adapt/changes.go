@@ -125,13 +125,19 @@ const (
 //   - RecreatePod: the specified-delete label "true".
 //   - UpdatePodInPlace: InPlaceUpdateReady False, the revision labels, the
 //     lifecycle Updating, the in-place update state annotation (revision,
-//     time, the changed containers' current imageIDs), then either the new
-//     images and the target template's labels and annotations (those the
-//     pod's old template had and the new one lacks are removed), or, with
-//     a grace period, the grace annotation (revision, images, grace
-//     seconds) instead of the images.
-//   - TrackInPlaceUpdate: InPlaceUpdateReady True, or a held update
-//     applied (its images, grace annotation removed) or dropped.
+//     time, and the current imageIDs of the containers whose image
+//     changes), then the new images and the change from the pod's old
+//     template's labels and annotations to the target's (a key the old
+//     template had and the new one lacks is removed). With a grace period
+//     the images and that change are held instead in the grace annotation
+//     (revision, containerImages, metaDataPatch, graceSeconds, as kruise's
+//     UpdateSpec encodes them), and the imageIDs are recorded when it is
+//     applied. Changes to other template metadata (finalizers, for
+//     instance) are not written, although kruise patches them too.
+//   - TrackInPlaceUpdate: InPlaceUpdateReady True; or a held update
+//     applied (its images and metadata, the imageIDs recorded, the grace
+//     annotation removed); or a held update dropped (the grace
+//     annotation removed).
 //   - WriteStatus: cs with the status of s.CloneSet (StatusObject).
 //   - TrimPodsToDelete: cs with s.CloneSet's podsToDelete.
 //   - DeleteRevision: the revision as it is.
@@ -370,14 +376,21 @@ func (c *changer) patch(p *corev1.Pod, a *cloneset.Action) error {
 			c.setCondition(p, InPlaceUpdateReadyCondition, corev1.ConditionTrue, "")
 		case cloneset.ApplyHeldUpdate:
 			text, _ := appspub.GetInPlaceUpdateGrace(p)
-			var spec struct {
-				ContainerImages map[string]string `json:"containerImages"`
-			}
-			if err := json.Unmarshal([]byte(text), &spec); err != nil {
+			var held heldUpdate
+			if err := json.Unmarshal([]byte(text), &held); err != nil {
 				return fmt.Errorf("adapt: pod %s: annotation %s: %v", p.Name, appspub.InPlaceUpdateGraceKey, err)
 			}
-			setImages(p, spec.ContainerImages)
+			stateText, _ := appspub.GetInPlaceUpdateState(p)
+			var state appspub.InPlaceUpdateState
+			if err := json.Unmarshal([]byte(stateText), &state); err != nil {
+				return fmt.Errorf("adapt: pod %s: annotation %s: %v", p.Name, appspub.InPlaceUpdateStateKey, err)
+			}
+			state.LastContainerStatuses = lastStatuses(p, held.ContainerImages)
+			p.Annotations[appspub.InPlaceUpdateStateKey] = string(mustJSON(state))
+			delete(p.Annotations, appspub.InPlaceUpdateStateKeyOld)
+			setImages(p, held.ContainerImages)
 			appspub.RemoveInPlaceUpdateGrace(p)
+			return applyMetadataPatch(p, held.MetaDataPatch)
 		case cloneset.DropHeldUpdate:
 			appspub.RemoveInPlaceUpdateGrace(p)
 		}
@@ -399,27 +412,9 @@ func (c *changer) updateInPlace(p *corev1.Pod, a *cloneset.Action) error {
 	state := appspub.InPlaceUpdateState{Revision: a.Revision, UpdateTimestamp: metav1.NewTime(c.now),
 		UpdateImages: len(u.InPlace.Images) > 0}
 	if u.GraceSeconds <= 0 {
-		state.LastContainerStatuses = map[string]appspub.InPlaceUpdateContainerStatus{}
-		for _, s := range p.Status.ContainerStatuses {
-			if _, ok := u.InPlace.Images[s.Name]; ok {
-				state.LastContainerStatuses[s.Name] = appspub.InPlaceUpdateContainerStatus{ImageID: s.ImageID}
-			}
-		}
+		state.LastContainerStatuses = lastStatuses(p, u.InPlace.Images)
 	}
-	text, _ := json.Marshal(state)
-	p.Annotations[appspub.InPlaceUpdateStateKey] = string(text)
-	delete(p.Annotations, appspub.InPlaceUpdateStateKeyOld)
-	if u.GraceSeconds > 0 {
-		spec, _ := json.Marshal(struct {
-			Revision        string            `json:"revision"`
-			ContainerImages map[string]string `json:"containerImages,omitempty"`
-			GraceSeconds    int32             `json:"graceSeconds,omitempty"`
-		}{a.Revision, u.InPlace.Images, u.GraceSeconds})
-		p.Annotations[appspub.InPlaceUpdateGraceKey] = string(spec)
-		return nil
-	}
-	setImages(p, u.InPlace.Images)
-	appspub.RemoveInPlaceUpdateGrace(p)
+	var patch []byte
 	if u.InPlace.Metadata {
 		to, err := c.template(a.Revision)
 		if err != nil {
@@ -431,9 +426,112 @@ func (c *changer) updateInPlace(p *corev1.Pod, a *cloneset.Action) error {
 				return err
 			}
 		}
-		mergeMeta(p.Labels, fromMeta(from, true), to.Labels)
-		mergeMeta(p.Annotations, fromMeta(from, false), to.Annotations)
+		patch = metadataPatch(from, to)
 	}
+	p.Annotations[appspub.InPlaceUpdateStateKey] = string(mustJSON(state))
+	delete(p.Annotations, appspub.InPlaceUpdateStateKeyOld)
+	if u.GraceSeconds > 0 {
+		p.Annotations[appspub.InPlaceUpdateGraceKey] = string(mustJSON(heldUpdate{Revision: a.Revision,
+			ContainerImages: u.InPlace.Images, MetaDataPatch: patch, GraceSeconds: u.GraceSeconds}))
+		return nil
+	}
+	setImages(p, u.InPlace.Images)
+	appspub.RemoveInPlaceUpdateGrace(p)
+	return applyMetadataPatch(p, patch)
+}
+
+// lastStatuses records the imageIDs the containers whose image changes
+// run now, from which the completion check tells that they restarted.
+func lastStatuses(p *corev1.Pod, images map[string]string) map[string]appspub.InPlaceUpdateContainerStatus {
+	out := map[string]appspub.InPlaceUpdateContainerStatus{}
+	for _, s := range p.Status.ContainerStatuses {
+		if _, ok := images[s.Name]; ok {
+			out[s.Name] = appspub.InPlaceUpdateContainerStatus{ImageID: s.ImageID}
+		}
+	}
+	return out
+}
+
+// heldUpdate is the part of kruise's inplaceupdate.UpdateSpec that
+// Changes writes to and reads from the grace annotation. MetaDataPatch
+// encodes as base64, as kruise's []byte field does.
+type heldUpdate struct {
+	Revision        string            `json:"revision"`
+	ContainerImages map[string]string `json:"containerImages,omitempty"`
+	MetaDataPatch   []byte            `json:"metaDataPatch,omitempty"`
+	GraceSeconds    int32             `json:"graceSeconds,omitempty"`
+}
+
+// mustJSON encodes v, which is built of maps of strings and cannot fail.
+func mustJSON(v any) []byte {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err) // unreachable: the values are strings, bytes and integers
+	}
+	return b
+}
+
+// metadataPatch returns the patch that takes a pod's labels and
+// annotations from template from (nil: unknown, nothing is removed) to
+// template to: {"metadata":{"labels":{...},"annotations":{...}}}, with
+// null for a key to remove. It is a strategic merge patch in kruise's
+// format for these two maps; kruise's also carries changes to the other
+// metadata fields (finalizers, for instance), which this one does not.
+// nil when nothing changes.
+func metadataPatch(from, to *corev1.PodTemplateSpec) []byte {
+	diff := func(old, next map[string]string) map[string]*string {
+		out := map[string]*string{}
+		for k := range old {
+			if _, ok := next[k]; !ok {
+				out[k] = nil
+			}
+		}
+		for k, v := range next {
+			if w, ok := old[k]; !ok || w != v {
+				out[k] = &v
+			}
+		}
+		return out
+	}
+	meta := map[string]map[string]*string{}
+	if d := diff(fromMeta(from, true), to.Labels); len(d) > 0 {
+		meta["labels"] = d
+	}
+	if d := diff(fromMeta(from, false), to.Annotations); len(d) > 0 {
+		meta["annotations"] = d
+	}
+	if len(meta) == 0 {
+		return nil
+	}
+	return mustJSON(map[string]any{"metadata": meta})
+}
+
+// applyMetadataPatch applies a patch metadataPatch wrote to p's labels
+// and annotations. A nil patch changes nothing.
+func applyMetadataPatch(p *corev1.Pod, patch []byte) error {
+	if patch == nil {
+		return nil
+	}
+	var doc struct {
+		Metadata struct {
+			Labels      map[string]*string `json:"labels"`
+			Annotations map[string]*string `json:"annotations"`
+		} `json:"metadata"`
+	}
+	if err := json.Unmarshal(patch, &doc); err != nil {
+		return fmt.Errorf("adapt: pod %s: metadata patch %s: %v", p.Name, patch, err)
+	}
+	apply := func(m map[string]string, d map[string]*string) {
+		for k, v := range d {
+			if v == nil {
+				delete(m, k)
+			} else {
+				m[k] = *v
+			}
+		}
+	}
+	apply(p.Labels, doc.Metadata.Labels)
+	apply(p.Annotations, doc.Metadata.Annotations)
 	return nil
 }
 
@@ -461,17 +559,6 @@ func fromMeta(t *corev1.PodTemplateSpec, labels bool) map[string]string {
 		return t.Labels
 	}
 	return t.Annotations
-}
-
-// mergeMeta removes from m the keys old has and next lacks, and sets
-// next's.
-func mergeMeta(m, old, next map[string]string) {
-	for k := range old {
-		if _, ok := next[k]; !ok {
-			delete(m, k)
-		}
-	}
-	maps.Copy(m, next)
 }
 
 // setImages sets the image of every container named in images.
