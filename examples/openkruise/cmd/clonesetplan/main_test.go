@@ -79,6 +79,8 @@ func TestRunErrors(t *testing.T) {
 			wantStderr: "clonesetplan: --set-image: unable to find container named \"web\"\n"},
 		{name: "a negative partition", args: []string{"-f", "x", "--partition", "-1"}, wantCode: 2,
 			wantStderr: "clonesetplan: --partition \"-1\": want a count (3) or a percentage (40%)\n"},
+		{name: "more replicas than -max-pods", args: []string{"-f", "testdata/demo-cloneset.yaml", "-max-pods", "9"}, wantCode: 1,
+			wantStderr: "clonesetplan: spec.replicas 10 is more than -max-pods 9: raise -max-pods to simulate it\n"},
 		{name: "missing file", args: []string{"-f", "testdata/missing.yaml"}, wantCode: 1,
 			wantStderr: "clonesetplan: open testdata/missing.yaml: no such file or directory\n"},
 		{name: "no -f", args: nil, wantCode: 2, wantStderr: "clonesetplan: no manifest: give one with -f\n"},

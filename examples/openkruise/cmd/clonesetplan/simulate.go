@@ -54,6 +54,9 @@ func simulate(cfg *config, objs *objects, stderr io.Writer) (*trace, error) {
 	if err := cloneset.Validate(&cs); err != nil {
 		return nil, fmt.Errorf("The CloneSet %q is invalid: %v", obj.Name, err)
 	}
+	if int64(cs.Replicas) > int64(cfg.maxPods) {
+		return nil, fmt.Errorf("clonesetplan: spec.replicas %d is more than -max-pods %d: raise -max-pods to simulate it", cs.Replicas, cfg.maxPods)
+	}
 	owned := adapt.Owned(obj, objs.pods)
 	if n := len(objs.pods) - len(owned); n > 0 {
 		fmt.Fprintf(stderr, "clonesetplan: ignoring %d pods not controlled by CloneSet %q\n", n, obj.Name)
