@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	appspub "github.com/openkruise/kruise-api/apps/pub"
 	kruise "github.com/openkruise/kruise-api/apps/v1alpha1"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -73,4 +74,11 @@ func runningPods(cs *kruise.CloneSet, rev *appsv1.ControllerRevision, n int) []*
 		})
 	}
 	return pods
+}
+
+// newWeight returns a priority strategy with one weight term whose
+// selector has one expression with operator op.
+func newWeight(op string) *appspub.UpdatePriorityStrategy {
+	return &appspub.UpdatePriorityStrategy{WeightPriority: []appspub.UpdatePriorityWeightTerm{{Weight: 50,
+		MatchSelector: metav1.LabelSelector{MatchExpressions: []metav1.LabelSelectorRequirement{{Key: "zone", Operator: metav1.LabelSelectorOperator(op), Values: []string{"a"}}}}}}}
 }
