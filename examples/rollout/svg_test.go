@@ -100,23 +100,6 @@ func TestSVGEscapesText(t *testing.T) {
 	}
 }
 
-func TestNiceStep(t *testing.T) {
-	tests := []struct {
-		top, n, want int64
-	}{
-		{top: 1, n: 8, want: 1},
-		{top: 13, n: 8, want: 2},
-		{top: 16, n: 8, want: 5}, // 16/2 = 8 intervals is not fewer than 8
-		{top: 100000, n: 8, want: 20000},
-		{top: 2147483647, n: 8, want: 500000000},
-	}
-	for _, tt := range tests {
-		if got := niceStep(tt.top, tt.n); got != tt.want {
-			t.Errorf("niceStep(%d, %d) = %d, want %d", tt.top, tt.n, got, tt.want)
-		}
-	}
-}
-
 // fixtureTrace returns a small hand-written trace, so that the printers
 // are tested apart from the simulator.
 func fixtureTrace() *trace {

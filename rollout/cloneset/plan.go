@@ -550,8 +550,9 @@ func (p *planner[T]) applyUpdate() {
 		p.notes = append(p.notes, "updateStrategy OnDelete: pods are updated only when someone deletes them")
 	case UpdatePods:
 		if len(ud.Chosen) < len(ud.Candidates) && inPlace+recreate < int(abs(int64(d.UpdateNum))) {
-			p.notes = append(p.notes, fmt.Sprintf("%d more %s to move to %s, held back by the %s (%d pods unavailable)",
-				int(abs(int64(d.UpdateNum)))-len(ud.Chosen), plural(int(abs(int64(d.UpdateNum)))-len(ud.Chosen), "pod"), ud.Target, budget, d.TotalUnavailable))
+			more := int(abs(int64(d.UpdateNum))) - len(ud.Chosen)
+			p.notes = append(p.notes, fmt.Sprintf("%d more %s to move to %s, held back by the %s (maxUnavailable %d + %d pods - %d replicas)",
+				more, plural(more, "pod"), ud.Target, budget, d.Resolved.MaxUnavailable, d.Pods, d.Resolved.Replicas))
 		}
 	case UpdateFailed:
 		p.notes = append(p.notes, "update failed: "+ud.Failure)

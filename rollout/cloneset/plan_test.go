@@ -451,12 +451,30 @@ func planIsDeterministicPureAndOrderFree(t *rapid.T) {
 	if diff := cmp.Diff(a, c, byName, revsByName); diff != "" {
 		t.Fatalf("Plan depends on the order of pods and revisions (-input order +shuffled):\n%s", diff)
 	}
-	if err := Validate(&a.CloneSet); err != nil && Validate(in.cs) == nil {
-		t.Fatalf("Plan wrote a CloneSet the webhook rejects: %v", err)
-	}
-	if err := checkPods(a.Pods); err != nil {
-		t.Fatalf("Plan wrote bad pods: %v", err)
-	}
+}
+
+// TestPlanWritesOnlyWhatTheWebhookAccepts: from a CloneSet kruise's
+// webhook accepts, Plan leaves a CloneSet it accepts too, and pods and
+// revisions Plan itself accepts as input (names unique and set).
+func TestPlanWritesOnlyWhatTheWebhookAccepts(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		r1 := revisionOf(t, templateOf("nginx:1.25"), 1)
+		r2 := revisionOf(t, templateOf("nginx:1.26"), 2)
+		in := drawPlanInput(t, r1, r2)
+		if err := Validate(in.cs); err != nil {
+			t.Fatalf("drawPlanInput drew an invalid CloneSet: %v", err)
+		}
+		s, err := PlanWith(in.cs, in.pods, in.revs, in.now, in.opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := Validate(&s.CloneSet); err != nil {
+			t.Fatalf("Plan wrote a CloneSet the webhook rejects: %v", err)
+		}
+		if _, err := PlanWith(&s.CloneSet, s.Pods, s.Revisions, in.now, in.opts); err != nil {
+			t.Fatalf("Plan cannot read what it wrote: %v", err)
+		}
+	})
 }
 
 func copyPlanInput(in planInput) planInput {

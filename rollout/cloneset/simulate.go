@@ -270,6 +270,33 @@ type simPod struct {
 // of reconciles grows with R/(maxUnavailable + maxSurge) and with
 // ReadyDelay/Interval.
 //
+// What the tests check after every reconcile of random rollouts
+// (replicas 0-200, counts and percentages, delays, events), and where
+// kruise breaks it (kept as kruise does it):
+//
+//   - Without a replicas decrease, active pods never exceed replicas +
+//     maxSurge (maxSurge as if not paused; terminating pods are not
+//     counted, as kruise does not count them).
+//   - At rest, with a resolved partition that never rose, the pods at the
+//     update revision number replicas - CalculatePartitionReplicas. Once
+//     every pod is at the update revision (after a scale to 0, say),
+//     kruise makes it the current revision and the partition keeps
+//     nothing back.
+//   - When no pod fails, available pods never fall below replicas -
+//     maxUnavailable once reached, while that floor stays the same (a
+//     pause changes it: maxSurge is forced to 0 and maxUnavailable is
+//     then rounded up instead of down). Kruise breaks it with
+//     podsToDelete naming an unavailable pod: specified-delete pods are
+//     not counted as unavailable, so the ready limit lets an available
+//     pod go as well.
+//   - A rollout whose pods all become ready and that ends unpaused at
+//     partition 0 completes within L + (R + S + 1 + B) * (5 + ceil(W /
+//     Interval)) reconciles, where L is the step of the last scripted
+//     event, R the largest replicas, S maxSurge, B the partition batches
+//     and W = ReadyDelay + InPlaceDelay + minReadySeconds + the in-place
+//     grace period: each pod needs at most a mark, a deletion, a creation
+//     or in-place update, the wait W and a lifecycle move.
+//
 // Errors: those of Plan, on the initial state or after an event; the
 // trace up to that reconcile is returned with it, with Outcome 0. cs,
 // pods and revisions are never modified.
@@ -475,17 +502,23 @@ func (s *sim[T]) observe(now time.Time) bool {
 			// period is over.
 			settled = false
 		} else if sp.inPlace {
-			if !sp.appliedAt.Add(s.cfg.InPlaceDelay).After(now) {
+			if done := sp.appliedAt.Add(s.cfg.InPlaceDelay); !done.After(now) {
+				// The restarted containers are ready when the update is
+				// done, or when the pod would have been ready anyway if
+				// it was still starting.
 				sp.inPlace = false
 				st := *p.InPlaceUpdate
 				st.Done = true
 				p.InPlaceUpdate = &st
-				if !sp.never {
-					p.Ready, p.ReadySince = true, sp.appliedAt.Add(s.cfg.InPlaceDelay)
+				if done.After(sp.readyAt) {
+					sp.readyAt = done
 				}
 			} else {
 				settled = false
 			}
+		}
+		if sp.inPlace || p.InPlaceUpdateGrace != nil {
+			// Not ready while the update is under way.
 		} else if !p.Ready && !sp.never {
 			if !sp.readyAt.After(now) {
 				p.Phase, p.Ready, p.ReadySince = PodRunning, true, sp.readyAt

@@ -2,6 +2,7 @@ package cloneset
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 	"time"
 
@@ -67,9 +68,6 @@ func drawScenario(t *rapid.T, failing bool) scenario {
 		switch rapid.IntRange(0, 3).Draw(t, "eventKind") {
 		case 0:
 			ev.Kind, ev.Replicas = SetReplicas, rapid.Int32Range(0, 200).Draw(t, "eventReplicas")
-			if ev.Replicas < rest.Replicas {
-				sc.shrinks = true
-			}
 		case 1:
 			ev.Kind = Pause
 			sc.cfg.Events = append(sc.cfg.Events, ev)
@@ -80,6 +78,19 @@ func drawScenario(t *rapid.T, failing bool) scenario {
 			ev.Kind, ev.Partition = SetPartition, drawIntOrPercent(t, "eventPartition", rest.Replicas, true)
 		}
 		sc.cfg.Events = append(sc.cfg.Events, ev)
+	}
+	// Does spec.replicas ever go down? Events apply by step, then in
+	// their order in the list.
+	evs := slices.Clone(sc.cfg.Events)
+	slices.SortStableFunc(evs, func(a, b Event[podTemplate]) int { return a.Step - b.Step })
+	r := rest.Replicas
+	for _, ev := range evs {
+		if ev.Kind == SetReplicas {
+			if ev.Replicas < r {
+				sc.shrinks = true
+			}
+			r = ev.Replicas
+		}
 	}
 	return sc
 }

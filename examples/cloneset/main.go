@@ -1,0 +1,293 @@
+// Command cloneset simulates an OpenKruise CloneSet update reconcile by
+// reconcile, as kruise v1.9.1's controller runs it, and prints it the way
+// `kubectl get cloneset -w` shows it, with the controller's reason for
+// every reconcile and a map of the pods' revisions.
+//
+// With no flags it updates a 10-replica CloneSet from nginx:1.25 to
+// nginx:1.26 with maxSurge 1, in partition batches 80% -> 60% -> 40% ->
+// 20% -> 0, as a progressive-delivery tool drives it: the next batch
+// starts once the previous one is updated and available.
+//
+//	go run ./examples/cloneset
+//	go run ./examples/cloneset -type InPlaceIfPossible -max-surge 0
+//	go run ./examples/cloneset -replicas 17 -partitions 60%,0 -max-surge 2
+//	go run ./examples/cloneset -svg cloneset.svg
+//
+// A CloneSet kruise's webhook would reject is reported in the webhook's
+// words, with exit status 1; arguments that cannot be read give exit
+// status 2.
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/rolloutmath/rolloutmath/examples/internal/rstable"
+	"github.com/rolloutmath/rolloutmath/intorpercent"
+	"github.com/rolloutmath/rolloutmath/rollout/cloneset"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// config is one run: the CloneSet, the update and the cluster.
+type config struct {
+	name               string
+	replicas           int32
+	updateType         string
+	maxSurge           string // "" for none
+	maxUnavailable     string // "" for kruise's default
+	partitions         []string
+	minReadySeconds    int32
+	fromImage, toImage string
+	interval           time.Duration
+	readyDelay         time.Duration
+	inPlaceDelay       time.Duration
+	terminating        time.Duration
+	maxSteps           int
+	svgPath            string
+}
+
+var errHelp = errors.New("help requested")
+
+func parseFlags(args []string, stderr io.Writer) (config, error) {
+	cfg := config{name: "demo"}
+	fs := flag.NewFlagSet("cloneset", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	replicas := fs.Int("replicas", 10, "spec.replicas")
+	fs.StringVar(&cfg.updateType, "type", "ReCreate", "updateStrategy.type: ReCreate, InPlaceIfPossible or InPlaceOnly")
+	fs.StringVar(&cfg.maxSurge, "max-surge", "1", "updateStrategy.maxSurge, a count or a percentage (\"\" for none)")
+	fs.StringVar(&cfg.maxUnavailable, "max-unavailable", "", "updateStrategy.maxUnavailable, a count or a percentage (\"\": kruise's default 20%)")
+	partitions := fs.String("partitions", "80%,60%,40%,20%,0", "partition steps, comma-separated: the first is set with the new image, each next one once the previous batch is updated and available")
+	minReady := fs.Int("min-ready", 0, "spec.minReadySeconds")
+	fs.StringVar(&cfg.fromImage, "image-from", "nginx:1.25", "the image before the update")
+	fs.StringVar(&cfg.toImage, "image-to", "nginx:1.26", "the image after the update")
+	fs.DurationVar(&cfg.interval, "interval", 10*time.Second, "time between reconciles")
+	fs.DurationVar(&cfg.readyDelay, "ready", 10*time.Second, "how long a created pod takes to become ready")
+	fs.DurationVar(&cfg.inPlaceDelay, "in-place", 5*time.Second, "how long an in-place update takes to restart the containers")
+	fs.DurationVar(&cfg.terminating, "terminating", 0, "how long a deleted pod stays terminating")
+	fs.IntVar(&cfg.maxSteps, "max-steps", 300, "the most reconciles to run")
+	fs.StringVar(&cfg.svgPath, "svg", "", "also draw the rollout as an SVG chart to `FILE`")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return cfg, errHelp
+		}
+		return cfg, err
+	}
+	if fs.NArg() > 0 {
+		return cfg, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	if *replicas < 0 || *replicas > 100000 {
+		return cfg, fmt.Errorf("-replicas %d: want 0 to 100000", *replicas)
+	}
+	if *minReady < 0 || *minReady > 3600 {
+		return cfg, fmt.Errorf("-min-ready %d: want 0 to 3600", *minReady)
+	}
+	if cfg.interval <= 0 || cfg.readyDelay < 0 || cfg.inPlaceDelay < 0 || cfg.terminating < 0 {
+		return cfg, errors.New("-interval must be positive and -ready, -in-place, -terminating not negative")
+	}
+	if cfg.maxSteps < 1 || cfg.maxSteps > 100000 {
+		return cfg, fmt.Errorf("-max-steps %d: want 1 to 100000", cfg.maxSteps)
+	}
+	cfg.replicas, cfg.minReadySeconds = int32(*replicas), int32(*minReady)
+	for _, p := range strings.Split(*partitions, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			cfg.partitions = append(cfg.partitions, p)
+		}
+	}
+	return cfg, nil
+}
+
+// value reads a flag the way kubectl reads a manifest value: a number
+// is a count, anything else a string.
+func value(s string) *intorpercent.IntOrString {
+	if s == "" {
+		return nil
+	}
+	if n, err := strconv.ParseInt(s, 10, 32); err == nil {
+		return &intorpercent.IntOrString{Int: int32(n)}
+	}
+	return &intorpercent.IntOrString{IsString: true, Str: s}
+}
+
+// run runs the program and returns its exit status.
+func run(args []string, stdout, stderr io.Writer) int {
+	cfg, err := parseFlags(args, stderr)
+	if errors.Is(err, errHelp) {
+		return 0
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "cloneset: %v\n", err)
+		return 2
+	}
+	tr, cs, err := simulate(&cfg)
+	if err != nil {
+		fmt.Fprintf(stderr, "%v\n", err)
+		return 1
+	}
+	if err := writeTable(stdout, &cfg, cs, tr); err != nil {
+		fmt.Fprintf(stderr, "cloneset: %v\n", err)
+		return 1
+	}
+	if cfg.svgPath != "" {
+		if err := writeSVGFile(cfg.svgPath, &cfg, cs, tr); err != nil {
+			fmt.Fprintf(stderr, "cloneset: %v\n", err)
+			return 1
+		}
+	}
+	return 0
+}
+
+// template is the pod template as encoding/json writes a
+// corev1.PodTemplateSpec with one container, so that the image is at
+// /spec/containers/0/image and kruise can update it in place.
+type template struct {
+	Metadata struct {
+		Labels map[string]string `json:"labels"`
+	} `json:"metadata"`
+	Spec struct {
+		Containers []container `json:"containers"`
+	} `json:"spec"`
+}
+
+type container struct {
+	Name  string `json:"name"`
+	Image string `json:"image"`
+}
+
+func nginx(image string) template {
+	var t template
+	t.Metadata.Labels = map[string]string{"app": "demo"}
+	t.Spec.Containers = []container{{Name: "nginx", Image: image}}
+	return t
+}
+
+// invalid reports a CloneSet the webhook rejects as kubectl shows it.
+func invalid(name string, err error) error {
+	return fmt.Errorf("The CloneSet %q is invalid: %v", name, err)
+}
+
+// simulate runs the update: the CloneSet at rest on fromImage, then the
+// new image and the first partition in one write, then the batches. It
+// returns the trace and the CloneSet as the update begins.
+func simulate(cfg *config) (*cloneset.Trace[template], *cloneset.CloneSet[template], error) {
+	cs := &cloneset.CloneSet[template]{Name: cfg.name, Replicas: cfg.replicas, Generation: 1, MinReadySeconds: cfg.minReadySeconds, Template: nginx(cfg.fromImage)}
+	us := &cs.UpdateStrategy
+	us.Type = cloneset.UpdateStrategyType(cfg.updateType)
+	us.MaxSurge, us.MaxUnavailable = value(cfg.maxSurge), value(cfg.maxUnavailable)
+	if err := cloneset.Validate(cs); err != nil {
+		return nil, nil, invalid(cs.Name, err)
+	}
+	var parts []intorpercent.IntOrString
+	for _, p := range cfg.partitions {
+		v := value(p)
+		check := *cs
+		check.UpdateStrategy.Partition = v
+		if err := cloneset.Validate(&check); err != nil {
+			return nil, nil, invalid(cs.Name, err)
+		}
+		parts = append(parts, *v)
+	}
+	// The CloneSet at rest on the old image: pods created and ready.
+	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	rest, err := cloneset.Simulate(cs, nil, nil, cloneset.SimConfig[template]{Start: start.Add(-time.Hour), Interval: cfg.interval, MaxSteps: cfg.maxSteps})
+	if err != nil {
+		return nil, nil, err
+	}
+	before := rest.CloneSet
+	events := []cloneset.Event[template]{{Step: 1, Kind: cloneset.SetTemplate, Template: nginx(cfg.toImage)}}
+	if len(parts) > 0 {
+		events = append(events, cloneset.Event[template]{Step: 1, Kind: cloneset.SetPartition, Partition: &parts[0]})
+		parts = parts[1:]
+	}
+	tr, err := cloneset.Simulate(&before, rest.Pods, rest.Revisions, cloneset.SimConfig[template]{
+		Start: start, Interval: cfg.interval, ReadyDelay: cfg.readyDelay, InPlaceDelay: cfg.inPlaceDelay,
+		TerminationDelay: cfg.terminating, MaxSteps: cfg.maxSteps, Events: events, Partitions: parts, RecordPods: true,
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	return &tr, &before, nil
+}
+
+// writeTable prints the trace as `kubectl get cloneset -w` would, with a
+// comment line per reconcile: its time, the partition and Plan's reason.
+// The columns are the status the reconcile wrote (counted from the pods
+// it saw); PODS maps the pods as the reconcile leaves them, oldest first.
+func writeTable(w io.Writer, cfg *config, before *cloneset.CloneSet[template], tr *cloneset.Trace[template]) error {
+	p := rstable.NewPrinter(w)
+	us := &before.UpdateStrategy
+	surge, unavailable := written(us.MaxSurge, "0"), written(us.MaxUnavailable, "20%")
+	p.Printf("CloneSet %s: %d replicas, %s (maxSurge %s, maxUnavailable %s), image %s -> %s, partitions %s\n",
+		before.Name, before.Replicas, typeOf(cfg), surge, unavailable, cfg.fromImage, cfg.toImage, joinArrow(cfg.partitions))
+	p.Printf("PODS: one letter per pod, oldest first: o/O old revision, n/N new revision (capital: available), x terminating\n\n")
+	nameW := max(len("NAME"), len(before.Name)) + 3
+	p.Printf("%-*s%-10s%-10s%-16s%-8s%-8s%s\n", nameW, "NAME", "DESIRED", "UPDATED", "UPDATED_READY", "READY", "TOTAL", "PODS")
+	st := before.Status
+	p.Printf("# before the update\n")
+	p.Printf("%-*s%-10d%-10d%-16d%-8d%-8d%s\n", nameW, before.Name, before.Replicas, st.UpdatedReplicas, st.UpdatedReadyReplicas, st.ReadyReplicas, st.Replicas, strings.Repeat("O", int(st.Replicas)))
+	for _, s := range tr.Steps {
+		comment := fmt.Sprintf("reconcile %d (+%s)", s.Number, s.Elapsed)
+		if len(s.Events) > 0 {
+			comment += " after " + strings.Join(s.Events, ", ")
+		}
+		p.Printf("# %s: %s\n", comment, s.Reason)
+		p.Printf("%-*s%-10d%-10d%-16d%-8d%-8d%s\n", nameW, before.Name, s.Replicas, s.Status.UpdatedReplicas, s.Status.UpdatedReadyReplicas, s.Status.ReadyReplicas, s.Status.Replicas, podMap(s.Pods, tr.CloneSet.Status.UpdateRevision))
+	}
+	last := tr.Steps[len(tr.Steps)-1]
+	p.Printf("\n%s after %d reconciles (%s)\n", tr.Outcome, tr.Reconciles, last.Elapsed)
+	return p.Err()
+}
+
+// typeOf is the update strategy type, "" read as ReCreate.
+func typeOf(cfg *config) string {
+	if cfg.updateType == "" {
+		return string(cloneset.ReCreate)
+	}
+	return cfg.updateType
+}
+
+// joinArrow renders the partition steps as "80% -> 60% -> 0", or "none".
+func joinArrow(parts []string) string {
+	if len(parts) == 0 {
+		return "none"
+	}
+	return strings.Join(parts, " -> ")
+}
+
+// written renders an int-or-percent as the user wrote it, or def for nil.
+func written(v *intorpercent.IntOrString, def string) string {
+	switch {
+	case v == nil:
+		return def
+	case v.IsString:
+		return v.Str
+	}
+	return strconv.Itoa(int(v.Int))
+}
+
+// podMap renders the pods one letter each.
+func podMap(pods []cloneset.PodState, update string) string {
+	var b strings.Builder
+	for _, p := range pods {
+		c := 'o'
+		switch {
+		case p.Terminating:
+			c = 'x'
+		case p.Revision == update:
+			c = 'n'
+		}
+		if p.Available && c != 'x' {
+			c -= 'a' - 'A'
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
+}
