@@ -4,10 +4,11 @@
 //
 // Most users start with:
 //
-//	cs, err := adapt.CloneSet(obj)                  // the CloneSet
-//	pods, err := adapt.Pods(adapt.Owned(obj, list))  // its pods
-//	data, err := adapt.RevisionData(obj)            // its revision bytes
-//	changes, err := adapt.Changes(obj, owned, ...)  // the writes a decision makes
+//	cs, err := adapt.CloneSet(obj)          // the CloneSet
+//	owned := adapt.Owned(obj, pods)         // the pods it controls
+//	converted, err := adapt.Pods(owned)
+//	plan, err := cloneset.Plan(&cs, converted, adapt.Revisions(revisions), now)
+//	changes, err := adapt.Changes(obj, owned, revisions, &plan, now) // the writes, in order
 //
 // CloneSet reads a CloneSet as kruise's controller does (spec.replicas nil
 // is 1, the webhook's default); Pod reads the labels, annotations and
@@ -16,10 +17,11 @@
 // InPlaceUpdateReady); RevisionData and NewRevisionObject build the
 // ControllerRevision kruise records for a template, so that the
 // revision name and the in-place decision are kruise's to the byte.
-// Changes turns what cloneset.Scale and cloneset.Update decided, and the
-// status cloneset.CalculateStatus computed, into the objects a controller
-// sends: pods to create, labelled and owned as kruise creates them, pods
-// to delete, pods to patch, and the CloneSet's status.
+// Changes turns what cloneset.Plan decided into the objects a controller
+// sends: revisions to create, renumber or delete, pods to create
+// (labelled and owned as kruise creates them), to delete and to update
+// (lifecycle, recreation mark, in-place update), and the CloneSet's spec
+// and status.
 //
 // The API types come from github.com/openkruise/kruise-api v1.8.0, the
 // newest release of the API module that downloads. It predates three
