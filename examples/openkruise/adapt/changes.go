@@ -93,9 +93,6 @@ const (
 	// InPlaceUpdateReadyCondition is the readiness gate and condition of
 	// an in-place update.
 	InPlaceUpdateReadyCondition = appspub.InPlaceUpdateReady
-	// KruisePodReadyCondition is the condition a hook with
-	// markPodNotReady sets.
-	KruisePodReadyCondition = appspub.KruisePodReadyConditionType
 )
 
 // Changes returns the writes that carry out s, the result of
@@ -120,8 +117,10 @@ const (
 //   - DeletePod: the pod as it is.
 //   - SetPodLifecycle: the lifecycle label and timestamp; with the
 //     update step's AddHook, the inPlaceUpdate hook's labels and
-//     finalizers; with MarkNotReady, the KruisePodReady condition (False
-//     outside Normal, True in it).
+//     finalizers. Not written: what kruise's pod-readiness control does
+//     for a hook with markPodNotReady (a not-ready key in the message of
+//     the KruisePodReady condition, on pods that carry that readiness
+//     gate, and the Ready condition it implies).
 //   - RecreatePod: the specified-delete label "true".
 //   - UpdatePodInPlace: InPlaceUpdateReady False, the revision labels, the
 //     lifecycle Updating, the in-place update state annotation (revision,
@@ -355,13 +354,6 @@ func (c *changer) patch(p *corev1.Pod, a *cloneset.Action) error {
 					p.Finalizers = append(p.Finalizers, f)
 				}
 			}
-		}
-		if u != nil && u.MarkNotReady {
-			status := corev1.ConditionFalse
-			if a.To == cloneset.Normal {
-				status = corev1.ConditionTrue
-			}
-			c.setCondition(p, KruisePodReadyCondition, status, "")
 		}
 	case cloneset.RecreatePod:
 		p.Labels[cloneset.SpecifiedDeleteLabel] = "true"
