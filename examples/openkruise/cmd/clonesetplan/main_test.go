@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
 	"github.com/rolloutmath/rolloutmath/examples/internal/golden"
 	"github.com/rolloutmath/rolloutmath/examples/openkruise/adapt"
 	"github.com/rolloutmath/rolloutmath/rollout/cloneset"
@@ -185,3 +187,77 @@ func readTestdata(t *testing.T, name string) string {
 	}
 	return string(b)
 }
+
+// TestChangesObjectsDecodeStrictly checks that the objects adapt.Changes
+// writes for the mid-rollout manifests are API objects the strict
+// decoder reads back unchanged: no field the API types lack, nothing lost.
+func TestChangesObjectsDecodeStrictly(t *testing.T) {
+	var objs objects
+	for _, f := range []string{"testdata/web-cloneset.yaml", "testdata/web-pods.yaml"} {
+		if err := readFile(&objs, f, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	obj := objs.cloneSets[0]
+	obj.Spec.Template.Spec.Containers[0].Image = "registry.example.com/web:1.2"
+	obj.Spec.Replicas = ptr(int32(6))
+	cs, err := adapt.CloneSet(obj)
+	if err != nil {
+		t.Fatal(err)
+	}
+	owned := adapt.Owned(obj, objs.pods)
+	pods, err := adapt.Pods(owned)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := cloneset.Plan(&cs, pods, adapt.Revisions(objs.revisions), start)
+	if err != nil {
+		t.Fatal(err)
+	}
+	changes, err := adapt.Changes(obj, owned, objs.revisions, &s, start)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(changes) == 0 {
+		t.Fatalf("no changes for a CloneSet scaled from 4 to 6 with a new image (plan: %s)", s.Reason)
+	}
+	for i, c := range changes {
+		var obj interface {
+			GetObjectKind() schema.ObjectKind
+		}
+		switch {
+		case c.Pod != nil:
+			c.Pod.APIVersion, c.Pod.Kind = "v1", "Pod"
+			obj = c.Pod
+		case c.Revision != nil:
+			c.Revision.APIVersion, c.Revision.Kind = "apps/v1", "ControllerRevision"
+			obj = c.Revision
+		default:
+			c.CloneSet.APIVersion, c.CloneSet.Kind = "apps.kruise.io/v1alpha1", "CloneSet"
+			obj = c.CloneSet
+		}
+		text, err := json.Marshal(obj)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var back objects
+		if err := back.decode("change", bytes.NewReader(text)); err != nil {
+			t.Errorf("change %d (%v) does not decode strictly: %v\n%s", i, c.Verb, err, text)
+			continue
+		}
+		var again []byte
+		switch {
+		case len(back.pods) == 1:
+			again, _ = json.Marshal(back.pods[0])
+		case len(back.revisions) == 1:
+			again, _ = json.Marshal(back.revisions[0])
+		case len(back.cloneSets) == 1:
+			again, _ = json.Marshal(back.cloneSets[0])
+		}
+		if !bytes.Equal(again, text) {
+			t.Errorf("change %d (%v) reads back as\n%s\nwant\n%s", i, c.Verb, again, text)
+		}
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
