@@ -513,7 +513,7 @@ func (p *planner[T]) surgeWhy(newIdx int) string {
 		total += int64(p.rss[i].Replicas)
 		term += int64(terminating(&p.rss[i]))
 	}
-	s := fmt.Sprintf("%d pods allowed (%d + maxSurge %d), %d in other ReplicaSets", maxTotal(&p.cur), p.cur.Replicas, MaxSurge(&p.cur), total)
+	s := fmt.Sprintf("%d pods allowed (%s), %d in other ReplicaSets", maxTotal(&p.cur), ceilingSum(&p.cur), total)
 	if p.opts.Surge == SurgeCountsTerminating && term > 0 {
 		s += fmt.Sprintf(" and %d terminating", term)
 	}
@@ -662,7 +662,7 @@ func (p *planner[T]) proportional() {
 			term += int64(terminating(&p.rss[i]))
 		}
 		if after > before && after+term > int64(maxTotal(&p.cur)) {
-			p.note = fmt.Sprintf("waiting for %d terminating pods before scaling up to %d (limit %d = %d + maxSurge %d)", term, after, maxTotal(&p.cur), p.cur.Replicas, MaxSurge(&p.cur))
+			p.note = fmt.Sprintf("waiting for %d terminating pods before scaling up to %d (limit %d = %s)", term, after, maxTotal(&p.cur), ceilingSum(&p.cur))
 			return
 		}
 	}
@@ -672,7 +672,7 @@ func (p *planner[T]) proportional() {
 			from += int64(p.rss[i].Replicas)
 		}
 	}
-	why := fmt.Sprintf("proportional share after resize to %d (%d pods allowed, %d before)", p.cur.Replicas, maxTotal(&p.cur), from)
+	why := fmt.Sprintf("proportional share after resize to %d (%d pods allowed%s, %d before)", p.cur.Replicas, maxTotal(&p.cur), ceilingNote(&p.cur), from)
 	// Write in the order upstream's scale() visits the ReplicaSets:
 	// res.Order (largest first, the direction deciding ties; old newest
 	// first then new when nothing is added; the saturated case's old
@@ -881,8 +881,8 @@ func (p *planner[T]) waitingWhy() string {
 	if oldPods == 0 {
 		return fmt.Sprintf("waiting for new ReplicaSet %s: %d of %d pods available", newRS.Name, newRS.AvailableReplicas, newRS.Replicas)
 	}
-	return fmt.Sprintf("waiting: %d pods at the limit of %d (%d + maxSurge %d) and no old pod may go (%d new pods unavailable, at least %d must stay available)",
-		sumSpec(p.rss), maxTotal(&p.cur), p.cur.Replicas, MaxSurge(&p.cur), newRS.Replicas-newRS.AvailableReplicas, MinAvailable(&p.cur))
+	return fmt.Sprintf("waiting: %d pods at the limit of %d (%s) and no old pod may go (%d new pods unavailable, at least %d must stay available)",
+		sumSpec(p.rss), maxTotal(&p.cur), ceilingSum(&p.cur), newRS.Replicas-newRS.AvailableReplicas, MinAvailable(&p.cur))
 }
 
 func sumSpec[T any](rss []ReplicaSet[T]) int64 {

@@ -197,7 +197,7 @@ func simulate(cfg *config) (*cloneset.Trace[template], *cloneset.CloneSet[templa
 	}
 	// The CloneSet at rest on the old image: pods created and ready.
 	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	rest, err := cloneset.Simulate(cs, nil, nil, cloneset.SimConfig[template]{Start: start.Add(-time.Hour), Interval: cfg.interval, MaxSteps: cfg.maxSteps})
+	rest, err := cloneset.Simulate(cs, nil, nil, cloneset.Config[template]{Start: start.Add(-time.Hour), Interval: cfg.interval, MaxSteps: cfg.maxSteps})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -207,7 +207,7 @@ func simulate(cfg *config) (*cloneset.Trace[template], *cloneset.CloneSet[templa
 		events = append(events, cloneset.Event[template]{Step: 1, Kind: cloneset.SetPartition, Partition: &parts[0]})
 		parts = parts[1:]
 	}
-	tr, err := cloneset.Simulate(&before, rest.Pods, rest.Revisions, cloneset.SimConfig[template]{
+	tr, err := cloneset.Simulate(&before, rest.Pods, rest.Revisions, cloneset.Config[template]{
 		Start: start, Interval: cfg.interval, ReadyDelay: cfg.readyDelay, InPlaceDelay: cfg.inPlaceDelay,
 		TerminationDelay: cfg.terminating, MaxSteps: cfg.maxSteps, Events: events, Partitions: parts, RecordPods: true,
 	})

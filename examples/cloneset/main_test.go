@@ -157,3 +157,30 @@ func TestChart(t *testing.T) {
 		t.Errorf("the new revision's line does not end labelled at 10 pods")
 	}
 }
+
+// FuzzRun checks that no command line makes the program panic and that
+// it exits 0, 1 or 2, writing to stderr exactly when it fails. Arguments
+// are split on spaces; -svg (a file) and large sizes are left out to keep
+// each run fast and hermetic.
+func FuzzRun(f *testing.F) {
+	for _, s := range []string{"", "-replicas -1", "-max-surge 2.5%", "-max-surge 0 -max-unavailable 0%", "-type OnDelete",
+		"-partitions 100%,50%,abc", "-type InPlaceIfPossible -max-surge 0 -partitions 1e2%,0", "-ready -1s", "-max-unavailable 25"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		args := strings.Fields(line)
+		for i, a := range args {
+			if a == "-svg" || a == "-max-steps" || a == "-h" || a == "-help" || a == "--help" ||
+				(a == "-replicas" && i+1 < len(args) && len(args[i+1]) > 3) {
+				t.Skip()
+			}
+		}
+		code, _, stderr := runArgs(t, args...)
+		switch {
+		case code != 0 && code != 1 && code != 2:
+			t.Fatalf("run(%q) = %d, want 0, 1 or 2", args, code)
+		case (code == 0) != (stderr == ""):
+			t.Fatalf("run(%q) = %d with stderr %q", args, code, stderr)
+		}
+	})
+}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rolloutmath/rolloutmath/examples/internal/capacity"
 	"github.com/rolloutmath/rolloutmath/examples/internal/cluster"
 	"github.com/rolloutmath/rolloutmath/rollout"
 )
@@ -29,6 +30,7 @@ type config struct {
 	revisionHistoryLimit    *int32
 	paused                  bool
 	containers              []cluster.Container // the first container's image is replaced by fromImage before the update
+	pod                     *capacity.Pod       // the template's requests; nil without a manifest
 	fromImage, toImage      string
 
 	interval         time.Duration
@@ -113,7 +115,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.IntVar(&cfg.resumeAt, "resume-at", 0, "resume the deployment before sync `K` (0: never)")
 	fs.IntVar(&cfg.rollbackAt, "rollback-at", 0, "roll back before sync `K` (0: never)")
 	fs.Int64Var(&cfg.rollbackTo, "rollback-to", 0, "the `revision` -rollback-at returns to (0: the previous one)")
-	fs.StringVar(&cfg.manifest, "f", "", "read the Deployment from an apps/v1 manifest in JSON `file`; its first container's image is the new image")
+	fs.StringVar(&cfg.manifest, "f", "", "read the Deployment from an apps/v1 manifest in JSON `file`; its first container's image is the new image, and its resource requests give the capacity the rollout needs")
 	fs.StringVar(&cfg.fromImage, "image-from", cfg.fromImage, "the first container's image before the update")
 	fs.StringVar(&cfg.toImage, "image-to", cfg.toImage, "the first container's image after the update")
 	fs.IntVar(&cfg.maxSteps, "max-steps", cfg.maxSteps, "stop after this many syncs")
@@ -192,7 +194,10 @@ func (cfg *config) applyManifest(path string, set map[string]bool) error {
 	cfg.paused = m.Spec.Paused
 	cfg.progressDeadlineSeconds = m.Spec.ProgressDeadlineSeconds
 	cfg.revisionHistoryLimit = m.Spec.RevisionHistoryLimit
-	cfg.containers = m.Spec.Template.Spec.Containers
+	cfg.containers = m.Spec.Template.Spec.clusterSpec().Containers
+	if cfg.pod, err = m.Spec.Template.Spec.pod(); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
 	return nil
 }
 

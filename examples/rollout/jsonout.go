@@ -1,16 +1,16 @@
 package main
 
 import (
-	"encoding/json"
 	"io"
+
+	"github.com/rolloutmath/rolloutmath/examples/internal/report"
 )
 
-// writeJSON prints t as indented JSON for scripts: the deployment, its
-// strategy, every step with its events, the controller's path, actions
-// and reasons, the ReplicaSets and the bounds, and the outcome.
+// writeJSON prints t as indented JSON for scripts, in the schema
+// examples/kubernetes/cmd/rolloutplan shares (examples/internal/report):
+// the deployment, its strategy, every step with its events, the
+// controller's path, actions and reasons, the ReplicaSets and the bounds,
+// the outcome, and with -f the capacity the rollout needs.
 func writeJSON(w io.Writer, t *trace) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false) // keep "->" readable
-	return enc.Encode(t)
+	return report.Write(w, t)
 }

@@ -11,6 +11,10 @@
 //	go run ./examples/rollout -f deployment.json -o json
 //	go run ./examples/rollout -svg rollout.svg
 //
+// Given a manifest (-f), the summary and the JSON also report the peak
+// extra pods, CPU and memory the rollout needs beyond its steady state,
+// from the pod template's requests (see examples/internal/capacity).
+//
 // Run it with -h for every flag. A Deployment the API server would reject
 // is reported in the API server's words, with exit status 1; arguments or
 // a manifest that cannot be read at all give exit status 2.

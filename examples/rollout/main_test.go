@@ -32,8 +32,11 @@ func TestRunGolden(t *testing.T) {
 		golden string
 	}{
 		{name: "default", args: nil, golden: "default.golden"},
-		{name: "manifest", args: []string{"-f", "testdata/nginx-deployment.json"}, golden: "default.golden"},
+		{name: "manifest", args: []string{"-f", "testdata/nginx-deployment.json"}, golden: "manifest.golden"},
+		{name: "requests, init containers and a sidecar", args: []string{"-f", "testdata/web-requests.json", "-image-from", "web:1"}, golden: "requests.golden"},
+		{name: "requests as JSON", args: []string{"-f", "testdata/web-requests.json", "-image-from", "web:1", "-o", "json"}, golden: "requests.json.golden"},
 		{name: "recreate with slow termination", args: []string{"-strategy", "Recreate", "-terminating", "15s"}, golden: "recreate.golden"},
+		{name: "saturated ceiling: sync lines and summary say so", args: []string{"-replicas", "2147483647", "-max-steps", "3"}, golden: "saturated.golden"},
 		{name: "resize mid-rollout as JSON", args: []string{"-replicas", "4", "-max-surge", "1", "-max-unavailable", "0", "-scale", "8@3", "-o", "json"}, golden: "resize.json.golden"},
 	}
 	for _, tt := range tests {
@@ -41,9 +44,6 @@ func TestRunGolden(t *testing.T) {
 			code, stdout, stderr := runArgs(t, tt.args...)
 			if code != 0 || stderr != "" {
 				t.Fatalf("run(%q) = %d with stderr %q, want 0 and no stderr", tt.args, code, stderr)
-			}
-			if tt.name == "manifest" && testing.Verbose() {
-				t.Logf("run(%q) compared with the default run's golden file", tt.args)
 			}
 			golden.Check(t, tt.golden, []byte(stdout))
 		})
@@ -65,7 +65,7 @@ func TestDefaultChart(t *testing.T) {
 	if err != nil {
 		t.Fatalf("simulate(default) = %v, want nil", err)
 	}
-	if n := len(tr.names()); n != 2 {
+	if n := len(tr.Names()); n != 2 {
 		t.Errorf("default run has %d ReplicaSets, want 2 (old and new)", n)
 	}
 	checkChart(t, svg, tr)
@@ -185,6 +185,12 @@ func TestBadInput(t *testing.T) {
 			args: []string{"-f", "testdata/fractional-count.json"},
 			code: 2,
 			want: `rollout: testdata/fractional-count.json: decoding Deployment: intorpercent: parsing "2.5": fractional numbers are not allowed`,
+		},
+		{
+			name: "quantity with an exponent in a manifest",
+			args: []string{"-f", "testdata/bad-quantity.json"},
+			code: 2,
+			want: `rollout: testdata/bad-quantity.json: spec.template.spec.containers[0].resources.requests.memory: capacity: parsing "1e9": exponents are not supported; write the number out, with a suffix if you like (1e3 is 1k)`,
 		},
 		{
 			name: "negative replicas in a manifest",

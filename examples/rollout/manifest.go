@@ -4,8 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-
-	"github.com/rolloutmath/rolloutmath/examples/internal/cluster"
 )
 
 // manifest mirrors the fields of an apps/v1 Deployment in JSON that this
@@ -36,7 +34,7 @@ type manifest struct {
 			Metadata struct {
 				Labels map[string]string `json:"labels"`
 			} `json:"metadata"`
-			Spec cluster.PodSpec `json:"spec"`
+			Spec podSpec `json:"spec"`
 		} `json:"template"`
 	} `json:"spec"`
 }
@@ -45,7 +43,8 @@ type manifest struct {
 // kinds and API versions, trailing data, a missing name, a template
 // without containers, and int-or-percent values that are neither a number
 // nor a string (a malformed string is kept for validation to reject, as
-// the API server does). Defaults are not applied here; see
+// the API server does), and CPU or memory quantities that
+// capacity.ParseCPU or capacity.ParseMemory cannot read. Defaults are not applied here; see
 // config.applyManifest. Validation (negative replicas, both fenceposts
 // zero, ...) is left to rollout.Validate.
 func readManifest(r io.Reader) (*manifest, error) {
@@ -65,6 +64,9 @@ func readManifest(r io.Reader) (*manifest, error) {
 	}
 	if len(m.Spec.Template.Spec.Containers) == 0 {
 		return nil, fmt.Errorf("spec.template.spec.containers: Required value")
+	}
+	if _, err := m.Spec.Template.Spec.pod(); err != nil {
+		return nil, err
 	}
 	return &m, nil
 }

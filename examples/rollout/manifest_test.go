@@ -96,7 +96,7 @@ func TestReadManifestErrors(t *testing.T) {
 // FuzzReadManifest checks that no input makes readManifest panic and that
 // every manifest it accepts has a container to update.
 func FuzzReadManifest(f *testing.F) {
-	for _, name := range []string{"nginx-deployment.json", "bad-percent.json", "negative-replicas.json", "not-a-deployment.json"} {
+	for _, name := range []string{"nginx-deployment.json", "bad-percent.json", "negative-replicas.json", "not-a-deployment.json", "web-requests.json", "bad-quantity.json"} {
 		b, err := os.ReadFile("testdata/" + name)
 		if err != nil {
 			f.Fatal(err)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/rolloutmath/rolloutmath/examples/internal/capacity"
 	"github.com/rolloutmath/rolloutmath/examples/internal/cluster"
 	"github.com/rolloutmath/rolloutmath/examples/internal/rstable"
 	"github.com/rolloutmath/rolloutmath/rollout"
@@ -40,7 +41,30 @@ func simulate(cfg *config) (*trace, error) {
 	if err != nil {
 		return nil, fmt.Errorf("rollout: simulating: %w", err)
 	}
-	return cfg.trace(&d, &old, &tr, described), nil
+	t := cfg.trace(&d, &old, &tr, described)
+	if cfg.pod != nil {
+		if t.Capacity, err = peaks(cfg.pod, t); err != nil {
+			return nil, fmt.Errorf("rollout: %w", err)
+		}
+	}
+	return t, nil
+}
+
+// peaks returns what the rollout t needs beyond its steady state, R pods
+// of pod. Every ReplicaSet of this program runs the same requests (an
+// update changes an image only), so each step is one group of pods.
+func peaks(pod *capacity.Pod, t *trace) (*capacity.Report, error) {
+	perPod, err := pod.Requests()
+	if err != nil {
+		return nil, err
+	}
+	steps := make([]capacity.Step, len(t.Steps))
+	for i := range t.Steps {
+		s := &t.Steps[i]
+		steps[i] = capacity.Step{Sync: s.N, Replicas: s.Replicas, Groups: []capacity.Group{{Pods: s.Pods(), Requests: perPod}}}
+	}
+	rep, err := capacity.Peaks(perPod, steps)
+	return &rep, err
 }
 
 // initialState returns the deployment as it runs before the update, with
@@ -109,7 +133,7 @@ func (cfg *config) trace(d *rollout.Deployment[template], old *rollout.ReplicaSe
 		ReplicaSets: []rsRow{{Name: old.Name, Revision: 1, Desired: old.Replicas, Current: old.StatusReplicas, Ready: old.ReadyReplicas, Available: old.AvailableReplicas}},
 		Replicas:    d.Replicas,
 	}
-	first.setBounds(cfg.strategy, rollout.MaxSurge(d), rollout.MaxUnavailable(d))
+	first.SetBounds(cfg.strategy == string(rollout.Recreate), rollout.MaxSurge(d), rollout.MaxUnavailable(d))
 	t.Steps = append(t.Steps, first)
 	for _, s := range tr.Steps {
 		st := step{
@@ -121,7 +145,7 @@ func (cfg *config) trace(d *rollout.Deployment[template], old *rollout.ReplicaSe
 			Reasons:  []string{s.Reason},
 			Replicas: s.Replicas,
 		}
-		st.setBounds(cfg.strategy, s.MaxSurge, s.MaxUnavailable)
+		st.SetBounds(cfg.strategy == string(rollout.Recreate), s.MaxSurge, s.MaxUnavailable)
 		for _, rs := range s.ReplicaSets {
 			st.ReplicaSets = append(st.ReplicaSets, rsRow{Name: rs.Name, Revision: rs.Revision,
 				Desired: rs.Desired, Current: rs.Current, Ready: rs.Ready, Available: rs.Available})
@@ -130,17 +154,4 @@ func (cfg *config) trace(d *rollout.Deployment[template], old *rollout.ReplicaSe
 		t.Steps = append(t.Steps, st)
 	}
 	return t
-}
-
-// setBounds records the resolved maxSurge and maxUnavailable of s and
-// the ceiling and floor the chart draws: R + maxSurge and R -
-// maxUnavailable for a rolling update, R and 0 for Recreate, which runs
-// no extra pods and keeps none available while it replaces them.
-func (s *step) setBounds(strategy string, surge, unavailable int32) {
-	s.MaxSurge, s.MaxUnavailable = surge, unavailable
-	if strategy == string(rollout.Recreate) {
-		s.Ceiling, s.Floor = int64(s.Replicas), 0
-		return
-	}
-	s.Ceiling, s.Floor = int64(s.Replicas)+int64(surge), int64(s.Replicas)-int64(unavailable)
 }

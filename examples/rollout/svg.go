@@ -40,7 +40,7 @@ func writeSVG(w io.Writer, t *trace) error {
 	}
 	for i := range t.Steps {
 		s := &t.Steps[i]
-		cs := chart.Step{N: s.N, Pods: s.pods(), Available: s.available(), Replicas: s.Replicas, Ceiling: s.Ceiling, Floor: s.Floor}
+		cs := chart.Step{N: s.N, Pods: s.Pods(), Available: s.AvailablePods(), Replicas: s.Replicas, Ceiling: s.Ceiling, Floor: s.Floor}
 		for _, rs := range s.ReplicaSets {
 			cs.Series = append(cs.Series, chart.Value{Name: rs.Name, Label: fmt.Sprintf("%s (rev %d)", rs.Name, rs.Revision), Value: int64(rs.Current)})
 		}

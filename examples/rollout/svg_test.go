@@ -66,7 +66,7 @@ func svgGroups(t *testing.T, svg []byte) map[string][]string {
 func checkChart(t *testing.T, svg []byte, tr *trace) {
 	t.Helper()
 	groups := svgGroups(t, svg)
-	if got, want := groups["series"], tr.names(); !slices.Equal(got, want) {
+	if got, want := groups["series"], tr.Names(); !slices.Equal(got, want) {
 		t.Errorf("SVG series = %q, want one per ReplicaSet: %q", got, want)
 	}
 	if got, want := groups["bound"], []string{"ceiling", "floor"}; !slices.Equal(got, want) {

@@ -17,7 +17,7 @@ import (
 func writeTable(w io.Writer, t *trace) error {
 	last := &t.Steps[len(t.Steps)-1]
 	table := rstable.Table{Heading: describe(t), Outcome: t.Outcome, Syncs: t.Syncs, Recreate: t.Strategy == "Recreate",
-		Bounds: "none: Recreate has no maxSurge or maxUnavailable"}
+		Bounds: "none: Recreate has no maxSurge or maxUnavailable", Capacity: t.Capacity}
 	if !table.Recreate {
 		table.Bounds = fmt.Sprintf("maxSurge %s, maxUnavailable %s",
 			resolved(t.MaxSurge, last.Replicas, last.MaxSurge, intorpercent.Up),
@@ -26,7 +26,7 @@ func writeTable(w io.Writer, t *trace) error {
 	table.Steps = make([]rstable.Step, len(t.Steps))
 	for i := range t.Steps {
 		s := &t.Steps[i]
-		table.Steps[i] = rstable.Step{Comment: stepLine(s), Sync: s.N, Pods: s.pods(), Available: s.available(), Replicas: s.Replicas,
+		table.Steps[i] = rstable.Step{Comment: stepLine(s), Sync: s.N, Pods: s.Pods(), Available: s.AvailablePods(), Replicas: s.Replicas,
 			MaxSurge: s.MaxSurge, MaxUnavailable: s.MaxUnavailable, Ceiling: s.Ceiling, Floor: s.Floor}
 		for _, rs := range s.ReplicaSets {
 			if i > 0 && !changed(&t.Steps[i-1], rs) {
@@ -73,7 +73,7 @@ func stepLine(s *step) string {
 // changed reports whether rs differs from the same ReplicaSet in prev, or
 // is new since prev.
 func changed(prev *step, rs rsRow) bool {
-	old, ok := prev.row(rs.Name)
+	old, ok := prev.Row(rs.Name)
 	return !ok || old != rs
 }
 

@@ -28,7 +28,7 @@ web-a   0         0         0       0
 web-b   2         2         2       2
 
 Summary
-  outcome:              complete after 5 syncs (4 of them changed something)
+  outcome:              complete after 5 syncs: 4 shown above changed something, 1 more changed nothing
   peak pods:            3 at sync 1 (ceiling R + maxSurge = 2 + 1 = 3)
   lowest availability:  2 at the start (floor R - maxUnavailable = 2 - 0 = 2)
   bounds:               maxSurge 1 pod, maxUnavailable 0 pods

@@ -21,7 +21,7 @@ func nginx(image string) json.RawMessage {
 // pods and revisions, by simulating its creation.
 func demoAt(n int32) (cloneset.CloneSet[json.RawMessage], []cloneset.Pod, []cloneset.ControllerRevision) {
 	cs := &cloneset.CloneSet[json.RawMessage]{Name: "demo", Replicas: n, Generation: 1, Template: nginx("nginx:1.25")}
-	tr, err := cloneset.Simulate(cs, nil, nil, cloneset.SimConfig[json.RawMessage]{})
+	tr, err := cloneset.Simulate(cs, nil, nil, cloneset.Config[json.RawMessage]{})
 	if err != nil {
 		panic(err)
 	}
@@ -63,7 +63,7 @@ func ExamplePlanWith() {
 	// back up to 50% while the current revision is still nginx:1.25.
 	cs.Template = nginx("nginx:1.26")
 	cur := revs[0].Name
-	tr, _ := cloneset.Simulate(&cs, pods, revs, cloneset.SimConfig[json.RawMessage]{})
+	tr, _ := cloneset.Simulate(&cs, pods, revs, cloneset.Config[json.RawMessage]{})
 	cs, pods, revs = tr.CloneSet, tr.Pods, tr.Revisions
 	cs.Status.CurrentRevision = cur
 	cs.UpdateStrategy.Partition = percent("50%")
@@ -83,7 +83,7 @@ func ExampleSimulate() {
 	cs, pods, revs := demoAt(5)
 	cs.UpdateStrategy.Type = cloneset.InPlaceIfPossible
 	cs.UpdateStrategy.Partition = percent("100%")
-	cfg := cloneset.SimConfig[json.RawMessage]{
+	cfg := cloneset.Config[json.RawMessage]{
 		ReadyDelay:   20 * time.Second,
 		InPlaceDelay: 5 * time.Second,
 		Events:       []cloneset.Event[json.RawMessage]{{Step: 1, Kind: cloneset.SetTemplate, Template: nginx("nginx:1.26")}},
@@ -118,7 +118,7 @@ func ExampleSimulate() {
 
 func ExampleTrace_String() {
 	cs := &cloneset.CloneSet[json.RawMessage]{Name: "demo", Replicas: 2, Template: nginx("nginx:1.25")}
-	tr, _ := cloneset.Simulate(cs, nil, nil, cloneset.SimConfig[json.RawMessage]{})
+	tr, _ := cloneset.Simulate(cs, nil, nil, cloneset.Config[json.RawMessage]{})
 	fmt.Println(tr.String())
 	// Output:
 	// reconcile 1 (+10s): desired 2 updated 0 updatedReady 0 ready 0 total 0 | created revision demo-788944f45 (number 1) for the new template; created 2 pods, 2 at the update revision: 2 pods wanted (2 replicas + surge 0), 0 exist

@@ -56,7 +56,7 @@ func BenchmarkSimulate(b *testing.B) {
 	cs.UpdateStrategy.Partition = nil
 	cs.UpdateStrategy.MaxSurge = str("10%")
 	cs.UpdateStrategy.MaxUnavailable = str("10%")
-	cfg := SimConfig[podTemplate]{ReadyDelay: 10 * time.Second}
+	cfg := Config[podTemplate]{ReadyDelay: 10 * time.Second}
 	b.ReportAllocs()
 	for b.Loop() {
 		tr, err := Simulate(cs, pods, revs, cfg)

@@ -68,11 +68,11 @@ type Event[T any] struct {
 	Count     int32                     `json:"count,omitempty"`     // DeletePods
 }
 
-// SimConfig describes the simulated cluster. The zero value is a usable
+// Config describes the simulated cluster. The zero value is a usable
 // cluster: a reconcile every 10 s, pods ready as soon as they exist,
 // in-place updates done at once, deleted pods gone at once, at most 1,000
 // reconciles.
-type SimConfig[T any] struct {
+type Config[T any] struct {
 	// Start is the time of the initial state; reconcile k runs at Start +
 	// k*Interval. Zero means 1970-01-01T00:00:00Z.
 	Start time.Time
@@ -179,7 +179,7 @@ type Reconcile struct {
 	// Number numbers the reconcile, from 1; reconciles that changed
 	// nothing are not recorded, so numbers may skip.
 	Number int `json:"number"`
-	// Time is when the reconcile ran; Elapsed is Time - SimConfig.Start.
+	// Time is when the reconcile ran; Elapsed is Time - Config.Start.
 	Time    time.Time     `json:"time"`
 	Elapsed time.Duration `json:"elapsed"`
 	// Events describe the events applied just before the reconcile.
@@ -203,7 +203,7 @@ type Reconcile struct {
 	Active      int32 `json:"active"`
 	Terminating int32 `json:"terminating,omitempty"`
 	// Pods are the pods after the reconcile, by creation time then name,
-	// when SimConfig.RecordPods is set.
+	// when Config.RecordPods is set.
 	Pods []PodState `json:"pods,omitempty"`
 }
 
@@ -251,7 +251,7 @@ type simPod struct {
 
 // Simulate runs kruise's CloneSet controller on cs, its pods and its
 // revisions against a simulated cluster, one reconcile per
-// SimConfig.Interval, applying cfg.Events and cfg.Partitions, until
+// Config.Interval, applying cfg.Events and cfg.Partitions, until
 // nothing is left to do (see Outcome) or cfg.MaxSteps reconciles ran.
 //
 // The cluster: a created pod is scheduled at once, Running and Ready
@@ -300,7 +300,7 @@ type simPod struct {
 // Errors: those of Plan, on the initial state or after an event; the
 // trace up to that reconcile is returned with it, with Outcome 0. cs,
 // pods and revisions are never modified.
-func Simulate[T any](cs *CloneSet[T], pods []Pod, revisions []ControllerRevision, cfg SimConfig[T]) (Trace[T], error) {
+func Simulate[T any](cs *CloneSet[T], pods []Pod, revisions []ControllerRevision, cfg Config[T]) (Trace[T], error) {
 	if cfg.Start.IsZero() {
 		cfg.Start = time.Unix(0, 0).UTC()
 	}
@@ -366,7 +366,9 @@ func Simulate[T any](cs *CloneSet[T], pods []Pod, revisions []ControllerRevision
 			tr.Steps = append(tr.Steps, s.step(k, now, events, &sync))
 		}
 		s.take(&sync, now)
-		if idle && settled && k >= lastEvent && !sync.Requeue && !s.batchPending() {
+		// A pending partition batch cannot start either: the status it
+		// waits for no longer changes.
+		if idle && settled && k >= lastEvent && !sync.Requeue {
 			tr.Outcome = outcomeOf(&s.cur)
 			break
 		}
@@ -380,7 +382,7 @@ func Simulate[T any](cs *CloneSet[T], pods []Pod, revisions []ControllerRevision
 
 // sim is the state of one simulation.
 type sim[T any] struct {
-	cfg     *SimConfig[T]
+	cfg     *Config[T]
 	cur     CloneSet[T]
 	pods    []Pod
 	revs    []ControllerRevision

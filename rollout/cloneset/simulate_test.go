@@ -16,14 +16,14 @@ type scenario struct {
 	cs   *CloneSet[podTemplate]
 	pods []Pod
 	revs []ControllerRevision
-	cfg  SimConfig[podTemplate]
+	cfg  Config[podTemplate]
 	// What the events do, for the properties' preconditions.
 	shrinks bool // replicas go down at some point
 }
 
 // settle brings a fresh CloneSet to rest on its template.
 func settle(t *rapid.T, cs *CloneSet[podTemplate]) ([]Pod, []ControllerRevision, CloneSet[podTemplate]) {
-	tr, err := Simulate(cs, nil, nil, SimConfig[podTemplate]{})
+	tr, err := Simulate(cs, nil, nil, Config[podTemplate]{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,7 +42,7 @@ func drawScenario(t *rapid.T, failing bool) scenario {
 	sec := func(label string, hi int) time.Duration {
 		return time.Duration(rapid.IntRange(0, hi).Draw(t, label)) * time.Second
 	}
-	sc.cfg = SimConfig[podTemplate]{
+	sc.cfg = Config[podTemplate]{
 		ReadyDelay:       sec("readyDelay", 40),
 		InPlaceDelay:     sec("inPlaceDelay", 10),
 		TerminationDelay: sec("terminationDelay", 30),
@@ -301,5 +301,25 @@ func TestKruiseDeletesBelowAvailabilityFloor(t *testing.T) {
 	}
 	if avail != 0 {
 		t.Errorf("%d pods available after the reconcile, want 0 (kruise)", avail)
+	}
+}
+
+// TestSimulateBatchWithNeverReadyPodsStalls: a batch that cannot finish
+// (a pod that never becomes ready) ends the simulation as Stalled once
+// nothing changes, rather than running to the step limit.
+func TestSimulateBatchWithNeverReadyPodsStalls(t *testing.T) {
+	r1 := revisionOf(t, templateOf("nginx:1.25"), 1)
+	cs := &CloneSet[podTemplate]{Name: "demo", Replicas: 4, Template: templateOf("nginx:1.25")}
+	cs.Status.CurrentRevision, cs.Status.UpdateRevision = r1.Name, r1.Name
+	pods := []Pod{upPod("demo-a", r1.Name), upPod("demo-b", r1.Name), upPod("demo-c", r1.Name), upPod("demo-d", r1.Name)}
+	cs.UpdateStrategy.Partition = str("50%")
+	tr, err := Simulate(cs, pods, []ControllerRevision{r1}, Config[podTemplate]{Start: t0, ReadyDelay: 10 * time.Second, NeverReady: 1,
+		Events:     []Event[podTemplate]{{Step: 1, Kind: SetTemplate, Template: templateOf("nginx:1.26")}},
+		Partitions: []intorpercent.IntOrString{{Int: 0}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr.Outcome != OutcomeStalled || tr.Reconciles > 20 {
+		t.Errorf("outcome %v after %d reconciles, want Stalled soon: a batch whose pod never becomes ready cannot finish\n%s", tr.Outcome, tr.Reconciles, tr.String())
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/rolloutmath/rolloutmath/examples/internal/capacity"
 	"github.com/rolloutmath/rolloutmath/rollout"
 )
 
@@ -64,7 +65,11 @@ type Table struct {
 	Outcome  string // see Outcome
 	Syncs    int    // syncs run, including those that changed nothing
 	Recreate bool
-	Bounds   string // the summary's last line, after "bounds:"; "" for none
+	Bounds   string // the summary's line after "bounds:"; "" for none
+
+	// Capacity, when set, adds the peak extra pods, CPU and memory to
+	// the summary, after the bounds.
+	Capacity *capacity.Report
 }
 
 // Heading returns the line that heads the table, such as "Deployment
@@ -134,7 +139,7 @@ func (p *Printer) summary(t *Table) {
 		}
 	}
 	p.Printf("Summary\n")
-	p.Printf("  outcome:              %s after %d syncs (%d of them changed something)\n", t.Outcome, t.Syncs, len(t.Steps)-1)
+	p.Printf("  outcome:              %s\n", syncsLine(t.Outcome, t.Syncs, len(t.Steps)-1))
 	if t.Recreate {
 		p.Printf("  peak pods:            %d at %s (ceiling R = %d)\n", peak.Pods, stepName(peak.Sync), peak.Ceiling)
 		p.Printf("  lowest availability:  %d at %s (Recreate keeps no pods available while it replaces them)\n",
@@ -148,6 +153,52 @@ func (p *Printer) summary(t *Table) {
 	if t.Bounds != "" {
 		p.Printf("  bounds:               %s\n", t.Bounds)
 	}
+	p.capacity(t)
+}
+
+// capacity prints the peaks of t.Capacity beyond the steady state, R pods
+// of the new template:
+//
+//	peak extra pods:      3 at sync 3 (13 pods for R = 10)
+//	peak extra cpu:       750m at sync 3 (250m per pod)
+//	peak extra memory:    192Mi (201326592 bytes) at sync 3 (64Mi per pod)
+//
+// A resource the template does not request is said to be so; a peak of 0
+// reads "0: never above the steady state".
+func (p *Printer) capacity(t *Table) {
+	c := t.Capacity
+	if c == nil {
+		return
+	}
+	pods := "0: never above R"
+	if c.PeakExtraPods.Pods > 0 {
+		pods = fmt.Sprintf("%d at %s", c.PeakExtraPods.Pods, stepName(c.PeakExtraPods.Sync))
+		for i := range t.Steps {
+			if s := &t.Steps[i]; s.Sync == c.PeakExtraPods.Sync {
+				pods += fmt.Sprintf(" (%d pods for R = %d)", s.Pods, s.Replicas)
+				break
+			}
+		}
+	}
+	p.Printf("  peak extra pods:      %s\n", pods)
+	p.Printf("  peak extra cpu:       %s\n", peak(c.PeakExtraCPU.CPU, c.PeakExtraCPU.MilliCPU, c.PeakExtraCPU.Sync, c.PodRequests.CPU, c.PodRequests.MilliCPU, "CPU"))
+	memory := c.PeakExtraMemory.MemoryText
+	if c.PeakExtraMemory.Memory != 0 {
+		memory += fmt.Sprintf(" (%d bytes)", c.PeakExtraMemory.Memory)
+	}
+	p.Printf("  peak extra memory:    %s\n", peak(memory, c.PeakExtraMemory.Memory, c.PeakExtraMemory.Sync, c.PodRequests.MemoryText, c.PodRequests.Memory, "memory"))
+}
+
+// peak describes the peak extra of one resource: text (its amount) at
+// sync, with the request per pod, or why there is none.
+func peak(text string, amount int64, sync int, perPodText string, perPod int64, resource string) string {
+	switch {
+	case amount > 0:
+		return fmt.Sprintf("%s at %s (%s per pod)", text, stepName(sync), perPodText)
+	case perPod == 0:
+		return fmt.Sprintf("0: the pod template requests no %s", resource)
+	}
+	return "0: never above the steady state"
 }
 
 // saturated notes a ceiling beyond int32, where the library saturates
@@ -182,4 +233,20 @@ func Outcome(o rollout.Outcome) string {
 		return "stopped at the step limit (-max-steps)"
 	}
 	return o.String()
+}
+
+// syncsLine says how a run of syncs ended, so that the count matches the
+// table: only the syncs that changed something are printed, and the idle
+// ones (waiting for pods, or confirming there is nothing left to do) are
+// counted apart.
+func syncsLine(outcome string, syncs, changed int) string {
+	word := "syncs"
+	if syncs == 1 {
+		word = "sync"
+	}
+	idle := syncs - changed
+	if idle <= 0 {
+		return fmt.Sprintf("%s after %d %s, all shown above", outcome, syncs, word)
+	}
+	return fmt.Sprintf("%s after %d %s: %d shown above changed something, %d more changed nothing", outcome, syncs, word, changed, idle)
 }

@@ -58,9 +58,13 @@ func (o *objects) decode(name string, r io.Reader) error {
 
 // add decodes one document and keeps the objects it holds.
 func (o *objects) add(doc []byte) error {
-	obj, _, err := decoder.Decode(doc, nil, nil)
+	apiVersion, kind, err := checkKind(doc)
 	if err != nil {
 		return err
+	}
+	obj, _, err := decoder.Decode(doc, nil, nil)
+	if err != nil {
+		return explain(doc, apiVersion, kind, err)
 	}
 	switch obj := obj.(type) {
 	case *appsv1.Deployment:

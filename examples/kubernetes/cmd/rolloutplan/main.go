@@ -9,20 +9,29 @@
 //
 // Manifests are YAML or JSON, decoded strictly with apimachinery's
 // decoders: apps/v1 Deployments and ReplicaSets, one per document, or
-// in a List. Exactly one Deployment is required. ReplicaSets it does not
+// in a List; each document's apiVersion and kind are checked before its
+// fields, and input that is not such an object gets a one-line message.
+// Exactly one Deployment is required. ReplicaSets it does not
 // control (by owner reference, or, for orphans, by selector) are ignored.
 // A ReplicaSet name that appears twice is an error (exit status 1): a
 // namespace holds one ReplicaSet per name.
 //
 // Without ReplicaSets, the Deployment is first settled on its template
 // (one ReplicaSet, revision 1, every pod available), as after an earlier
-// rollout; --set-image then starts the update at sync 1. Without
+// rollout, and the output says that its revision numbers assume no other
+// ReplicaSets exist; --set-image then starts the update at sync 1. Without
 // --set-image the Deployment's own state is simply run to the end.
 //
 // ReplicaSet names carry the pod-template-hash, which is computed over
 // the template as given: they match the cluster's when the manifest is as
 // the API server stored it (kubectl get -o yaml), since defaulting fills
 // in pod fields that change the hash.
+//
+// -o json prints the rollout in the JSON schema of examples/rollout -o
+// json (examples/internal/report). Both outputs end with the capacity the
+// rollout needs beyond its steady state: the peak extra pods, CPU and
+// memory, from each ReplicaSet's pod template requests as the scheduler
+// totals them (examples/internal/capacity).
 //
 // Exit status: 0 on success, 1 for invalid or unreadable manifests or a
 // failed simulation, 2 for bad flags.
@@ -36,6 +45,8 @@ import (
 	"os"
 	"strings"
 	"time"
+
+	"github.com/rolloutmath/rolloutmath/examples/internal/report"
 )
 
 func main() {
@@ -49,6 +60,7 @@ type config struct {
 	interval   time.Duration
 	readyDelay time.Duration
 	maxSteps   int
+	output     string // "table" or "json"
 }
 
 // imageChange is one --set-image CONTAINER=IMAGE; container "*" means
@@ -74,6 +86,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.DurationVar(&cfg.interval, "interval", 10*time.Second, "time between syncs of the controller")
 	fs.DurationVar(&cfg.readyDelay, "ready-delay", 10*time.Second, "how long a new pod takes to become ready")
 	fs.IntVar(&cfg.maxSteps, "max-steps", 1000, "most syncs to simulate")
+	fs.StringVar(&cfg.output, "o", "table", "output format: table, or json in examples/rollout's schema")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return cfg, errHelp
@@ -93,6 +106,9 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 			return cfg, fmt.Errorf("--set-image %q: want CONTAINER=IMAGE", s)
 		}
 		cfg.images = append(cfg.images, imageChange{name, image})
+	}
+	if cfg.output != "table" && cfg.output != "json" {
+		return cfg, fmt.Errorf("invalid value %q for flag -o: want table or json", cfg.output)
 	}
 	if cfg.interval <= 0 || cfg.readyDelay < 0 || cfg.maxSteps <= 0 {
 		return cfg, errors.New("-interval and -max-steps must be positive, -ready-delay not negative")
@@ -122,7 +138,11 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "%v\n", err)
 		return 1
 	}
-	if err := writeTable(stdout, t); err != nil {
+	write := writeTable
+	if cfg.output == "json" {
+		write = func(w io.Writer, t *trace) error { return report.Write(w, t.report()) }
+	}
+	if err := write(stdout, t); err != nil {
 		fmt.Fprintf(stderr, "rolloutplan: %v\n", err)
 		return 1
 	}

@@ -5,13 +5,13 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"strings"
 	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 
+	"github.com/rolloutmath/rolloutmath/examples/internal/capacity"
 	"github.com/rolloutmath/rolloutmath/examples/kubernetes/adapt"
 	"github.com/rolloutmath/rolloutmath/revision"
 	"github.com/rolloutmath/rolloutmath/rollout"
@@ -24,9 +24,11 @@ var start = time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
 // trace is a simulated rollout as the table prints it.
 type trace struct {
 	d        rollout.Deployment[adapt.Template] // before the update
-	from, to string                             // container images before and after
+	from, to string                             // the images that change, before and after (see changedImages)
 	initial  []rollout.ReplicaSetState          // step 0
 	t        rollout.Trace[adapt.Template]
+	assumed  bool             // no ReplicaSets were given: revision numbers assume none exist
+	capacity *capacity.Report // what the rollout needs beyond its steady state
 }
 
 // simulate validates the manifests' Deployment and ReplicaSets, builds
@@ -70,18 +72,25 @@ func simulate(cfg *config, objs *objects, stderr io.Writer) (*trace, error) {
 		ReadyDelay: cfg.readyDelay,
 		MaxSteps:   cfg.maxSteps,
 	}
+	assumed := len(rss) == 0
 	if len(rss) == 0 && newTemplate != nil {
 		if d, rss, err = settle(d, sim); err != nil {
 			return nil, err
 		}
 	}
-	t := &trace{d: d, from: images(&d.Template), to: images(&d.Template), initial: states(&d, rss)}
+	t := &trace{d: d, initial: states(&d, rss), assumed: assumed}
+	t.from, t.to = changedImages(&d.Template, &d.Template)
+	rolledOut := &d.Template
 	if newTemplate != nil {
-		t.to = images(newTemplate)
+		t.from, t.to = changedImages(&d.Template, newTemplate)
+		rolledOut = newTemplate
 		sim.Events = []rollout.Event[adapt.Template]{{Step: 1, Kind: rollout.SetTemplate, Template: *newTemplate}}
 	}
 	if t.t, err = rollout.Simulate(&d, rss, sim); err != nil {
 		return nil, fmt.Errorf("rolloutplan: simulating: %w", err)
+	}
+	if t.capacity, err = peaks(t, templates(rss, t.t.ReplicaSets), rolledOut); err != nil {
+		return nil, fmt.Errorf("rolloutplan: capacity: %w", err)
 	}
 	return t, nil
 }
@@ -122,24 +131,17 @@ func setImages(t *adapt.Template, changes []imageChange) (*adapt.Template, error
 
 // settle returns d and its ReplicaSets once the controller has rolled
 // out d's template from nothing, an hour before start: the state a
-// Deployment is in long after its last rollout.
+// Deployment is in long after its last rollout. -max-steps limits the
+// rollout shown, not this one.
 func settle(d rollout.Deployment[adapt.Template], sim rollout.Config[adapt.Template]) (rollout.Deployment[adapt.Template], []rollout.ReplicaSet[adapt.Template], error) {
 	d.Status = rollout.Status{}
 	sim.Start = start.Add(-time.Hour)
+	sim.MaxSteps = 1000
 	t, err := rollout.Simulate(&d, nil, sim)
 	if err != nil {
 		return d, nil, fmt.Errorf("rolloutplan: settling the Deployment before the update: %w", err)
 	}
 	return t.Deployment, t.ReplicaSets, nil
-}
-
-// images returns the images of t's containers, comma-separated.
-func images(t *adapt.Template) string {
-	var s []string
-	for _, c := range t.Spec.Containers {
-		s = append(s, c.Image)
-	}
-	return strings.Join(s, ",")
 }
 
 // states returns rss as the table shows them, oldest revision first.

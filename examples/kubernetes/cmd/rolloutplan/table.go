@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/rolloutmath/rolloutmath/examples/internal/report"
 	"github.com/rolloutmath/rolloutmath/examples/internal/rstable"
 	"github.com/rolloutmath/rolloutmath/intorpercent"
 	"github.com/rolloutmath/rolloutmath/rollout"
@@ -13,71 +14,48 @@ import (
 // writeTable prints t as examples/rollout does, with its table layout
 // (rstable): a description line, the column header, then for every sync
 // a comment line with the reason and a row for each ReplicaSet that
-// changed (every ReplicaSet before the update), and a summary.
+// changed (every ReplicaSet before the update), and a summary with the
+// capacity the rollout needs.
 func writeTable(w io.Writer, t *trace) error {
-	table := rstable.Table{Heading: describe(t), Outcome: rstable.Outcome(t.t.Outcome), Syncs: t.t.Syncs,
-		Recreate: t.d.Strategy == rollout.Recreate}
-	first := t.step(0, "", t.d.Replicas, rollout.MaxSurge(&t.d), rollout.MaxUnavailable(&t.d), nil, t.initial)
-	first.Comment = startLabel(t) + initialReason(t)
-	table.Steps = append(table.Steps, first)
-	prev := t.initial
-	for _, s := range t.t.Steps {
-		line := fmt.Sprintf("sync %d (+%s)", s.Sync, s.Elapsed)
-		if len(s.Events) > 0 {
-			events := s.Events
-			if s.Sync == 1 && t.to != t.from {
-				// The only scripted event: say which images change.
-				events = []string{fmt.Sprintf("image %s -> %s", t.from, t.to)}
+	r := t.report()
+	table := rstable.Table{Heading: describe(t), Outcome: r.Outcome, Syncs: r.Syncs,
+		Recreate: t.d.Strategy == rollout.Recreate, Capacity: r.Capacity}
+	for i := range r.Steps {
+		s := &r.Steps[i]
+		row := rstable.Step{Comment: comment(t, s), Sync: s.N, Pods: s.Pods(), Available: s.AvailablePods(), Replicas: s.Replicas,
+			MaxSurge: s.MaxSurge, MaxUnavailable: s.MaxUnavailable, Ceiling: s.Ceiling, Floor: s.Floor}
+		for _, rs := range s.ReplicaSets {
+			if i > 0 {
+				if old, ok := r.Steps[i-1].Row(rs.Name); ok && old == rs {
+					continue
+				}
 			}
-			line += " [" + strings.Join(events, ", ") + "]"
+			row.Rows = append(row.Rows, rstable.Row{Name: rs.Name, Desired: rs.Desired, Current: rs.Current, Ready: rs.Ready, Available: rs.Available})
 		}
-		table.Steps = append(table.Steps, t.step(s.Sync, line+": "+s.Reason, s.Replicas, s.MaxSurge, s.MaxUnavailable, prev, s.ReplicaSets))
-		prev = s.ReplicaSets
+		table.Steps = append(table.Steps, row)
 	}
 	return rstable.Write(w, &table)
 }
 
-// step returns a step of the table: its comment, the rows of the
-// ReplicaSets in rss that changed since prev (all of them for the first
-// step, sync 0), its pods, its available pods, and its bounds, R +
-// maxSurge and R - maxUnavailable for a rolling update, R and 0 for
-// Recreate.
-func (t *trace) step(sync int, comment string, r, surge, unavailable int32, prev, rss []rollout.ReplicaSetState) rstable.Step {
-	s := rstable.Step{Comment: comment, Sync: sync, Replicas: r, MaxSurge: surge, MaxUnavailable: unavailable,
-		Ceiling: int64(r) + int64(surge), Floor: int64(r) - int64(unavailable)}
-	if t.d.Strategy == rollout.Recreate {
-		s.Ceiling, s.Floor = int64(r), 0
-	}
-	for _, rs := range rss {
-		s.Pods += int64(rs.Current) + int64(rs.Terminating)
-		s.Available += int64(rs.Available)
-		if sync == 0 || changed(prev, rs) {
-			s.Rows = append(s.Rows, rstable.Row{Name: rs.Name, Desired: rs.Desired, Current: rs.Current, Ready: rs.Ready, Available: rs.Available})
+// comment returns the comment line of step s: "before the update: ..."
+// or "at the start: ..." for step 0, else "sync N (+ELAPSED) [EVENTS]:
+// REASON", with the step's reasons joined by "; ".
+func comment(t *trace, s *report.Step) string {
+	var b strings.Builder
+	switch {
+	case s.N > 0:
+		fmt.Fprintf(&b, "sync %d (+%s)", s.N, s.Elapsed)
+		if len(s.Events) > 0 {
+			fmt.Fprintf(&b, " [%s]", strings.Join(s.Events, ", "))
 		}
+	case t.to != t.from:
+		b.WriteString("before the update")
+	default:
+		b.WriteString("at the start")
 	}
-	return s
-}
-
-// initialReason describes the state before the update.
-func initialReason(t *trace) string {
-	switch len(t.initial) {
-	case 0:
-		return "no ReplicaSet yet"
-	case 1:
-		return "one ReplicaSet"
-	}
-	return fmt.Sprintf("%d ReplicaSets", len(t.initial))
-}
-
-// changed reports whether rs differs from the ReplicaSet of the same name
-// in prev, or is not there.
-func changed(prev []rollout.ReplicaSetState, rs rollout.ReplicaSetState) bool {
-	for _, p := range prev {
-		if p.Name == rs.Name {
-			return p != rs
-		}
-	}
-	return true
+	b.WriteString(": ")
+	b.WriteString(strings.Join(s.Reasons, "; "))
+	return b.String()
 }
 
 // describe returns the heading line.
@@ -97,12 +75,4 @@ func bound(v *intorpercent.Value, def intorpercent.Value) intorpercent.Value {
 		return def
 	}
 	return *v
-}
-
-// startLabel begins the comment line of the starting state.
-func startLabel(t *trace) string {
-	if t.to != t.from {
-		return "before the update: "
-	}
-	return "at the start: "
 }

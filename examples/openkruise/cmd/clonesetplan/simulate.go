@@ -81,7 +81,7 @@ func simulate(cfg *config, objs *objects, stderr io.Writer) (*trace, error) {
 	if err != nil {
 		return nil, err
 	}
-	sim := cloneset.SimConfig[adapt.Template]{
+	sim := cloneset.Config[adapt.Template]{
 		Start:        start,
 		Interval:     cfg.interval,
 		ReadyDelay:   cfg.readyDelay,
@@ -155,7 +155,7 @@ func setImages(t *adapt.Template, changes []imageChange) (*adapt.Template, error
 // created every pod of cs's template from nothing, an hour before start,
 // and they are all available: the state of a CloneSet long after its
 // last rollout.
-func settle(cs cloneset.CloneSet[adapt.Template], sim cloneset.SimConfig[adapt.Template]) (cloneset.CloneSet[adapt.Template], []cloneset.Pod, []cloneset.ControllerRevision, error) {
+func settle(cs cloneset.CloneSet[adapt.Template], sim cloneset.Config[adapt.Template]) (cloneset.CloneSet[adapt.Template], []cloneset.Pod, []cloneset.ControllerRevision, error) {
 	cs.Status = cloneset.Status{}
 	sim.Start = start.Add(-time.Hour)
 	t, err := cloneset.Simulate(&cs, nil, nil, sim)
