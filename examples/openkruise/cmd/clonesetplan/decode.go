@@ -1,0 +1,110 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+
+	kruise "github.com/openkruise/kruise-api/apps/v1alpha1"
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/serializer"
+	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
+)
+
+// decoder decodes kruise's apps.kruise.io/v1alpha1, apps/v1 and core/v1
+// objects from YAML or JSON with apimachinery's universal deserializer,
+// strictly: unknown and duplicate fields are errors, as with `kubectl
+// apply --validate=strict`.
+var decoder = func() runtime.Decoder {
+	scheme := runtime.NewScheme()
+	for _, add := range []func(*runtime.Scheme) error{kruise.AddToScheme, appsv1.AddToScheme, corev1.AddToScheme} {
+		if err := add(scheme); err != nil {
+			panic(err) // the schemes are fixed: this cannot fail at run time
+		}
+	}
+	return serializer.NewCodecFactory(scheme, serializer.EnableStrict).UniversalDeserializer()
+}()
+
+// objects holds what the manifests contained.
+type objects struct {
+	cloneSets []*kruise.CloneSet
+	pods      []*corev1.Pod
+	revisions []*appsv1.ControllerRevision
+}
+
+// decode reads every object of r, named name in errors: YAML documents
+// separated by "---" or JSON values, each a CloneSet, Pod or
+// ControllerRevision, or a List of them.
+func (o *objects) decode(name string, r io.Reader) error {
+	docs := utilyaml.NewYAMLReader(bufio.NewReader(r))
+	for n := 1; ; n++ {
+		doc, err := docs.Read()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		if len(bytes.TrimSpace(stripComments(doc))) == 0 {
+			continue
+		}
+		if err := o.add(doc); err != nil {
+			return fmt.Errorf("%s: document %d: %w", name, n, err)
+		}
+	}
+}
+
+// add decodes one document and keeps the objects it holds.
+func (o *objects) add(doc []byte) error {
+	obj, _, err := decoder.Decode(doc, nil, nil)
+	if err != nil {
+		return err
+	}
+	switch obj := obj.(type) {
+	case *kruise.CloneSet:
+		o.cloneSets = append(o.cloneSets, obj)
+	case *corev1.Pod:
+		o.pods = append(o.pods, obj)
+	case *appsv1.ControllerRevision:
+		o.revisions = append(o.revisions, obj)
+	case *kruise.CloneSetList:
+		for i := range obj.Items {
+			o.cloneSets = append(o.cloneSets, &obj.Items[i])
+		}
+	case *corev1.PodList:
+		for i := range obj.Items {
+			o.pods = append(o.pods, &obj.Items[i])
+		}
+	case *appsv1.ControllerRevisionList:
+		for i := range obj.Items {
+			o.revisions = append(o.revisions, &obj.Items[i])
+		}
+	case *corev1.List:
+		for i, item := range obj.Items {
+			if err := o.add(item.Raw); err != nil {
+				return fmt.Errorf("items[%d]: %w", i, err)
+			}
+		}
+	default:
+		gvk := obj.GetObjectKind().GroupVersionKind()
+		return fmt.Errorf("want an apps.kruise.io/v1alpha1 CloneSet, a v1 Pod or an apps/v1 ControllerRevision, got %s %s", gvk.GroupVersion(), gvk.Kind)
+	}
+	return nil
+}
+
+// stripComments removes YAML comment lines, so a document of comments
+// only counts as empty.
+func stripComments(doc []byte) []byte {
+	var out []byte
+	for _, line := range bytes.SplitAfter(doc, []byte("\n")) {
+		if t := bytes.TrimSpace(line); len(t) > 0 && t[0] == '#' {
+			continue
+		}
+		out = append(out, line...)
+	}
+	return out
+}
