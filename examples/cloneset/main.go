@@ -28,7 +28,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/rolloutmath/rolloutmath/examples/internal/rstable"
+	"github.com/rolloutmath/rolloutmath/examples/internal/clonesettable"
 	"github.com/rolloutmath/rolloutmath/intorpercent"
 	"github.com/rolloutmath/rolloutmath/rollout/cloneset"
 )
@@ -221,29 +221,31 @@ func simulate(cfg *config) (*cloneset.Trace[template], *cloneset.CloneSet[templa
 // comment line per reconcile: its time, the partition and Plan's reason.
 // The columns are the status the reconcile wrote (counted from the pods
 // it saw); PODS maps the pods as the reconcile leaves them, oldest first.
+// The layout is examples/internal/clonesettable's, shared with
+// examples/openkruise's clonesetplan.
 func writeTable(w io.Writer, cfg *config, before *cloneset.CloneSet[template], tr *cloneset.Trace[template]) error {
-	p := rstable.NewPrinter(w)
 	us := &before.UpdateStrategy
 	surge, unavailable := written(us.MaxSurge, "0"), written(us.MaxUnavailable, "20%")
-	p.Printf("CloneSet %s: %d replicas, %s (maxSurge %s, maxUnavailable %s), image %s -> %s, partitions %s\n",
-		before.Name, before.Replicas, typeOf(cfg), surge, unavailable, cfg.fromImage, cfg.toImage, joinArrow(cfg.partitions))
-	p.Printf("PODS: one letter per pod, oldest first: o/O old revision, n/N new revision (capital: available), x terminating\n\n")
-	nameW := max(len("NAME"), len(before.Name)) + 3
-	p.Printf("%-*s%-10s%-10s%-16s%-8s%-8s%s\n", nameW, "NAME", "DESIRED", "UPDATED", "UPDATED_READY", "READY", "TOTAL", "PODS")
-	st := before.Status
-	p.Printf("# before the update\n")
-	p.Printf("%-*s%-10d%-10d%-16d%-8d%-8d%s\n", nameW, before.Name, before.Replicas, st.UpdatedReplicas, st.UpdatedReadyReplicas, st.ReadyReplicas, st.Replicas, strings.Repeat("O", int(st.Replicas)))
-	for _, s := range tr.Steps {
-		comment := fmt.Sprintf("reconcile %d (+%s)", s.Number, s.Elapsed)
-		if len(s.Events) > 0 {
-			comment += " after " + strings.Join(s.Events, ", ")
-		}
-		p.Printf("# %s: %s\n", comment, s.Reason)
-		p.Printf("%-*s%-10d%-10d%-16d%-8d%-8d%s\n", nameW, before.Name, s.Replicas, s.Status.UpdatedReplicas, s.Status.UpdatedReadyReplicas, s.Status.ReadyReplicas, s.Status.Replicas, podMap(s.Pods, tr.CloneSet.Status.UpdateRevision))
+	tab := clonesettable.Table{
+		Heading: fmt.Sprintf("CloneSet %s: %d replicas, %s (maxSurge %s, maxUnavailable %s), image %s -> %s, partitions %s",
+			before.Name, before.Replicas, typeOf(cfg), surge, unavailable, cfg.fromImage, cfg.toImage, joinArrow(cfg.partitions)),
+		Name:       before.Name,
+		Update:     tr.CloneSet.Status.UpdateRevision,
+		Outcome:    tr.Outcome.String(),
+		Reconciles: tr.Reconciles,
 	}
-	last := tr.Steps[len(tr.Steps)-1]
-	p.Printf("\n%s after %d reconciles (%s)\n", tr.Outcome, tr.Reconciles, last.Elapsed)
-	return p.Err()
+	// Before the update every pod is available at the old revision.
+	old := make([]cloneset.PodState, before.Status.Replicas)
+	for i := range old {
+		old[i] = cloneset.PodState{Revision: before.Status.CurrentRevision, Available: true}
+	}
+	tab.Rows = append(tab.Rows, clonesettable.Row{Comment: "before the update", Replicas: before.Replicas, Status: before.Status, Pods: old})
+	for i := range tr.Steps {
+		s := &tr.Steps[i]
+		tab.Rows = append(tab.Rows, clonesettable.Row{Comment: clonesettable.Comment(s), Replicas: s.Replicas, Status: s.Status, Pods: s.Pods})
+		tab.Elapsed = s.Elapsed
+	}
+	return clonesettable.Write(w, &tab)
 }
 
 // typeOf is the update strategy type, "" read as ReCreate.
@@ -271,23 +273,4 @@ func written(v *intorpercent.IntOrString, def string) string {
 		return v.Str
 	}
 	return strconv.Itoa(int(v.Int))
-}
-
-// podMap renders the pods one letter each.
-func podMap(pods []cloneset.PodState, update string) string {
-	var b strings.Builder
-	for _, p := range pods {
-		c := 'o'
-		switch {
-		case p.Terminating:
-			c = 'x'
-		case p.Revision == update:
-			c = 'n'
-		}
-		if p.Available && c != 'x' {
-			c -= 'a' - 'A'
-		}
-		b.WriteRune(c)
-	}
-	return b.String()
 }
