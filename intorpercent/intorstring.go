@@ -1,6 +1,9 @@
 package intorpercent
 
-import "math"
+import (
+	"math"
+	"strconv"
+)
 
 // IntOrString is a maxSurge or maxUnavailable as an API object holds it
 // before validation, like apimachinery's intstr.IntOrString without the
@@ -59,4 +62,13 @@ func percentPattern(s string) (n int32, ok, big bool) {
 		return 0, true, true
 	}
 	return int32(v), true, false
+}
+
+// text returns s as upstream's IntOrString.String does: a count's
+// decimal digits, or the string as written.
+func (s IntOrString) text() string {
+	if !s.IsString {
+		return strconv.FormatInt(int64(s.Int), 10)
+	}
+	return s.Str
 }
