@@ -344,3 +344,36 @@ func ExampleUpstreamError_Unwrap() {
 	fmt.Println(errors.Is(err, intorpercent.ErrRange), errors.Is(err, intorpercent.ErrSyntax))
 	// Output: true false
 }
+
+func ExampleValidateKruisePartition() {
+	const path = "spec.updateStrategy"
+	for _, p := range []intorpercent.IntOrString{
+		{IsString: true, Str: "99.99%"},
+		{IsString: true, Str: "abc"},
+		{Int: -1},
+	} {
+		fmt.Println(intorpercent.ValidateKruisePartition(&p, 10, path).ToError())
+	}
+	// Output:
+	// <nil>
+	// spec.updateStrategy.partition: Invalid value: "abc": failed GetScaledValueFromIntOrPercent for partition: invalid type: string is not a percentage
+	// spec.updateStrategy.partition: Invalid value: -1: must be greater than or equal to 0
+}
+
+func ExampleValidateKruiseRollingUpdate() {
+	const path = "spec.updateStrategy"
+	one := intorpercent.IntOrString{Int: 1}
+	zero := intorpercent.IntOrString{Int: 0}
+	noPercent := intorpercent.IntOrString{IsString: true, Str: "5"}
+	fraction := intorpercent.IntOrString{IsString: true, Str: "33.3%"}
+
+	fmt.Println(intorpercent.ValidateKruiseRollingUpdate("ReCreate", &fraction, nil, 5, path).ToError())
+	fmt.Println(intorpercent.ValidateKruiseRollingUpdate("ReCreate", &one, &noPercent, 5, path))
+	fmt.Println(intorpercent.ValidateKruiseRollingUpdate("InPlaceOnly", &one, &one, 5, path))
+	fmt.Println(intorpercent.ValidateKruiseRollingUpdate("ReCreate", &zero, &zero, 5, path))
+	// Output:
+	// <nil>
+	// spec.updateStrategy.maxSurge: Invalid value: "5": failed GetScaledValueFromIntOrPercent for maxSurge: invalid type: string is not a percentage
+	// spec.updateStrategy.maxSurge: Invalid value: "1": can not use maxSurge with strategy type InPlaceOnly
+	// spec.updateStrategy.maxUnavailable: Invalid value: intstr.IntOrString{Type:0, IntVal:0, StrVal:""}: maxUnavailable and maxSurge should not both be less than 1
+}
