@@ -13,7 +13,11 @@ import (
 //
 // Use it to validate a value as written, in the API server's words
 // ([ValidateRollingUpdateIntOrString]), before turning it into a [Value]
-// with [IntOrString.Value].
+// with [IntOrString.Value]. It also carries the fields kruise reads with
+// its own readers ([ScaledLegacy], [ScaledFractional]) and validates in
+// its webhook's words ([ValidateKruisePartition]), partition included:
+// those take a *IntOrString, with nil for an absent field, as kruise's
+// API types hold them.
 type IntOrString struct {
 	IsString bool   // Str holds the value; otherwise Int does
 	Int      int32  // the count, when !IsString
