@@ -37,8 +37,13 @@ func webhookScaled(s *IntOrString, replicas int32) (int64, error) {
 }
 
 // quoted renders s as kruise's webhook renders s.String() in an error:
-// the count's digits or the string, in Go quotes.
-func quoted(s *IntOrString) string { return strconv.Quote(s.text()) }
+// the count's digits or the string, in Go quotes; "<nil>" for nil.
+func quoted(s *IntOrString) string {
+	if s == nil {
+		return `"<nil>"`
+	}
+	return strconv.Quote(s.text())
+}
 
 // goSyntax renders s as the webhook's field.Error prints a
 // *intstr.IntOrString (apimachinery v0.32): nil as "null", otherwise the
@@ -81,11 +86,14 @@ func readError(field, name string, s *IntOrString, err error) *FieldError {
 //	spec.updateStrategy.partition: Invalid value: "abc": failed GetScaledValueFromIntOrPercent for partition: invalid type: string is not a percentage
 //	spec.updateStrategy.partition: Invalid value: -1: must be greater than or equal to 0
 //
-// A partition above replicas or above 100% is valid, as in kruise. A nil
-// partition is the webhook's default, the count 0, and valid (kruise's
-// check itself would crash on nil, which its defaulting never passes it).
+// A partition above replicas or above 100% is valid, as in kruise.
 // Negative replicas are used as given, as the webhook does; it reports
-// them separately.
+// them separately. Kruise's defaulting sets a missing partition to the
+// count 0 before this check runs, so a caller validating a manifest
+// applies that default first; a nil partition is reported as kruise's
+// check would report it:
+//
+//	spec.updateStrategy.partition: Invalid value: "<nil>": failed GetScaledValueFromIntOrPercent for partition: nil value for IntOrString
 //
 // One difference from kruise: a percentage that kruise converts to an
 // int in a CPU-dependent way (NaN or infinite, or scaling beyond int64)
@@ -99,9 +107,6 @@ func readError(field, name string, s *IntOrString, err error) *FieldError {
 // Upstream: validateUpdateStrategy in kruise's
 // pkg/webhook/cloneset/validating.
 func ValidateKruisePartition(partition *IntOrString, replicas int32, field string) ErrorList {
-	if partition == nil {
-		return nil
-	}
 	p, err := webhookScaled(partition, replicas)
 	if err != nil {
 		return ErrorList{readError(field, "partition", partition, err)}

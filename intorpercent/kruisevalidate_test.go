@@ -23,7 +23,8 @@ var kruisePartitionCases = []struct {
 	reason    string
 }{
 	{name: "kruise test: count 2", partition: cnt(2), replicas: 5},
-	{name: "nil is the default 0", partition: nil, replicas: 5, reason: "the webhook's defaulting sets 0 before validation"},
+	{name: "nil as kruise's check reads it", partition: nil, replicas: 5, reason: "defaulting sets 0 first; without it, String() of nil is <nil>",
+		want: []string{us + `.partition: Invalid value: "<nil>": failed GetScaledValueFromIntOrPercent for partition: nil value for IntOrString`}},
 	{name: "above replicas", partition: cnt(12), replicas: 10, reason: "SPEC §1.2 V3: partition > R is allowed"},
 	{name: "above a hundred percent", partition: pct("150%"), replicas: 5, reason: "SPEC §1.2 V3"},
 	{name: "fraction", partition: pct("99.99%"), replicas: 999},
@@ -204,10 +205,10 @@ func referenceKruiseStrategy(updateType string, partition, maxUnavailable, maxSu
 		}
 		return n
 	}
-	if partition != nil {
-		if p := check("partition", partition); p < 0 {
-			out = append(out, fmt.Sprintf("%s.partition: Invalid value: %v: must be greater than or equal to 0", us, p))
-		}
+	if partition == nil {
+		out = append(out, fmt.Sprintf("%s.partition: Invalid value: %q: failed GetScaledValueFromIntOrPercent for partition: nil value for IntOrString", us, "<nil>"))
+	} else if p := check("partition", partition); p < 0 {
+		out = append(out, fmt.Sprintf("%s.partition: Invalid value: %v: must be greater than or equal to 0", us, p))
 	}
 	var u, s int64
 	if maxUnavailable != nil {
