@@ -21,6 +21,17 @@
 // be any text, so that a policy checker can reject "2.5%" in the API
 // server's words before anything is parsed.
 //
+// OpenKruise reads the same fields in two other ways, each a named
+// function over an [IntOrString] as written rather than a variant of
+// Parse: [ScaledLegacy] is apimachinery's deprecated reader, which
+// kruise's CloneSet controller uses for maxSurge and maxUnavailable (any
+// string is a percentage, every '%' in it is dropped, "25" is 25%), and
+// [ScaledFractional] is kruise's own reader for partition and for its
+// webhook (a string must end in '%' and may be a fraction, "99.99%").
+// Both reproduce upstream's float64 rounding; both return upstream's
+// error texts ([UpstreamError]) so that [ValidateKruisePartition] and
+// [ValidateKruiseRollingUpdate] can word errors as kruise's webhook does.
+//
 // The package imports only the standard library, keeps no state and is
 // safe for concurrent use.
 package intorpercent

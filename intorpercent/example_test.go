@@ -275,3 +275,105 @@ func ExampleValidateRollingUpdateIntOrString() {
 	// spec.strategy.rollingUpdate.maxUnavailable: Invalid value: "abc": may not be 0 when `maxSurge` is 0
 	// spec.strategy.rollingUpdate.maxSurge: Invalid value: "30000000000%": must not be greater than 2147483647% (rolloutmath keeps percentages in an int32)
 }
+
+// Kruise's CloneSet controller reads maxSurge and maxUnavailable with the
+// legacy reader: a string is a percentage with or without its '%', and
+// a malformed one is an error the controller turns into 0.
+func ExampleScaledLegacy() {
+	for _, s := range []string{"25%", "25", "2%5", "33.3%"} {
+		in := intorpercent.IntOrString{IsString: true, Str: s}
+		up, err := intorpercent.ScaledLegacy(&in, 10, intorpercent.Up)
+		fmt.Printf("%q of 10: %d %v\n", s, up, err)
+	}
+	// The controller's reading: ignore the error, keep the 0.
+	fraction := intorpercent.IntOrString{IsString: true, Str: "33.3%"}
+	maxUnavailable, _ := intorpercent.ScaledLegacy(&fraction, 5, intorpercent.Up)
+	fmt.Println(maxUnavailable)
+	// Output:
+	// "25%" of 10: 3 <nil>
+	// "25" of 10: 3 <nil>
+	// "2%5" of 10: 3 <nil>
+	// "33.3%" of 10: 0 invalid value for IntOrString: invalid value "33.3%": strconv.Atoi: parsing "33.3": invalid syntax
+	// 0
+}
+
+// Kruise reads a partition with its fractional reader, rounding up: the
+// webhook checks partition, maxUnavailable and maxSurge with it too.
+func ExampleScaledFractional() {
+	partition := intorpercent.IntOrString{IsString: true, Str: "99.99%"}
+	up, _ := intorpercent.ScaledFractional(&partition, 999, intorpercent.Up)
+	down, _ := intorpercent.ScaledFractional(&partition, 999, intorpercent.Down)
+	fmt.Println(up, down)
+
+	// float64 rounding, as kruise's: 64.4*250 is a hair above 16100.
+	p := intorpercent.IntOrString{IsString: true, Str: "64.4%"}
+	n, _ := intorpercent.ScaledFractional(&p, 250, intorpercent.Up)
+	fmt.Println(n)
+	// Output:
+	// 999 998
+	// 162
+}
+
+func ExampleScaledFractional_errors() {
+	for _, s := range []string{"25", "5%%", "NaN%", "1e12%"} {
+		in := intorpercent.IntOrString{IsString: true, Str: s}
+		n, err := intorpercent.ScaledFractional(&in, 10, intorpercent.Up)
+		fmt.Println(n, err)
+	}
+	_, err := intorpercent.ScaledFractional(nil, 10, intorpercent.Up)
+	fmt.Println(err, errors.Is(err, intorpercent.ErrNil))
+	// Output:
+	// 0 invalid type: string is not a percentage
+	// 0 strconv.ParseFloat: parsing "5%": invalid syntax
+	// 0 intorpercent: scaling "NaN%" of 10: percentage is not a finite number
+	// 2147483647 intorpercent: scaling "1e12%" of 10: scaled value overflows int32
+	// nil value for IntOrString true
+}
+
+func ExampleUpstreamError_Error() {
+	in := intorpercent.IntOrString{IsString: true, Str: "abc"}
+	_, err := intorpercent.ScaledFractional(&in, 10, intorpercent.Up)
+	var ue *intorpercent.UpstreamError
+	fmt.Println(errors.As(err, &ue), ue.Error())
+	// Output: true invalid type: string is not a percentage
+}
+
+func ExampleUpstreamError_Unwrap() {
+	in := intorpercent.IntOrString{IsString: true, Str: "99999999999999999999%"}
+	_, err := intorpercent.ScaledLegacy(&in, 10, intorpercent.Up)
+	fmt.Println(errors.Is(err, intorpercent.ErrRange), errors.Is(err, intorpercent.ErrSyntax))
+	// Output: true false
+}
+
+func ExampleValidateKruisePartition() {
+	const path = "spec.updateStrategy"
+	for _, p := range []intorpercent.IntOrString{
+		{IsString: true, Str: "99.99%"},
+		{IsString: true, Str: "abc"},
+		{Int: -1},
+	} {
+		fmt.Println(intorpercent.ValidateKruisePartition(&p, 10, path).ToError())
+	}
+	// Output:
+	// <nil>
+	// spec.updateStrategy.partition: Invalid value: "abc": failed GetScaledValueFromIntOrPercent for partition: invalid type: string is not a percentage
+	// spec.updateStrategy.partition: Invalid value: -1: must be greater than or equal to 0
+}
+
+func ExampleValidateKruiseRollingUpdate() {
+	const path = "spec.updateStrategy"
+	one := intorpercent.IntOrString{Int: 1}
+	zero := intorpercent.IntOrString{Int: 0}
+	noPercent := intorpercent.IntOrString{IsString: true, Str: "5"}
+	fraction := intorpercent.IntOrString{IsString: true, Str: "33.3%"}
+
+	fmt.Println(intorpercent.ValidateKruiseRollingUpdate("ReCreate", &fraction, nil, 5, path).ToError())
+	fmt.Println(intorpercent.ValidateKruiseRollingUpdate("ReCreate", &one, &noPercent, 5, path))
+	fmt.Println(intorpercent.ValidateKruiseRollingUpdate("InPlaceOnly", &one, &one, 5, path))
+	fmt.Println(intorpercent.ValidateKruiseRollingUpdate("ReCreate", &zero, &zero, 5, path))
+	// Output:
+	// <nil>
+	// spec.updateStrategy.maxSurge: Invalid value: "5": failed GetScaledValueFromIntOrPercent for maxSurge: invalid type: string is not a percentage
+	// spec.updateStrategy.maxSurge: Invalid value: "1": can not use maxSurge with strategy type InPlaceOnly
+	// spec.updateStrategy.maxUnavailable: Invalid value: intstr.IntOrString{Type:0, IntVal:0, StrVal:""}: maxUnavailable and maxSurge should not both be less than 1
+}

@@ -1,6 +1,9 @@
 package intorpercent
 
-import "math"
+import (
+	"math"
+	"strconv"
+)
 
 // IntOrString is a maxSurge or maxUnavailable as an API object holds it
 // before validation, like apimachinery's intstr.IntOrString without the
@@ -10,7 +13,11 @@ import "math"
 //
 // Use it to validate a value as written, in the API server's words
 // ([ValidateRollingUpdateIntOrString]), before turning it into a [Value]
-// with [IntOrString.Value].
+// with [IntOrString.Value]. It also carries the fields kruise reads with
+// its own readers ([ScaledLegacy], [ScaledFractional]) and validates in
+// its webhook's words ([ValidateKruisePartition]), partition included:
+// those take a *IntOrString, with nil for an absent field, as kruise's
+// API types hold them.
 type IntOrString struct {
 	IsString bool   // Str holds the value; otherwise Int does
 	Int      int32  // the count, when !IsString
@@ -59,4 +66,13 @@ func percentPattern(s string) (n int32, ok, big bool) {
 		return 0, true, true
 	}
 	return int32(v), true, false
+}
+
+// text returns s as upstream's IntOrString.String does: a count's
+// decimal digits, or the string as written.
+func (s IntOrString) text() string {
+	if !s.IsString {
+		return strconv.FormatInt(int64(s.Int), 10)
+	}
+	return s.Str
 }

@@ -42,17 +42,29 @@ var ErrOverflow = errors.New("scaled value overflows int32")
 // Rounding that is neither Down nor Up.
 var ErrRounding = errors.New("unknown rounding")
 
-// ScaleError reports why [Value.Scaled] could not resolve a value. Err is
-// one of [ErrNegativeTotal], [ErrOverflow] and [ErrRounding].
+// ScaleError reports why [Value.Scaled], [ScaledLegacy] or
+// [ScaledFractional] could not resolve a value. Err is one of
+// [ErrNegativeTotal], [ErrOverflow], [ErrRounding] and (from
+// ScaledFractional) [ErrNotFinite].
 type ScaleError struct {
-	Value Value
+	Value Value // the value scaled by Value.Scaled; the zero Value when Written is set
 	Total int32
 	Err   error
+	// Written is the value as written, when the error comes from
+	// ScaledLegacy or ScaledFractional, which read an IntOrString; nil
+	// when it comes from Value.Scaled.
+	Written *IntOrString
 }
 
-// Error returns `intorpercent: scaling "<value>" of <total>: <cause>`.
+// Error returns `intorpercent: scaling "<value>" of <total>: <cause>`,
+// where the value is Written as written (a count's digits, a string as
+// is) when Written is set, and Value otherwise.
 func (e *ScaleError) Error() string {
-	return "intorpercent: scaling " + strconv.Quote(e.Value.String()) + " of " +
+	in := e.Value.String()
+	if e.Written != nil {
+		in = e.Written.text()
+	}
+	return "intorpercent: scaling " + strconv.Quote(in) + " of " +
 		strconv.FormatInt(int64(e.Total), 10) + ": " + e.Err.Error()
 }
 

@@ -10,6 +10,11 @@ import (
 
 const nonNegative = "must be greater than or equal to 0"
 
+// updateStrategyField is the path of spec.updateStrategy, under which
+// intorpercent's kruise rules name partition, maxUnavailable and
+// maxSurge.
+const updateStrategyField = "spec.updateStrategy"
+
 // Validate checks cs as kruise v1.9.1's validating webhook checks a
 // CloneSet on create and update, after its defaulting webhook (so a nil
 // field is its default: partition 0, maxUnavailable "20%", maxSurge 0,
@@ -18,27 +23,48 @@ const nonNegative = "must be greater than or equal to 0"
 //
 //	spec.updateStrategy.maxSurge: Invalid value: "1": can not use maxSurge with strategy type InPlaceOnly
 //
-// Rules: replicas >= 0; podsToDelete has no duplicates; the update
-// strategy type is ReCreate, InPlaceIfPossible or InPlaceOnly (OnDelete
-// is rejected although the controller implements it, SPEC-cloneset §11
-// S13); partition, maxUnavailable and maxSurge are read with kruise's
-// fractional parser rounded up against replicas (a string must end in
-// '%'; "33.3%" passes, "25" does not); the partition so read is >= 0;
-// the priority strategy has not both weight and order terms, weights in
-// [0, 100] (kruise's message says 1-100), no empty weight selector and no
-// empty order key; scatter terms have keys and no duplicate key=value;
-// with InPlaceOnly maxSurge reads <= 0; when replicas > 0, maxUnavailable
-// and maxSurge do not both read < 1; progressDeadlineSeconds, when set,
-// is >= 0 and, unless math.MaxInt32, > minReadySeconds.
+// Rules, in order (SPEC-cloneset §1.2):
+//
+//   - replicas >= 0;
+//   - podsToDelete has no duplicates ("duplicated items [a]"; the webhook
+//     then skips its other podsToDelete checks);
+//   - the update strategy type is ReCreate, InPlaceIfPossible or
+//     InPlaceOnly (V1: OnDelete is rejected although the controller
+//     implements it, SPEC-cloneset §11 S13);
+//   - the partition, by intorpercent.ValidateKruisePartition (V2, V3):
+//     read with kruise's fractional parser rounded up against replicas,
+//     it must be readable and >= 0 (above replicas or 100% is fine);
+//   - the priority strategy (V8) has not both weight and order terms,
+//     weights in [0, 100] (kruise's message says 1-100), no empty weight
+//     selector and no empty order key; only the first broken rule is
+//     reported, as a Required error;
+//   - scatter terms (V9) have keys and no duplicate key=value; the first
+//     broken rule only, as a Required error;
+//   - maxUnavailable and maxSurge, by
+//     intorpercent.ValidateKruiseRollingUpdate (V4 to V7): both readable
+//     by the same parser ("33.3%" passes, "25" does not), with
+//     InPlaceOnly maxSurge reads <= 0, and when replicas > 0 they do not
+//     both read < 1;
+//   - progressDeadlineSeconds, when set, is >= 0 and, unless
+//     math.MaxInt32, > minReadySeconds (V10).
 //
 // Not checked, as kruise does not: percentages above 100% ("120%"),
 // negative percentages for maxUnavailable and maxSurge, anything about
-// scaleStrategy.maxUnavailable. Not modelled, because this package does
-// not see them: the selector and template rules, the syntax of weight
-// selectors, that each newly added podsToDelete name is an existing,
-// non-terminating pod of this CloneSet, which spec fields an update may
-// change, and InPlaceOnly's images-only rule. A nil cs is reported as a
-// Required error.
+// scaleStrategy.maxUnavailable, minReadySeconds, revisionHistoryLimit.
+// Not modelled, because this package does not see them: the selector and
+// template rules, the syntax of weight selectors, that each newly added
+// podsToDelete name is an existing, non-terminating pod of this CloneSet,
+// which spec fields an update may change, and InPlaceOnly's images-only
+// rule. A nil cs is reported as a Required error.
+//
+// One deliberate difference from kruise, documented on
+// intorpercent.ValidateKruisePartition: a partition, maxUnavailable or
+// maxSurge percentage whose scaled value kruise converts to an int in a
+// CPU-dependent way (NaN, ±Inf, beyond int64) is rejected on that field
+// with our words, where kruise on amd64 reads it as math.MinInt64 and on
+// arm64 saturates it.
+//
+// Validate does not modify cs.
 // Upstream: validating.CloneSetCreateUpdateHandler.validateCloneSetSpec,
 // validateScaleStrategy and validateUpdateStrategy.
 func Validate[T any](cs *CloneSet[T]) error {
@@ -57,80 +83,70 @@ func Validate[T any](cs *CloneSet[T]) error {
 	}
 
 	us := &cs.UpdateStrategy
-	switch us.Type {
-	case "", ReCreate, InPlaceIfPossible, InPlaceOnly:
-	default:
-		add(intorpercent.Invalid, "spec.updateStrategy.type", strconv.Quote(string(us.Type)), "must be 'ReCreate', InPlaceIfPossible or 'InPlaceOnly'")
+	updateType := us.Type
+	if updateType == "" {
+		updateType = ReCreate
 	}
-	total := int64(cs.Replicas)
-	partition := intorpercent.IntOrString{}
-	if us.Partition != nil {
-		partition = *us.Partition
+	list = append(list, validateUpdateType(string(updateType), updateStrategyField+".type")...)
+	partition := us.Partition
+	if partition == nil {
+		partition = &intorpercent.IntOrString{}
 	}
-	p, err := fractionalScaled(partition, total, true)
-	if err != nil {
-		add(intorpercent.Invalid, PartitionField, strconv.Quote(asString(partition)), "failed GetScaledValueFromIntOrPercent for partition: "+err.Error())
-	}
-	if p < 0 {
-		add(intorpercent.Invalid, PartitionField, strconv.FormatInt(p, 10), nonNegative)
-	}
+	list = append(list, intorpercent.ValidateKruisePartition(partition, cs.Replicas, updateStrategyField)...)
 	if msg := priorityProblem(us.PriorityStrategy); msg != "" {
 		add(intorpercent.Required, "spec.updateStrategy.priorityStrategy", "", msg)
 	}
 	if msg := scatterProblem(us.ScatterStrategy); msg != "" {
 		add(intorpercent.Required, "spec.updateStrategy.scatterStrategy", "", msg)
 	}
-	maxUnavailable := DefaultMaxUnavailable()
-	if us.MaxUnavailable != nil {
-		maxUnavailable = *us.MaxUnavailable
+	maxUnavailable, maxSurge := us.MaxUnavailable, us.MaxSurge
+	if maxUnavailable == nil {
+		d := DefaultMaxUnavailable()
+		maxUnavailable = &d
 	}
-	u, err := fractionalScaled(maxUnavailable, total, true)
-	if err != nil {
-		add(intorpercent.Invalid, MaxUnavailableField, strconv.Quote(asString(maxUnavailable)), "failed GetScaledValueFromIntOrPercent for maxUnavailable: "+err.Error())
+	if maxSurge == nil {
+		maxSurge = &intorpercent.IntOrString{}
 	}
-	maxSurge := intorpercent.IntOrString{}
-	if us.MaxSurge != nil {
-		maxSurge = *us.MaxSurge
-	}
-	s, err := fractionalScaled(maxSurge, total, true)
-	if err != nil {
-		add(intorpercent.Invalid, MaxSurgeField, strconv.Quote(asString(maxSurge)), "failed GetScaledValueFromIntOrPercent for maxSurge: "+err.Error())
-	}
-	if us.Type == InPlaceOnly && s > 0 {
-		add(intorpercent.Invalid, MaxSurgeField, strconv.Quote(asString(maxSurge)), "can not use maxSurge with strategy type InPlaceOnly")
-	}
-	if total > 0 && u < 1 && s < 1 {
-		add(intorpercent.Invalid, MaxUnavailableField, goIntOrString(maxUnavailable), "maxUnavailable and maxSurge should not both be less than 1")
-	}
+	list = append(list, intorpercent.ValidateKruiseRollingUpdate(string(updateType), maxUnavailable, maxSurge, cs.Replicas, updateStrategyField)...)
 
-	if pds := cs.ProgressDeadlineSeconds; pds != nil {
-		v := strconv.FormatInt(int64(*pds), 10)
-		if *pds < 0 {
-			add(intorpercent.Invalid, "spec.progressDeadlineSeconds", v, nonNegative)
-		}
-		if *pds != math.MaxInt32 && *pds <= cs.MinReadySeconds {
-			add(intorpercent.Invalid, "spec.progressDeadlineSeconds", v, "must be greater than minReadySeconds")
-		}
-	}
+	list = append(list, validateProgressDeadline(cs.ProgressDeadlineSeconds, cs.MinReadySeconds, "spec.progressDeadlineSeconds")...)
 	return list.ToError()
 }
 
-// asString is an IntOrString's String(): the count in decimal, or the
-// text.
-func asString(v intorpercent.IntOrString) string {
-	if v.IsString {
-		return v.Str
+// validateUpdateType applies the webhook's rule for
+// spec.updateStrategy.type (SPEC-cloneset §1.2 V1) at the path field:
+// only ReCreate, InPlaceIfPossible and InPlaceOnly are accepted, so
+// OnDelete, which the controller implements, is rejected, and so is ""
+// (Validate applies the default ReCreate first, as kruise's defaulting
+// does). The message quotes the three names unevenly, as kruise's does.
+func validateUpdateType(t, field string) intorpercent.ErrorList {
+	switch UpdateStrategyType(t) {
+	case ReCreate, InPlaceIfPossible, InPlaceOnly:
+		return nil
 	}
-	return strconv.FormatInt(int64(v.Int), 10)
+	return intorpercent.ErrorList{{Type: intorpercent.Invalid, Field: field, Value: strconv.Quote(t),
+		Detail: "must be 'ReCreate', InPlaceIfPossible or 'InPlaceOnly'"}}
 }
 
-// goIntOrString renders v as the API server renders an intstr.IntOrString
-// value in an error (Go syntax).
-func goIntOrString(v intorpercent.IntOrString) string {
-	if v.IsString {
-		return "intstr.IntOrString{Type:1, IntVal:0, StrVal:" + strconv.Quote(v.Str) + "}"
+// validateProgressDeadline applies the webhook's rules for
+// spec.progressDeadlineSeconds (SPEC-cloneset §1.2 V10) at the path
+// field: nil is valid; otherwise it must not be negative, and unless it
+// is math.MaxInt32 (no deadline) it must be greater than
+// minReadySeconds. A negative deadline usually breaks both rules.
+func validateProgressDeadline(deadline *int32, minReadySeconds int32, field string) intorpercent.ErrorList {
+	if deadline == nil {
+		return nil
 	}
-	return "intstr.IntOrString{Type:0, IntVal:" + strconv.FormatInt(int64(v.Int), 10) + `, StrVal:""}`
+	var errs intorpercent.ErrorList
+	value := strconv.FormatInt(int64(*deadline), 10)
+	if *deadline < 0 {
+		errs = append(errs, &intorpercent.FieldError{Type: intorpercent.Invalid, Field: field, Value: value, Detail: nonNegative})
+	}
+	if *deadline != math.MaxInt32 && *deadline <= minReadySeconds {
+		errs = append(errs, &intorpercent.FieldError{Type: intorpercent.Invalid, Field: field, Value: value,
+			Detail: "must be greater than minReadySeconds"})
+	}
+	return errs
 }
 
 // goStrings renders a []string in Go syntax, as the API server renders it

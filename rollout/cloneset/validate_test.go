@@ -1,11 +1,15 @@
 package cloneset
 
 import (
+	"encoding/json"
 	"errors"
 	"math"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/rolloutmath/rolloutmath/intorpercent"
+	"pgregory.net/rapid"
 )
 
 func TestValidate(t *testing.T) {
@@ -142,6 +146,239 @@ func FuzzValidate(f *testing.F) {
 			if _, perr := CalculatePartitionReplicas(cs.UpdateStrategy.Partition, max(replicas, 0)); perr != nil {
 				t.Fatalf("Validate accepted partition %q that CalculatePartitionReplicas rejects: %v", partition, perr)
 			}
+		}
+	})
+}
+
+func validationTexts(l intorpercent.ErrorList) []string {
+	var out []string
+	for _, e := range l {
+		out = append(out, e.Error())
+	}
+	return out
+}
+
+func i32p(n int32) *int32 { return &n }
+
+func TestValidateUpdateType(t *testing.T) {
+	tests := []struct {
+		name, in string
+		want     []string
+		reason   string
+	}{
+		{name: "recreate", in: "ReCreate"},
+		{name: "in place if possible", in: "InPlaceIfPossible"},
+		{name: "in place only", in: "InPlaceOnly"},
+		{name: "on delete", in: "OnDelete", reason: "SPEC §1.2 V1: rejected although the controller implements it",
+			want: []string{`spec.updateStrategy.type: Invalid value: "OnDelete": must be 'ReCreate', InPlaceIfPossible or 'InPlaceOnly'`}},
+		{name: "empty", in: "", reason: "kruise test invalid-update-type; Validate applies the default ReCreate first",
+			want: []string{`spec.updateStrategy.type: Invalid value: "": must be 'ReCreate', InPlaceIfPossible or 'InPlaceOnly'`}},
+		{name: "case matters", in: "Recreate",
+			want: []string{`spec.updateStrategy.type: Invalid value: "Recreate": must be 'ReCreate', InPlaceIfPossible or 'InPlaceOnly'`}},
+	}
+	for _, tt := range tests {
+		got := validationTexts(validateUpdateType(tt.in, "spec.updateStrategy.type"))
+		if strings.Join(got, "\n") != strings.Join(tt.want, "\n") {
+			t.Errorf("validateUpdateType(%q) = %q, want %q (%s)", tt.in, got, tt.want, tt.reason)
+		}
+	}
+}
+
+func TestValidateProgressDeadline(t *testing.T) {
+	const f = "spec.progressDeadlineSeconds"
+	tests := []struct {
+		name     string
+		deadline *int32
+		minReady int32
+		want     []string
+		reason   string
+	}{
+		{name: "nil", deadline: nil, minReady: 10},
+		{name: "greater", deadline: i32p(600), minReady: 10},
+		{name: "no deadline", deadline: i32p(math.MaxInt32), minReady: math.MaxInt32, reason: "MaxInt32 disables the deadline"},
+		{name: "equal", deadline: i32p(10), minReady: 10, reason: "SPEC §1.2 V10, kruise test invalid-progressDeadlineSeconds-equals-to-minReadySeconds",
+			want: []string{f + `: Invalid value: 10: must be greater than minReadySeconds`}},
+		{name: "zero", deadline: i32p(0), minReady: 0,
+			want: []string{f + `: Invalid value: 0: must be greater than minReadySeconds`}},
+		{name: "negative", deadline: i32p(-1), minReady: 0, reason: "kruise test invalid-negative-progressDeadlineSeconds: both rules",
+			want: []string{f + `: Invalid value: -1: must be greater than or equal to 0`, f + `: Invalid value: -1: must be greater than minReadySeconds`}},
+		{name: "negative below a negative minReady", deadline: i32p(-1), minReady: -5, reason: "the webhook does not check minReadySeconds",
+			want: []string{f + `: Invalid value: -1: must be greater than or equal to 0`}},
+	}
+	for _, tt := range tests {
+		got := validationTexts(validateProgressDeadline(tt.deadline, tt.minReady, f))
+		if strings.Join(got, "\n") != strings.Join(tt.want, "\n") {
+			t.Errorf("%s: validateProgressDeadline = %q, want %q (%s)", tt.name, got, tt.want, tt.reason)
+		}
+	}
+}
+
+// TestValidateMoreCases holds the cases where intorpercent's kruise
+// rules decide: values kruise's int conversion leaves to the CPU, the
+// Go-syntax value of V7, and every rule at once in the webhook's order.
+func TestValidateMoreCases(t *testing.T) {
+	const both = "maxUnavailable and maxSurge should not both be less than 1"
+	tests := []struct {
+		name   string
+		edit   func(cs *CloneSet[struct{}])
+		want   []string
+		reason string
+	}{
+		{name: "every field set and valid", edit: func(cs *CloneSet[struct{}]) {
+			cs.UpdateStrategy = UpdateStrategy{Type: InPlaceIfPossible, Partition: str("60%"), MaxUnavailable: str("33.3%"), MaxSurge: num(2),
+				PriorityStrategy: &PriorityStrategy{WeightPriority: []WeightTerm{{Weight: 0, MatchSelector: LabelSelector{MatchLabels: map[string]string{"a": "b"}}}}},
+				ScatterStrategy:  []ScatterTerm{{Key: "zone", Value: "a"}, {Key: "zone", Value: "b"}}}
+			cs.ScaleStrategy.PodsToDelete = []string{"p0", "p1"}
+			cs.ProgressDeadlineSeconds = i32p(600)
+			cs.MinReadySeconds = 10
+		}, reason: "weight 0 passes although the message says 1-100; a fraction passes the webhook (SPEC §11 S3)"},
+		{name: "V4 without surge also breaks V7", edit: func(cs *CloneSet[struct{}]) { cs.UpdateStrategy.MaxUnavailable = str("5") },
+			reason: "an unreadable value counts as 0, and the default maxSurge is 0",
+			want: []string{`spec.updateStrategy.maxUnavailable: Invalid value: "5": failed GetScaledValueFromIntOrPercent for maxUnavailable: invalid type: string is not a percentage`,
+				`spec.updateStrategy.maxUnavailable: Invalid value: intstr.IntOrString{Type:1, IntVal:0, StrVal:"5"}: ` + both}},
+		{name: "partition NaN depends on the CPU", edit: func(cs *CloneSet[struct{}]) { cs.UpdateStrategy.Partition = str("NaN%") },
+			reason: "kruise on amd64 reports -9223372036854775808 under V3; on arm64 it accepts NaN as 0",
+			want:   []string{`spec.updateStrategy.partition: Invalid value: "NaN%": must scale to a finite number within int64 (rolloutmath rejects it: kruise's result for it depends on the CPU)`}},
+		{name: "surge infinity depends on the CPU", edit: func(cs *CloneSet[struct{}]) { cs.UpdateStrategy.MaxSurge = str("Inf%") },
+			want: []string{`spec.updateStrategy.maxSurge: Invalid value: "Inf%": must scale to a finite number within int64 (rolloutmath rejects it: kruise's result for it depends on the CPU)`}},
+		{name: "partition beyond int32 passes", edit: func(cs *CloneSet[struct{}]) { cs.UpdateStrategy.Partition = str("1e12%") },
+			reason: "kruise holds 5e10 exactly; CalculatePartitionReplicas clamps it to replicas"},
+		{name: "V11 every extra occurrence", edit: func(cs *CloneSet[struct{}]) { cs.ScaleStrategy.PodsToDelete = []string{"a", "b", "a", "b", "a"} },
+			want: []string{`spec.scaleStrategy.podsToDelete: Invalid value: []string{"a", "b", "a", "b", "a"}: duplicated items [a b a]`}},
+		{name: "every rule in the webhook's order", edit: func(cs *CloneSet[struct{}]) {
+			cs.Replicas = -2
+			cs.ScaleStrategy.PodsToDelete = []string{"x", "x"}
+			cs.UpdateStrategy = UpdateStrategy{Type: "Rolling", Partition: str("x"), MaxUnavailable: str("y"), MaxSurge: str("z"),
+				PriorityStrategy: &PriorityStrategy{OrderPriority: []OrderTerm{{}}}, ScatterStrategy: []ScatterTerm{{}}}
+			cs.ProgressDeadlineSeconds = i32p(-1)
+		}, reason: "replicas, scale strategy, type, partition, priority, scatter, maxUnavailable, maxSurge, deadline; no V7 at negative replicas",
+			want: []string{
+				`spec.replicas: Invalid value: -2: must be greater than or equal to 0`,
+				`spec.scaleStrategy.podsToDelete: Invalid value: []string{"x", "x"}: duplicated items [x]`,
+				`spec.updateStrategy.type: Invalid value: "Rolling": must be 'ReCreate', InPlaceIfPossible or 'InPlaceOnly'`,
+				`spec.updateStrategy.partition: Invalid value: "x": failed GetScaledValueFromIntOrPercent for partition: invalid type: string is not a percentage`,
+				`spec.updateStrategy.priorityStrategy: Required value: order key can not be empty`,
+				`spec.updateStrategy.scatterStrategy: Required value: key should not be empty`,
+				`spec.updateStrategy.maxUnavailable: Invalid value: "y": failed GetScaledValueFromIntOrPercent for maxUnavailable: invalid type: string is not a percentage`,
+				`spec.updateStrategy.maxSurge: Invalid value: "z": failed GetScaledValueFromIntOrPercent for maxSurge: invalid type: string is not a percentage`,
+				`spec.progressDeadlineSeconds: Invalid value: -1: must be greater than or equal to 0`,
+				`spec.progressDeadlineSeconds: Invalid value: -1: must be greater than minReadySeconds`,
+			}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cs := &CloneSet[struct{}]{Name: "demo", Replicas: 5}
+			tt.edit(cs)
+			var got []string
+			if err := Validate(cs); err != nil {
+				var list intorpercent.ErrorList
+				if !errors.As(err, &list) {
+					t.Fatalf("Validate returned %T, want an intorpercent.ErrorList", err)
+				}
+				got = validationTexts(list)
+			}
+			if strings.Join(got, "\n") != strings.Join(tt.want, "\n") {
+				t.Errorf("Validate(%+v) =\n  %s\nwant\n  %s\n(%s)", cs.UpdateStrategy, strings.Join(got, "\n  "), strings.Join(tt.want, "\n  "), tt.reason)
+			}
+		})
+	}
+}
+
+// drawValidateCloneSet draws a CloneSet whose strategy fields may or may
+// not be valid.
+func drawValidateCloneSet(t *rapid.T) *CloneSet[struct{}] {
+	field := func(label string) *intorpercent.IntOrString {
+		switch rapid.IntRange(0, 3).Draw(t, label+"Kind") {
+		case 0:
+			return nil
+		case 1:
+			return num(rapid.Int32Range(-2, 30).Draw(t, label+"Count"))
+		case 2:
+			return str(rapid.SampledFrom([]string{"0%", "20%", "33.3%", "100%", "150%", "-10%", "5", "abc", "NaN%", "1e2%"}).Draw(t, label+"Text"))
+		}
+		return str(rapid.String().Draw(t, label+"Any"))
+	}
+	cs := &CloneSet[struct{}]{
+		Name:     "demo",
+		Replicas: rapid.Int32Range(-1, 50).Draw(t, "replicas"),
+		UpdateStrategy: UpdateStrategy{
+			Type:           rapid.SampledFrom([]UpdateStrategyType{"", ReCreate, InPlaceIfPossible, InPlaceOnly, OnDelete}).Draw(t, "type"),
+			Partition:      field("partition"),
+			MaxUnavailable: field("maxUnavailable"),
+			MaxSurge:       field("maxSurge"),
+		},
+		MinReadySeconds: rapid.Int32Range(0, 20).Draw(t, "minReadySeconds"),
+	}
+	if rapid.Bool().Draw(t, "hasDeadline") {
+		cs.ProgressDeadlineSeconds = i32p(rapid.Int32Range(-1, 30).Draw(t, "deadline"))
+	}
+	if rapid.Bool().Draw(t, "hasScatter") {
+		cs.UpdateStrategy.ScatterStrategy = []ScatterTerm{{Key: rapid.SampledFrom([]string{"", "zone"}).Draw(t, "scatterKey"), Value: "a"}, {Key: "zone", Value: "a"}}
+	}
+	cs.ScaleStrategy.PodsToDelete = rapid.SliceOfN(rapid.SampledFrom([]string{"p0", "p1", "p2"}), 0, 4).Draw(t, "podsToDelete")
+	return cs
+}
+
+func TestValidateDoesNotModifyItsInput(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		cs := drawValidateCloneSet(t)
+		before, err := json.Marshal(cs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_ = Validate(cs)
+		if after, _ := json.Marshal(cs); string(after) != string(before) {
+			t.Fatalf("Validate modified its input:\nbefore %s\nafter  %s", before, after)
+		}
+	})
+}
+
+// TestValidateAcceptsCloneSetsWithinTheRules draws CloneSets that keep
+// every webhook rule (whole or fractional percentages and counts, at
+// least one of maxUnavailable and maxSurge scaling to 1 or more, no
+// surge for InPlaceOnly, a deadline beyond minReadySeconds, distinct
+// names and scatter terms) and checks that Validate accepts them all.
+func TestValidateAcceptsCloneSetsWithinTheRules(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		replicas := rapid.Int32Range(0, 1000).Draw(t, "replicas")
+		nonNegative := func(label string) *intorpercent.IntOrString {
+			switch rapid.IntRange(0, 3).Draw(t, label+"Kind") {
+			case 0:
+				return nil
+			case 1:
+				return num(rapid.Int32Range(0, math.MaxInt32).Draw(t, label+"Count"))
+			case 2:
+				return str(strconv.Itoa(rapid.IntRange(0, 300).Draw(t, label+"Percent")) + "%")
+			}
+			return str(rapid.StringMatching(`[0-9]{1,3}\.[0-9]{1,3}%`).Draw(t, label+"Fraction"))
+		}
+		typ := rapid.SampledFrom([]UpdateStrategyType{"", ReCreate, InPlaceIfPossible, InPlaceOnly}).Draw(t, "type")
+		cs := &CloneSet[struct{}]{Replicas: replicas, UpdateStrategy: UpdateStrategy{Type: typ, Partition: nonNegative("partition")}}
+		// At least one pod unavailable or one surge pod, as kruise asks.
+		if typ == InPlaceOnly || rapid.Bool().Draw(t, "byUnavailable") {
+			cs.UpdateStrategy.MaxUnavailable = rapid.SampledFrom([]*intorpercent.IntOrString{nil, num(1), str("100%"), str("0.001%")}).Draw(t, "maxUnavailable")
+			if typ == InPlaceOnly {
+				cs.UpdateStrategy.MaxSurge = rapid.SampledFrom([]*intorpercent.IntOrString{nil, num(0), str("0%"), str("-5%")}).Draw(t, "maxSurge")
+			} else {
+				cs.UpdateStrategy.MaxSurge = nonNegative("maxSurge")
+			}
+		} else {
+			cs.UpdateStrategy.MaxUnavailable = rapid.SampledFrom([]*intorpercent.IntOrString{num(0), str("0%"), nonNegative("maxUnavailable")}).Draw(t, "maxUnavailable")
+			cs.UpdateStrategy.MaxSurge = rapid.SampledFrom([]*intorpercent.IntOrString{num(1), str("100%"), str("0.5%")}).Draw(t, "maxSurge")
+			if cs.UpdateStrategy.MaxUnavailable == nil {
+				cs.UpdateStrategy.MaxUnavailable = num(0)
+			}
+		}
+		cs.MinReadySeconds = rapid.Int32Range(0, 100).Draw(t, "minReadySeconds")
+		if rapid.Bool().Draw(t, "hasDeadline") {
+			cs.ProgressDeadlineSeconds = i32p(rapid.Int32Range(cs.MinReadySeconds+1, math.MaxInt32).Draw(t, "deadline"))
+		}
+		cs.ScaleStrategy.PodsToDelete = rapid.SliceOfDistinct(rapid.StringMatching(`p[0-9]{1,3}`), func(s string) string { return s }).Draw(t, "podsToDelete")
+		cs.UpdateStrategy.ScatterStrategy = rapid.SliceOfDistinct(rapid.Custom(func(t *rapid.T) ScatterTerm {
+			return ScatterTerm{Key: rapid.StringMatching(`[a-z]{1,5}`).Draw(t, "key"), Value: rapid.StringMatching(`[a-z0-9]{0,3}`).Draw(t, "value")}
+		}), func(s ScatterTerm) string { return s.Key + ":" + s.Value }).Draw(t, "scatter")
+		if err := Validate(cs); err != nil {
+			t.Fatalf("Validate(%+v) = %v, want nil", cs.UpdateStrategy, err)
 		}
 	})
 }
