@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 
 	"github.com/rolloutmath/rolloutmath/intorpercent"
 )
@@ -246,14 +247,18 @@ func ExampleIntOrString_Value() {
 		{IsString: true, Str: "3000000000%"},
 	} {
 		v, ok := s.Value()
-		fmt.Printf("%+v: %v %v\n", s, v, ok)
+		written := s.String()
+		if s.IsString {
+			written = strconv.Quote(written) // a string, as YAML or JSON would hold it
+		}
+		fmt.Printf("%s: %v %v\n", written, v, ok)
 	}
 	// Output:
-	// {IsString:false Int:3 Str:}: 3 true
-	// {IsString:true Int:0 Str:25%}: 25% true
-	// {IsString:true Int:0 Str:2.5%}: 0 false
-	// {IsString:true Int:0 Str:3}: 0 false
-	// {IsString:true Int:0 Str:3000000000%}: 0 false
+	// 3: 3 true
+	// "25%": 25% true
+	// "2.5%": 0 false
+	// "3": 0 false
+	// "3000000000%": 0 false
 }
 
 func ExampleValidateRollingUpdateIntOrString() {
@@ -376,4 +381,10 @@ func ExampleValidateKruiseRollingUpdate() {
 	// spec.updateStrategy.maxSurge: Invalid value: "5": failed GetScaledValueFromIntOrPercent for maxSurge: invalid type: string is not a percentage
 	// spec.updateStrategy.maxSurge: Invalid value: "1": can not use maxSurge with strategy type InPlaceOnly
 	// spec.updateStrategy.maxUnavailable: Invalid value: intstr.IntOrString{Type:0, IntVal:0, StrVal:""}: maxUnavailable and maxSurge should not both be less than 1
+}
+
+func ExampleIntOrString_String() {
+	fmt.Println(intorpercent.IntOrString{Int: 3}, intorpercent.IntOrString{IsString: true, Str: "99.99%"})
+	// Output:
+	// 3 99.99%
 }

@@ -24,6 +24,15 @@ type IntOrString struct {
 	Str      string // the text as written, when IsString
 }
 
+// String returns s as written: the count in decimal, or the text. Kruise
+// and apimachinery print an IntOrString the same way (its String method).
+func (s IntOrString) String() string {
+	if s.IsString {
+		return s.Str
+	}
+	return strconv.FormatInt(int64(s.Int), 10)
+}
+
 // Value returns s as a Value and true when the API server would accept
 // it as a percentage or a count: Int(s.Int) for a count (negative counts
 // included, which validation then rejects), and Percent(n) for a string

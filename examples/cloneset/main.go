@@ -266,11 +266,8 @@ func joinArrow(parts []string) string {
 
 // written renders an int-or-percent as the user wrote it, or def for nil.
 func written(v *intorpercent.IntOrString, def string) string {
-	switch {
-	case v == nil:
+	if v == nil {
 		return def
-	case v.IsString:
-		return v.Str
 	}
-	return strconv.Itoa(int(v.Int))
+	return v.String()
 }

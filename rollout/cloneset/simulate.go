@@ -441,13 +441,13 @@ func (s *sim[T]) setPartition(v *intorpercent.IntOrString) string {
 	c := &s.cur
 	from := "0"
 	if c.UpdateStrategy.Partition != nil {
-		from = asString(*c.UpdateStrategy.Partition)
+		from = c.UpdateStrategy.Partition.String()
 	}
 	to := "0"
 	if v != nil {
 		cp := *v
 		v = &cp
-		to = asString(cp)
+		to = cp.String()
 	}
 	c.UpdateStrategy.Partition = v
 	return fmt.Sprintf("partition %s -> %s", from, to)
