@@ -9,9 +9,14 @@ import (
 	"github.com/rolloutmath/rolloutmath/intorpercent"
 )
 
-// The two ways kruise v1.9.1 turns an int-or-percent into a count. They
-// live here until package intorpercent offers them as named modes; the
-// merge replaces these helpers with intorpercent's and keeps the tests.
+// The two ways kruise v1.9.1's controller turns an int-or-percent into a
+// count. intorpercent.ScaledFractional and intorpercent.ScaledLegacy are
+// the same readers for callers; these differ from them on purpose in two
+// places, because the controller's decisions depend on them: results
+// beyond int32 stay exact in int64 (the diffs are computed in int64, as
+// kruise's are), and a result with no int64 value (NaN%, Inf%, beyond
+// ±2^63) is what kruise gets on amd64 (math.MinInt64) rather than an
+// error. The conformance module compares both against kruise.
 
 // errNotPercentage is kruise's fractional parser's complaint about a
 // string without a trailing '%'.
