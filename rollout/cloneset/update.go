@@ -115,9 +115,12 @@ type UpdateAction struct {
 	// AddHook says the inPlaceUpdate hook's labels and finalizers are put
 	// back (SetLifecycle from Updated to PreparingUpdate).
 	AddHook bool `json:"addHook,omitempty"`
-	// MarkNotReady says the inPlaceUpdate hook has markPodNotReady: kruise
-	// also sets the pod's KruisePodReady condition (False outside Normal,
-	// True in it) with the lifecycle change.
+	// MarkNotReady says the inPlaceUpdate hook has markPodNotReady: with
+	// the lifecycle change, kruise also adds a not-ready key to the pod's
+	// KruisePodReady readiness-gate condition on the way into
+	// PreparingDelete or PreparingUpdate and removes it at Updated, and
+	// only on pods that carry that readiness gate. The package records the
+	// flag; writing the condition is the caller's (see examples/openkruise).
 	MarkNotReady bool `json:"markNotReady,omitempty"`
 	// Revision is the revision the pod moves to (UpdateInPlace,
 	// MarkSpecifiedDelete).
