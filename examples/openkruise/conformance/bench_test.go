@@ -121,7 +121,11 @@ func fakeClientFor(s *state, spent *time.Duration) client.Client {
 // side by side in one run:
 //
 //   - rolloutmath: cloneset.Scale, Update and CalculateStatus (the status
-//     too, which kruise computes in a separate step not timed here);
+//     too, which kruise computes in a separate step not timed here), on
+//     converted inputs;
+//   - rolloutmath-plan: cloneset.Plan, the whole reconcile (revisions,
+//     scale, update, status, history), converting the CloneSet, pods and
+//     revisions from the API objects inside the timed loop;
 //   - kruise: a fresh fake client holding the pods, then sync.Scale and
 //     sync.Update, which write through that client (in-place updates of
 //     20% of the pods). The metric client-% is the share of that time
@@ -150,6 +154,20 @@ func BenchmarkReconcile(b *testing.B) {
 				}
 				if _, err := cloneset.CalculateStatus(ocs, opods, revs, s.now); err != nil {
 					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(fmt.Sprintf("pods=%d/rolloutmath-plan", n), func(b *testing.B) {
+			// The whole reconcile as cloneset.Plan, with the conversion a
+			// caller makes from its cached objects inside the timed loop,
+			// as kruise's side copies its pods inside its loop.
+			b.ReportAllocs()
+			for b.Loop() {
+				pods := ourPods(s.pods)
+				revisions := []cloneset.ControllerRevision{ourRevision(s.current), ourRevision(s.update)}
+				sync, err := cloneset.Plan(ourCloneSet(s.cs), pods, revisions, s.now)
+				if err != nil || sync.Update == nil || len(sync.Update.Chosen) != n/5 {
+					b.Fatalf("Plan: %v", err)
 				}
 			}
 		})
