@@ -43,8 +43,10 @@ type Table struct {
 	Update string
 	// Rows are the state before the update, then the reconciles.
 	Rows []Row
-	// Outcome, Reconciles and Elapsed make the closing line: "Complete
-	// after 41 reconciles (6m40s)".
+	// Outcome, Reconciles and Elapsed make the closing line, which also
+	// counts the reconciles the rows do not show (rstable.RunLine):
+	// "Complete after 41 reconciles: 40 shown above changed something, 1
+	// more changed nothing (6m40s)".
 	Outcome    string
 	Reconciles int
 	Elapsed    time.Duration
@@ -61,7 +63,7 @@ func Write(w io.Writer, t *Table) error {
 		p.Printf("# %s\n", r.Comment)
 		p.Printf("%-*s%-10d%-10d%-16d%-8d%-8d%s\n", nameW, t.Name, r.Replicas, s.UpdatedReplicas, s.UpdatedReadyReplicas, s.ReadyReplicas, s.Replicas, PodMap(r.Pods, t.Update))
 	}
-	p.Printf("\n%s after %d reconciles (%s)\n", t.Outcome, t.Reconciles, t.Elapsed)
+	p.Printf("\n%s (%s)\n", rstable.RunLine(t.Outcome, t.Reconciles, len(t.Rows)-1, "reconcile"), t.Elapsed)
 	return p.Err()
 }
 

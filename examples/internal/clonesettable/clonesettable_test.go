@@ -44,7 +44,7 @@ demo   2         0         0               2       2       OO
 # reconcile 1 (+10s) after template changed: updated 1 pod
 demo   2         1         0               2       2       On
 
-Complete after 3 reconciles (30s)
+Complete after 3 reconciles: 1 shown above changed something, 2 more changed nothing (30s)
 `
 	if got := b.String(); got != want {
 		t.Errorf("Write printed\n%s\nwant\n%s", got, want)

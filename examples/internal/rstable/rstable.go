@@ -139,7 +139,7 @@ func (p *Printer) summary(t *Table) {
 		}
 	}
 	p.Printf("Summary\n")
-	p.Printf("  outcome:              %s\n", syncsLine(t.Outcome, t.Syncs, len(t.Steps)-1))
+	p.Printf("  outcome:              %s\n", RunLine(t.Outcome, t.Syncs, len(t.Steps)-1, "sync"))
 	if t.Recreate {
 		p.Printf("  peak pods:            %d at %s (ceiling R = %d)\n", peak.Pods, stepName(peak.Sync), peak.Ceiling)
 		p.Printf("  lowest availability:  %d at %s (Recreate keeps no pods available while it replaces them)\n",
@@ -235,18 +235,20 @@ func Outcome(o rollout.Outcome) string {
 	return o.String()
 }
 
-// syncsLine says how a run of syncs ended, so that the count matches the
-// table: only the syncs that changed something are printed, and the idle
-// ones (waiting for pods, or confirming there is nothing left to do) are
-// counted apart.
-func syncsLine(outcome string, syncs, changed int) string {
-	word := "syncs"
-	if syncs == 1 {
-		word = "sync"
+// RunLine says how a run of syncs (unit "sync") or reconciles (unit
+// "reconcile") ended, so that the count matches the table above it: only
+// the ones that changed something are printed (shown), and the idle ones
+// (waiting for pods, or confirming there is nothing left to do) are
+// counted apart: "complete after 9 syncs: 8 shown above changed
+// something, 1 more changed nothing".
+func RunLine(outcome string, runs, shown int, unit string) string {
+	units := unit + "s"
+	if runs == 1 {
+		units = unit
 	}
-	idle := syncs - changed
+	idle := runs - shown
 	if idle <= 0 {
-		return fmt.Sprintf("%s after %d %s, all shown above", outcome, syncs, word)
+		return fmt.Sprintf("%s after %d %s, all shown above", outcome, runs, units)
 	}
-	return fmt.Sprintf("%s after %d %s: %d shown above changed something, %d more changed nothing", outcome, syncs, word, changed, idle)
+	return fmt.Sprintf("%s after %d %s: %d shown above changed something, %d more changed nothing", outcome, runs, units, shown, idle)
 }
