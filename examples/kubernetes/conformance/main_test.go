@@ -5,11 +5,11 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"sort"
-	"sync"
 	"testing"
 
 	"k8s.io/klog/v2"
+
+	"github.com/rolloutmath/rolloutmath/examples/internal/tally"
 )
 
 // defaultChecks is how many generated inputs each property runs when
@@ -18,13 +18,9 @@ const defaultChecks = "10000"
 
 func TestMain(m *testing.M) {
 	flag.Parse()
-	set := false
-	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "rapid.checks" })
-	if !set {
-		if err := flag.Set("rapid.checks", defaultChecks); err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			os.Exit(2)
-		}
+	if err := tally.SetDefaultChecks(defaultChecks); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
 	}
 	// Upstream logs through klog (for example on unparsable revisions);
 	// keep the test output readable.
@@ -32,63 +28,11 @@ func TestMain(m *testing.M) {
 	klog.SetOutput(io.Discard)
 	code := m.Run()
 	if testing.Verbose() {
-		printTallies()
+		tally.Print(os.Stdout, "upstream function")
 	}
 	os.Exit(code)
 }
 
-// tally counts the generated cases of one upstream function by class:
-// "agree" (the same answer), or a named documented difference.
-type tally struct {
-	mu     sync.Mutex
-	counts map[string]int
-}
-
-var (
-	talliesMu sync.Mutex
-	tallies   = map[string]*tally{}
-)
-
-// count records one case of function fn in class.
-func count(fn, class string) {
-	talliesMu.Lock()
-	tl, ok := tallies[fn]
-	if !ok {
-		tl = &tally{counts: map[string]int{}}
-		tallies[fn] = tl
-	}
-	talliesMu.Unlock()
-	tl.mu.Lock()
-	tl.counts[class]++
-	tl.mu.Unlock()
-}
-
-// printTallies prints, per upstream function, how many generated cases
-// agreed and how many fell in each documented difference, as a markdown
-// table.
-func printTallies() {
-	var names []string
-	for fn := range tallies {
-		names = append(names, fn)
-	}
-	sort.Strings(names)
-	fmt.Println("| upstream function | cases | identical | documented difference (cases) |")
-	fmt.Println("|---|---:|---:|---|")
-	for _, fn := range names {
-		tl := tallies[fn]
-		total := 0
-		var classes []string
-		for class, n := range tl.counts {
-			total += n
-			if class != "agree" {
-				classes = append(classes, fmt.Sprintf("%s (%d)", class, n))
-			}
-		}
-		sort.Strings(classes)
-		diff := "none"
-		if len(classes) > 0 {
-			diff = fmt.Sprint(classes)
-		}
-		fmt.Printf("| %s | %d | %d | %s |\n", fn, total, tl.counts["agree"], diff)
-	}
-}
+// count records one case of function fn in class ("agree", or a named
+// documented difference) for the table -v prints.
+func count(fn, class string) { tally.Count(fn, class) }
