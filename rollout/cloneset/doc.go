@@ -31,8 +31,8 @@
 // the literal "100%", percentages the controller reads with a different
 // parser than the webhook, a ready limit that blocks scale-in under a
 // long minReadySeconds). [Options] names each deliberate difference
-// ([BudgetClampAtZero], [ReadyLimitAvailableOnly]); its zero value is
-// kruise's behaviour. Beyond that, the package differs from kruise only
+// ([BudgetClampAtZero], [ReadyLimitAvailableOnly], and in the update order
+// [NoKeyLast] and [ScatterFloor]); its zero value is kruise's behaviour. Beyond that, the package differs from kruise only
 // where kruise's result depends on the order its cache lists pods: ties
 // are broken by pod name (see [DeletionOrder] and [Scale]). Kruise's feature gates that change
 // the math (CloneSetPartitionRollback, PreparingUpdateAsUpdate) and the
