@@ -10,6 +10,7 @@ package conformance
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"reflect"
 	"slices"
@@ -412,7 +413,10 @@ func TestReplicaSetAddedMatchesAddReplicaSet(t *testing.T) {
 		rc.load(ds, []*appsv1.ReplicaSet{rs}, nil)
 		rc.rsHandler.OnAdd(rs.DeepCopy(), false)
 		obj := adapt.Object(rs)
-		idx, err := ownership.ReplicaSetAdded(&obj, controllers(ds))
+		cs := controllers(ds)
+		check := unmodified(t, fn, &obj, cs, ds, rs)
+		idx, err := ownership.ReplicaSetAdded(&obj, cs)
+		check()
 		compareRoute(t, fn, rc.enqueued(), ds, idx, err, rs)
 	})
 	checkShapes(t, fn, 3)
@@ -429,7 +433,10 @@ func TestReplicaSetUpdatedMatchesUpdateReplicaSet(t *testing.T) {
 		rc.load(ds, []*appsv1.ReplicaSet{cur}, nil)
 		rc.rsHandler.OnUpdate(old.DeepCopy(), cur.DeepCopy())
 		o, c := adapt.Object(old), adapt.Object(cur)
-		idx, err := ownership.ReplicaSetUpdated(&o, &c, controllers(ds))
+		cs := controllers(ds)
+		check := unmodified(t, fn, &o, &c, cs, ds, old, cur)
+		idx, err := ownership.ReplicaSetUpdated(&o, &c, cs)
+		check()
 		compareRoute(t, fn, rc.enqueued(), ds, idx, err, old, cur)
 	})
 	checkShapes(t, fn, 3)
@@ -445,7 +452,10 @@ func TestReplicaSetDeletedMatchesDeleteReplicaSet(t *testing.T) {
 		rc.load(ds, nil, nil)
 		rc.rsHandler.OnDelete(maybeTombstone(t, rs.Namespace+"/"+rs.Name, rs.DeepCopy()))
 		obj := adapt.Object(rs)
-		idx, err := ownership.ReplicaSetDeleted(&obj, controllers(ds))
+		cs := controllers(ds)
+		check := unmodified(t, fn, &obj, cs, ds, rs)
+		idx, err := ownership.ReplicaSetDeleted(&obj, cs)
+		check()
 		compareRoute(t, fn, rc.enqueued(), ds, idx, err, rs)
 	})
 	checkShapes(t, fn, 2)
@@ -508,7 +518,10 @@ func TestPodDeletedMatchesDeletePod(t *testing.T) {
 			podObjs[i] = adapt.Object(p)
 		}
 		g := adapt.Object(gone)
-		idx, err := ownership.PodDeleted(&g, objs, podObjs, controllers(ds))
+		cs := controllers(ds)
+		check := unmodified(t, fn, &g, objs, podObjs, cs, ds, rss, pods, gone)
+		idx, err := ownership.PodDeleted(&g, objs, podObjs, cs)
+		check()
 		up := rc.enqueued()
 		if err == nil && len(idx) == 0 && len(up) == 1 && sharedUIDWake(t, up[0], ds, rss, pods) {
 			count(fn, sharedRSUIDClass)
@@ -580,4 +593,23 @@ func sortedByName(rss []*appsv1.ReplicaSet) []*appsv1.ReplicaSet {
 	out := slices.Clone(rss)
 	slices.SortStableFunc(out, func(a, b *appsv1.ReplicaSet) int { return strings.Compare(a.Name, b.Name) })
 	return out
+}
+
+// unmodified snapshots the library's inputs (and the API objects whose
+// maps they share) as JSON and returns a check, run after the call, that
+// fails t if the library changed any of them.
+func unmodified(t *rapid.T, fn string, inputs ...any) func() {
+	before, err := json.Marshal(inputs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return func() {
+		after, err := json.Marshal(inputs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(after) != string(before) {
+			t.Fatalf("%s modified its input:\nbefore %s\nafter  %s", fn, before, after)
+		}
+	}
 }
