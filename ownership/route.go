@@ -125,7 +125,10 @@ func ReplicaSetDeleted(rs *Object, ds []Controller) ([]int, error) {
 // that of a nil selector is "", which the API server reads as everything).
 // A ReplicaSet of d with an empty
 // namespace, name or UID makes upstream's pod lookup fail, and then d is
-// not woken.
+// not woken. Two ReplicaSets of d with the same UID, which an API server
+// never creates, differ: upstream groups d's pods by ReplicaSet UID and
+// counts only the last listed one's, so it can wake d while pods remain;
+// PodDeleted counts every pod (the conformance module models the case).
 //
 // Errors: nil pod; two Deployments with the same namespace and name.
 // Upstream: DeploymentController.deletePod, getDeploymentForPod,
