@@ -427,9 +427,24 @@ func applyEvent[T any](d *Deployment[T], ev Event[T]) string {
 
 // step records a sync.
 func step[T any](k int, now, start time.Time, events []string, s *Sync[T], before []ReplicaSet[T], podsSeen int32) Step {
-	seen := make(map[string]*ReplicaSet[T], len(before))
-	for i := range before {
-		seen[before[i].Name] = &before[i]
+	// Few ReplicaSets are looked up by a scan, many through a map.
+	var seen map[string]*ReplicaSet[T]
+	if len(before) > smallOrder {
+		seen = make(map[string]*ReplicaSet[T], len(before))
+		for i := range before {
+			seen[before[i].Name] = &before[i]
+		}
+	}
+	find := func(name string) *ReplicaSet[T] {
+		if seen != nil {
+			return seen[name]
+		}
+		for i := range before {
+			if before[i].Name == name {
+				return &before[i]
+			}
+		}
+		return nil
 	}
 	st := Step{
 		Sync: k, Time: now, Elapsed: now.Sub(start), Events: events,
@@ -437,11 +452,14 @@ func step[T any](k int, now, start time.Time, events []string, s *Sync[T], befor
 		Replicas: s.Deployment.Replicas, MaxSurge: MaxSurge(&s.Deployment), MaxUnavailable: MaxUnavailable(&s.Deployment),
 		Pods: podsSeen,
 	}
-	for _, i := range oldestOrder(s.ReplicaSets, -1) {
+	var buf [smallOrder]int
+	order := sortOldest(buf[:0], s.ReplicaSets, -1)
+	st.ReplicaSets = make([]ReplicaSetState, 0, len(order))
+	for _, i := range order {
 		rs := &s.ReplicaSets[i]
 		rev, _ := revision.Revision(rs.Annotations)
 		state := ReplicaSetState{Name: rs.Name, Revision: rev, New: i == s.NewReplicaSet, Desired: rs.Replicas}
-		if b, ok := seen[rs.Name]; ok {
+		if b := find(rs.Name); b != nil {
 			state.Current, state.Ready, state.Available, state.Terminating = b.StatusReplicas, b.ReadyReplicas, b.AvailableReplicas, terminating(b)
 		}
 		st.ReplicaSets = append(st.ReplicaSets, state)
@@ -455,6 +473,7 @@ func step[T any](k int, now, start time.Time, events []string, s *Sync[T], befor
 // terminating ones included.
 func observe[T any](c *cluster, set []ReplicaSet[T], now time.Time, minReady time.Duration) int32 {
 	var total int64
+	terms := make([]int32, len(set)) // one allocation for every status.terminatingReplicas
 	for i := range set {
 		rs := &set[i]
 		p := c.of(rs.Name)
@@ -482,8 +501,8 @@ func observe[T any](c *cluster, set []ReplicaSet[T], now time.Time, minReady tim
 		clear(p.pending[len(kept):])
 		p.pending = kept
 		rs.StatusReplicas, rs.ReadyReplicas, rs.AvailableReplicas = sat(replicas), sat(ready), sat(available)
-		t := sat(term)
-		rs.TerminatingReplicas = &t
+		terms[i] = sat(term)
+		rs.TerminatingReplicas = &terms[i]
 		total += replicas + term
 	}
 	return sat(total)
