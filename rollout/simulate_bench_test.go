@@ -11,13 +11,24 @@ import (
 // 0, pods ready one interval after creation, run to completion (302
 // syncs, each of the 100 surges creating a new group of pods).
 func BenchmarkSimulateMillionReplicas(b *testing.B) {
+	benchmarkMillionReplicas(b, Simulate[tmpl])
+}
+
+// BenchmarkSimulateMillionReplicasReference is the same case on
+// refSimulate, the quadratic cluster Simulate replaced, so that one run
+// under one machine load shows both.
+func BenchmarkSimulateMillionReplicasReference(b *testing.B) {
+	benchmarkMillionReplicas(b, refSimulate[tmpl])
+}
+
+func benchmarkMillionReplicas(b *testing.B, simulate func(*Deployment[tmpl], []ReplicaSet[tmpl], Config[tmpl]) (Trace[tmpl], error)) {
 	d, rss := settled(1_000_000, "v1")
 	d.MaxSurge, d.MaxUnavailable = pct(1), num(0)
 	cfg := Config[tmpl]{ReadyDelay: 10 * time.Second, Events: []Event[tmpl]{{Step: 1, Kind: SetTemplate, Template: image("v2")}}}
 	b.ReportAllocs()
 	syncs := 0
 	for b.Loop() {
-		tr, err := Simulate(&d, rss, cfg)
+		tr, err := simulate(&d, rss, cfg)
 		if err != nil || tr.Outcome != OutcomeComplete {
 			b.Fatalf("Simulate = %v, %v", tr.Outcome, err)
 		}
