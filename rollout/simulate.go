@@ -2,6 +2,7 @@ package rollout
 
 import (
 	"fmt"
+	"math"
 	"strings"
 	"time"
 
@@ -219,11 +220,40 @@ type pods struct {
 	deleted bool
 }
 
+// rsPods are the pods of one ReplicaSet, kept so that a sync costs the
+// same however many syncs came before it.
+//
+// Active pods that were ready and available at an observation (and so stay
+// so: minReadySeconds does not change during a simulation) are only
+// counted in settled. Every other active group is deleted before them:
+// unready pods go first, and a ready group not yet settled became ready
+// later than any settled pod, so the most-recently-ready rule deletes it
+// first. So once settled, a pod's own times no longer matter, and the
+// groups a long rollout creates one per sync collapse into one number.
+// pending holds the rest, in creation order (the order breaks ties when
+// the controller picks pods to delete): groups not yet available, pods
+// that never become ready, and deleted pods still terminating.
+type rsPods struct {
+	settled int64
+	pending []pods
+}
+
 // cluster is the simulated ReplicaSet controller and kubelet.
 type cluster struct {
-	pods    map[string][]pods // by ReplicaSet name
-	made    map[string]int32  // pods created so far, for ReplicaSets created in the simulation
-	tracked map[string]bool   // ReplicaSets created in the simulation
+	pods    map[string]*rsPods // by ReplicaSet name
+	made    map[string]int32   // pods created so far, for ReplicaSets created in the simulation
+	tracked map[string]bool    // ReplicaSets created in the simulation
+}
+
+// of returns the pods of the ReplicaSet named name, adding an empty entry
+// for a name not seen before.
+func (c *cluster) of(name string) *rsPods {
+	p := c.pods[name]
+	if p == nil {
+		p = &rsPods{}
+		c.pods[name] = p
+	}
+	return p
 }
 
 // Simulate runs the controller on d and rss against a simulated cluster,
@@ -234,10 +264,13 @@ type cluster struct {
 // after ReadyDelay, terminating ones gone after TerminationDelay).
 //
 // The cost is one Plan per sync, and a sync costs O(ReplicaSets + pod
-// groups), not O(pods): pods created or deleted together are one group.
-// So a rollout of 100,000 replicas costs about what one of 10 costs with
-// percentage bounds, and the number of syncs grows with R/(maxSurge +
-// maxUnavailable) and with ReadyDelay/Interval.
+// groups not yet available or still terminating), not O(pods) and not
+// O(syncs so far): pods created or deleted together are one group, and
+// groups that became available are merged into one count. So the total
+// cost is linear in the number of syncs, a rollout of 100,000 replicas
+// costs about what one of 10 costs with percentage bounds, and the number
+// of syncs grows with R/(maxSurge + maxUnavailable) and with
+// ReadyDelay/Interval.
 //
 // Errors: an invalid d or ReplicaSet (*InvalidError), two ReplicaSets
 // with the same name (as for Plan, wrapping ErrInvalid and
@@ -264,7 +297,7 @@ func Simulate[T any](d *Deployment[T], rss []ReplicaSet[T], cfg Config[T]) (Trac
 	}
 	cur := *d
 	set := append([]ReplicaSet[T](nil), rss...)
-	c := &cluster{pods: map[string][]pods{}, made: map[string]int32{}, tracked: map[string]bool{}}
+	c := &cluster{pods: map[string]*rsPods{}, made: map[string]int32{}, tracked: map[string]bool{}}
 	minReady := time.Duration(cur.MinReadySeconds) * time.Second
 	if err := validateReplicaSets(set); err != nil {
 		return tr, err
@@ -282,7 +315,7 @@ func Simulate[T any](d *Deployment[T], rss []ReplicaSet[T], cfg Config[T]) (Trac
 		add(pods{n: rs.ReadyReplicas - rs.AvailableReplicas, created: cfg.Start, ready: cfg.Start})
 		add(pods{n: rs.StatusReplicas - rs.ReadyReplicas, created: cfg.Start, ready: cfg.Start.Add(cfg.ReadyDelay)})
 		add(pods{n: terminating(rs), created: long, ready: long, deleted: true, gone: cfg.Start.Add(cfg.TerminationDelay)})
-		c.pods[rs.Name] = g
+		c.pods[rs.Name] = &rsPods{pending: g}
 	}
 	lastEvent := 0
 	for _, ev := range cfg.Events {
@@ -314,7 +347,7 @@ func Simulate[T any](d *Deployment[T], rss []ReplicaSet[T], cfg Config[T]) (Trac
 		cur, set = sync.Deployment, sync.ReplicaSets
 		for i := range set {
 			if _, ok := c.pods[set[i].Name]; !ok {
-				c.pods[set[i].Name] = nil
+				c.pods[set[i].Name] = &rsPods{}
 				c.tracked[set[i].Name] = true
 			}
 		}
@@ -394,9 +427,24 @@ func applyEvent[T any](d *Deployment[T], ev Event[T]) string {
 
 // step records a sync.
 func step[T any](k int, now, start time.Time, events []string, s *Sync[T], before []ReplicaSet[T], podsSeen int32) Step {
-	seen := make(map[string]*ReplicaSet[T], len(before))
-	for i := range before {
-		seen[before[i].Name] = &before[i]
+	// Few ReplicaSets are looked up by a scan, many through a map.
+	var seen map[string]*ReplicaSet[T]
+	if len(before) > smallOrder {
+		seen = make(map[string]*ReplicaSet[T], len(before))
+		for i := range before {
+			seen[before[i].Name] = &before[i]
+		}
+	}
+	find := func(name string) *ReplicaSet[T] {
+		if seen != nil {
+			return seen[name]
+		}
+		for i := range before {
+			if before[i].Name == name {
+				return &before[i]
+			}
+		}
+		return nil
 	}
 	st := Step{
 		Sync: k, Time: now, Elapsed: now.Sub(start), Events: events,
@@ -404,11 +452,14 @@ func step[T any](k int, now, start time.Time, events []string, s *Sync[T], befor
 		Replicas: s.Deployment.Replicas, MaxSurge: MaxSurge(&s.Deployment), MaxUnavailable: MaxUnavailable(&s.Deployment),
 		Pods: podsSeen,
 	}
-	for _, i := range oldestOrder(s.ReplicaSets, -1) {
+	var buf [smallOrder]int
+	order := sortOldest(buf[:0], s.ReplicaSets, -1)
+	st.ReplicaSets = make([]ReplicaSetState, 0, len(order))
+	for _, i := range order {
 		rs := &s.ReplicaSets[i]
 		rev, _ := revision.Revision(rs.Annotations)
 		state := ReplicaSetState{Name: rs.Name, Revision: rev, New: i == s.NewReplicaSet, Desired: rs.Replicas}
-		if b, ok := seen[rs.Name]; ok {
+		if b := find(rs.Name); b != nil {
 			state.Current, state.Ready, state.Available, state.Terminating = b.StatusReplicas, b.ReadyReplicas, b.AvailableReplicas, terminating(b)
 		}
 		st.ReplicaSets = append(st.ReplicaSets, state)
@@ -417,15 +468,18 @@ func step[T any](k int, now, start time.Time, events []string, s *Sync[T], befor
 }
 
 // observe fills the ReplicaSets' status from the pods at now (dropping
-// pods whose termination has finished) and returns the number of pods,
+// pods whose termination has finished, and merging pods that became
+// available into the settled count) and returns the number of pods,
 // terminating ones included.
 func observe[T any](c *cluster, set []ReplicaSet[T], now time.Time, minReady time.Duration) int32 {
 	var total int64
+	terms := make([]int32, len(set)) // one allocation for every status.terminatingReplicas
 	for i := range set {
 		rs := &set[i]
-		groups := c.pods[rs.Name][:0:0]
-		var replicas, ready, available, term int64
-		for _, g := range c.pods[rs.Name] {
+		p := c.of(rs.Name)
+		replicas, ready, available, term := p.settled, p.settled, p.settled, int64(0)
+		kept := p.pending[:0]
+		for _, g := range p.pending {
 			if g.deleted {
 				if !g.gone.After(now) {
 					continue
@@ -437,15 +491,18 @@ func observe[T any](c *cluster, set []ReplicaSet[T], now time.Time, minReady tim
 					ready += int64(g.n)
 					if !g.ready.Add(minReady).After(now) {
 						available += int64(g.n)
+						p.settled += int64(g.n)
+						continue
 					}
 				}
 			}
-			groups = append(groups, g)
+			kept = append(kept, g)
 		}
-		c.pods[rs.Name] = groups
+		clear(p.pending[len(kept):])
+		p.pending = kept
 		rs.StatusReplicas, rs.ReadyReplicas, rs.AvailableReplicas = sat(replicas), sat(ready), sat(available)
-		t := sat(term)
-		rs.TerminatingReplicas = &t
+		terms[i] = sat(term)
+		rs.TerminatingReplicas = &terms[i]
 		total += replicas + term
 	}
 	return sat(total)
@@ -462,9 +519,9 @@ func reconcile[T any](c *cluster, set []ReplicaSet[T], cfg *Config[T], now, at t
 	for i := range set {
 		rs := &set[i]
 		rs.ObservedGeneration = rs.Generation
-		groups := c.pods[rs.Name]
-		var active int64
-		for _, g := range groups {
+		p := c.of(rs.Name)
+		active := p.settled
+		for _, g := range p.pending {
 			if !g.deleted {
 				active += int64(g.n)
 			}
@@ -479,33 +536,37 @@ func reconcile[T any](c *cluster, set []ReplicaSet[T], cfg *Config[T], now, at t
 				c.made[rs.Name] = sat(int64(c.made[rs.Name]) + n)
 			}
 			if never > 0 {
-				groups = append(groups, pods{n: int32(never), created: at, never: true})
+				p.pending = append(p.pending, pods{n: int32(never), created: at, never: true})
 			}
 			if n > never {
-				groups = append(groups, pods{n: int32(n - never), created: at, ready: at.Add(cfg.ReadyDelay)})
+				p.pending = append(p.pending, pods{n: int32(n - never), created: at, ready: at.Add(cfg.ReadyDelay)})
 			}
 		case spec < active:
 			settled = false
-			groups = deletePods(groups, active-spec, at, at.Add(cfg.TerminationDelay), cfg.TerminationDelay > 0)
+			deletePods(p, active-spec, at, at.Add(cfg.TerminationDelay), cfg.TerminationDelay > 0)
 		}
-		for _, g := range groups {
+		// Settled pods were available at an earlier now, so only pending
+		// ones can keep the cluster busy.
+		for _, g := range p.pending {
 			if g.deleted || !g.never && g.ready.Add(minReady).After(now) {
 				settled = false
 			}
 		}
-		c.pods[rs.Name] = groups
 	}
 	return settled
 }
 
-// deletePods removes n active pods from groups, unready ones first, then
-// the most recently ready, then the newest; with keep they stay as
-// terminating until gone.
-func deletePods(groups []pods, n int64, at, gone time.Time, keep bool) []pods {
-	out := make([]pods, 0, len(groups)+1)
+// deletePods removes n active pods of p, unready ones first, then the
+// most recently ready, then the newest; with keep they stay as
+// terminating until gone. Pending groups all go before settled pods (see
+// rsPods), so the settled count is only drawn on when they are exhausted.
+func deletePods(p *rsPods, n int64, at, gone time.Time, keep bool) {
+	groups := p.pending
+	active := len(groups) // deleted groups are appended after these
 	for n > 0 {
 		best := -1
-		for i, g := range groups {
+		for i := range active {
+			g := groups[i]
 			if g.deleted || g.n == 0 {
 				continue
 			}
@@ -522,15 +583,26 @@ func deletePods(groups []pods, n int64, at, gone time.Time, keep bool) []pods {
 		if keep {
 			d := groups[best]
 			d.n, d.deleted, d.gone = int32(take), true, gone
-			out = append(out, d)
+			groups = append(groups, d)
 		}
 	}
+	if take := min(n, p.settled); take > 0 {
+		p.settled -= take
+		// A terminating pod's creation and readiness no longer matter.
+		for keep && take > 0 {
+			chunk := min(take, math.MaxInt32)
+			groups = append(groups, pods{n: int32(chunk), deleted: true, gone: gone})
+			take -= chunk
+		}
+	}
+	kept := groups[:0]
 	for _, g := range groups {
 		if g.n > 0 {
-			out = append(out, g)
+			kept = append(kept, g)
 		}
 	}
-	return out
+	clear(groups[len(kept):])
+	p.pending = kept
 }
 
 // deleteFirst reports whether the ReplicaSet controller deletes pods of a
