@@ -418,10 +418,17 @@ func Benchmark(b *testing.B) {
 // BenchmarkInterleaved runs upstream and rolloutmath alternately inside
 // one benchmark, a batch of each per iteration (which goes first
 // alternates too), and times each side, so that the machine's load falls
-// on both alike. It reports up-ns/op and rm-ns/op (per call), up-allocs
-// and rm-allocs (per call, from testing.AllocsPerRun) and x (upstream's
-// time over rolloutmath's). Its ns/op is the time of one iteration, a
-// batch of each side, and means little.
+// on both alike. A batch is as many calls as take about 50 µs (at least
+// one), on each side, so both sides are exposed for about the same time
+// per iteration. Each iteration is a paired measurement; a preempted
+// batch is an outlier, so the figures are medians over the iterations:
+// up-ns/op and rm-ns/op (per call), and x, the median of the iterations'
+// ratios of upstream's time per call to rolloutmath's. up-allocs/op and
+// rm-allocs/op come from testing.AllocsPerRun. The benchmark's own ns/op
+// is the time of one iteration, a batch of each side, and means little.
+// Garbage collection started by one side's allocations can run during
+// the other's batch; upstream allocates more, so this can only flatter
+// upstream.
 func BenchmarkInterleaved(b *testing.B) {
 	for _, p := range benchPairs() {
 		b.Run(benchName(p), func(b *testing.B) { interleaved(b, p) })
@@ -434,43 +441,57 @@ func interleaved(b *testing.B, p benchPair) {
 	p.rolloutmath()
 	upAllocs := testing.AllocsPerRun(20, p.upstream)
 	rmAllocs := testing.AllocsPerRun(20, p.rolloutmath)
-	k := batchSize(p.rolloutmath)
-	var up, rm time.Duration
-	first := true
+	sides := [2]func(){p.upstream, p.rolloutmath}
+	batch := [2]int{batchSize(p.upstream), batchSize(p.rolloutmath)}
+	var per [2][]float64 // ns per call, per iteration and side
+	var ratios []float64
+	iter := 0
 	for b.Loop() {
-		sides := [2]func(){p.upstream, p.rolloutmath}
-		took := [2]*time.Duration{&up, &rm}
-		if !first {
-			sides[0], sides[1] = sides[1], sides[0]
-			took[0], took[1] = took[1], took[0]
-		}
-		first = !first
-		for s := range sides {
+		var took [2]time.Duration
+		for j := range 2 {
+			s := (iter + j) % 2
+			f, k := sides[s], batch[s]
 			t0 := time.Now()
 			for range k {
-				sides[s]()
+				f()
 			}
-			*took[s] += time.Since(t0)
+			took[s] = time.Since(t0)
 		}
+		iter++
+		up := float64(took[0].Nanoseconds()) / float64(batch[0])
+		rm := float64(took[1].Nanoseconds()) / float64(batch[1])
+		per[0], per[1] = append(per[0], up), append(per[1], rm)
+		ratios = append(ratios, up/max(rm, 1e-3))
 	}
-	calls := float64(b.N) * float64(k)
-	b.ReportMetric(float64(up.Nanoseconds())/calls, "up-ns/op")
-	b.ReportMetric(float64(rm.Nanoseconds())/calls, "rm-ns/op")
+	b.ReportMetric(median(per[0]), "up-ns/op")
+	b.ReportMetric(median(per[1]), "rm-ns/op")
 	b.ReportMetric(upAllocs, "up-allocs/op")
 	b.ReportMetric(rmAllocs, "rm-allocs/op")
-	b.ReportMetric(float64(up)/float64(max(rm, 1)), "x")
+	b.ReportMetric(median(ratios), "x")
 }
 
-// batchSize returns how many calls of f take at least 20 µs, so that a
-// batch is long against the clock's resolution and the cost of reading
-// it.
+// median returns the median of xs (sorting it), 0 for none.
+func median(xs []float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	slices.Sort(xs)
+	if n := len(xs); n%2 == 0 {
+		return (xs[n/2-1] + xs[n/2]) / 2
+	}
+	return xs[len(xs)/2]
+}
+
+// batchSize returns how many calls of f take at least 50 µs (1 if one
+// call does), so that a batch is long against the clock's resolution and
+// the cost of reading it.
 func batchSize(f func()) int {
 	for k := 1; ; k *= 2 {
 		t0 := time.Now()
 		for range k {
 			f()
 		}
-		if time.Since(t0) >= 20*time.Microsecond || k >= 1<<20 {
+		if time.Since(t0) >= 50*time.Microsecond || k >= 1<<20 {
 			return k
 		}
 	}
@@ -598,8 +619,17 @@ func withReplicas(d *appsv1.Deployment, r int32) *appsv1.Deployment {
 
 var (
 	speedups       = flag.Bool("speedups", false, "print the upstream/rolloutmath benchmark table (markdown) and exit the test")
-	speedupsRounds = flag.Int("speedups.rounds", 3, "interleaved runs per pair for -speedups; the table shows the median ratio")
+	speedupsRounds = flag.Int("speedups.rounds", 5, "interleaved runs per pair for -speedups; the table shows the median ratio")
 )
+
+// ratio formats upstream's time over rolloutmath's: "17.0x", or, when
+// rolloutmath is the slower, with three significant digits ("0.00341x").
+func ratio(x float64) string {
+	if x >= 1 {
+		return fmt.Sprintf("%.1fx", x)
+	}
+	return fmt.Sprintf("%.3gx", x)
+}
 
 // TestSpeedups prints, with -speedups, the README's table: each pair run
 // interleaved (BenchmarkInterleaved) -speedups.rounds times, with the
@@ -617,8 +647,8 @@ func TestSpeedups(t *testing.T) {
 		}
 		slices.SortFunc(rounds, func(x, y testing.BenchmarkResult) int { return cmp.Compare(x.Extra["x"], y.Extra["x"]) })
 		m := rounds[len(rounds)/2]
-		fmt.Printf("| %s | %s | %.0f | %.0f | %.1f | %.0f | %.1fx | %.1fx to %.1fx |\n", p.name, p.input,
-			m.Extra["up-ns/op"], m.Extra["up-allocs/op"], m.Extra["rm-ns/op"], m.Extra["rm-allocs/op"], m.Extra["x"],
-			rounds[0].Extra["x"], rounds[len(rounds)-1].Extra["x"])
+		fmt.Printf("| %s | %s | %.0f | %.0f | %.1f | %.0f | %s | %s to %s |\n", p.name, p.input,
+			m.Extra["up-ns/op"], m.Extra["up-allocs/op"], m.Extra["rm-ns/op"], m.Extra["rm-allocs/op"], ratio(m.Extra["x"]),
+			ratio(rounds[0].Extra["x"]), ratio(rounds[len(rounds)-1].Extra["x"]))
 	}
 }
