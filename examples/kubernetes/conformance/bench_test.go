@@ -165,10 +165,10 @@ var sink any
 // benchNow is the clock Plan is given in the benchmarks.
 var benchNow = time.Date(2026, 1, 2, 0, 0, 0, 0, time.UTC)
 
-// minimalProportionInputs is the minimal conversion proportion.Of needs on each
-// sync: the deployment's R, its maxSurge resolved from the apps/v1
-// IntOrStrings (the 25% defaults for nil ones), status.replicas, and the
-// ReplicaSet's replicas, availability and raw annotations. The boolean is
+// minimalProportionInputs is the minimal conversion proportion.Of needs
+// on each sync: the deployment's R, its maxSurge resolved from the
+// apps/v1 IntOrStrings (the 25% defaults for nil ones), status.replicas,
+// and the ReplicaSet's replicas, availability and raw annotations. The boolean is
 // false when a bound cannot be converted.
 func minimalProportionInputs(d *appsv1.Deployment, rs *appsv1.ReplicaSet) (proportion.Deployment, proportion.ReplicaSet, bool) {
 	pd := proportion.Deployment{Replicas: 1, StatusReplicas: d.Status.Replicas,
@@ -353,7 +353,10 @@ func benchPairs() []benchPair {
 			func() {
 				od, ors, ok := minimalNewReplicasInputs(d, rss)
 				n, _ := rollout.NewReplicas(&od, ors, newRS)
-				sink, _ = n, ok
+				if !ok {
+					n = -1
+				}
+				sink = n
 			}},
 		{"NewRSNewReplicas", inputPreConverted, upNewReplicas,
 			func() {
