@@ -209,6 +209,7 @@ type syncCase struct {
 	upErr       error
 	upRefused   []string // writes the API server refused
 	upRequeues  []requeue
+	upEvents    []string // reasons of the events the controller recorded
 	planWrites  []rsWrite
 	planDUpd    []*appsv1.Deployment
 	planErr     error
@@ -279,6 +280,13 @@ func compare(c *syncCase, outD *appsv1.Deployment, outRSs []*appsv1.ReplicaSet, 
 	}
 	if !slices.Equal(c.upRefused, collided) {
 		add("hash collision", "upstream's refused writes %v, Plan's collisions %v", c.upRefused, collided)
+	}
+
+	// The selector that selects everything: upstream's SelectingAll event
+	// is Plan's PathSelectingAll (the writes, the status and the requeue
+	// are compared below like any other sync's).
+	if up, pl := slices.Contains(c.upEvents, "SelectingAll"), s.Path == rollout.PathSelectingAll; up != pl {
+		add("selecting all", "upstream's SelectingAll event %v, Plan's path %s", up, s.Path)
 	}
 
 	// Looking at the Deployment again without an event.
@@ -557,9 +565,10 @@ type classTally struct {
 // and ReplicaSets the controller saw (converted by adapt, in a random
 // order) and adapt.Changes: whether and when the controller queues the
 // Deployment again (Sync.Requeue; an error is a rate-limited requeue), a
-// hash collision, the ReplicaSet writes in order (verb, name,
-// replicas, minReadySeconds, annotations, template with the hash label,
-// labels of a created one), the Deployment spec updates, every
+// hash collision, the selector that selects everything (upstream's
+// SelectingAll event against PathSelectingAll), the ReplicaSet writes
+// in order (verb, name, replicas, minReadySeconds, annotations, template
+// with the hash label, labels of a created one), the Deployment spec updates, every
 // ReplicaSet after the sync (replicas, minReadySeconds, generation,
 // annotations, template) and the Deployment after it (generation, annotations,
 // template, status counters, collision count, conditions with type,
@@ -568,7 +577,8 @@ type classTally struct {
 // Between syncs the harness plays the user (image changes, resizes,
 // pauses and resumes, rollbacks, strategy and bound changes, history
 // limits, progress deadlines, annotations, minReadySeconds, a hash
-// collision, a hand-edited revision annotation, deletion), the ReplicaSet
+// collision, a hand-edited revision annotation, deletion, now and then
+// an empty selector and its restoration: see selectorEvent), the ReplicaSet
 // controller and kubelets (pods toward spec, readiness, terminating pods)
 // and lets time pass. The controller's result is the trace's truth: the
 // next sync starts from what the API server holds after it.
@@ -647,6 +657,7 @@ func runTraces(seed uint64, first, n int, perturb func(*rollout.Sync[adapt.Templ
 				if w.r.IntN(10) < 3 {
 					w.event()
 				}
+				w.selectorEvent()
 			}
 			c, outD, outRSs, writes := runSync(live, w, perturb)
 			c.trace, c.sync, c.seed = i, step, seed
@@ -704,7 +715,8 @@ func runTraces(seed uint64, first, n int, perturb func(*rollout.Sync[adapt.Templ
 			w.d, w.rss = outD, outRSs
 		}
 		for event, ok := range map[string]bool{"traces with a collision": w.collided, "traces with an edited revision": w.tampered,
-			"traces with the Deployment deleted": w.deleted, "traces with a ReplicaSet deleted": w.deleting} {
+			"traces with the Deployment deleted": w.deleted, "traces with a ReplicaSet deleted": w.deleting,
+			"traces with an empty selector": w.emptied} {
 			if ok {
 				res.reached[event]++
 			}
@@ -716,6 +728,8 @@ func runTraces(seed uint64, first, n int, perturb func(*rollout.Sync[adapt.Templ
 // TestDifferentialSeesPlantedDefects checks that the comparison is not
 // blind: Plan's answer, changed in one place at a time, must be reported
 // in the class that place belongs to.
+// (The selecting-all plant claims PathSelectingAll on a paused sync:
+// the check against upstream's SelectingAll event must see it.)
 func TestDifferentialSeesPlantedDefects(t *testing.T) {
 	plants := []struct {
 		class   string
@@ -747,6 +761,11 @@ func TestDifferentialSeesPlantedDefects(t *testing.T) {
 		{"ReplicaSet generation", func(s *rollout.Sync[adapt.Template]) {
 			if len(s.ReplicaSets) > 0 {
 				s.ReplicaSets[0].Generation++
+			}
+		}},
+		{"selecting all", func(s *rollout.Sync[adapt.Template]) {
+			if s.Path == rollout.PathPaused {
+				s.Path = rollout.PathSelectingAll
 			}
 		}},
 		{"ReplicaSet minReadySeconds", func(s *rollout.Sync[adapt.Template]) {
@@ -789,6 +808,7 @@ func runSync(live *liveController, w *world, perturb func(*rollout.Sync[adapt.Te
 	c = &syncCase{log: w.log, clock: clk, in: d, upErr: upErr}
 	c.upWrites, c.upDUpdates, dWrites, c.upRefused = upstreamWrites(actions, failed)
 	c.upRequeues = slices.Clone(live.queue.requeues)
+	c.upEvents = slices.Clone(live.events.reasons)
 	if upErr != nil {
 		// processNextWorkItem's handleErr queues the key rate-limited.
 		c.upRequeues = append(c.upRequeues, requeue{rateLimited: true})

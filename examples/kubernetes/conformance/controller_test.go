@@ -68,6 +68,25 @@ type liveController struct {
 	dStore, rsStore, podStore cache.Indexer
 	api                       *apiServer
 	queue                     *recordingQueue
+	events                    *reasonRecorder
+}
+
+// reasonRecorder is the controller's event recorder: it keeps the reason
+// of every event of the current sync and drops the rest.
+type reasonRecorder struct {
+	reasons []string
+}
+
+func (r *reasonRecorder) Event(_ runtime.Object, _, reason, _ string) {
+	r.reasons = append(r.reasons, reason)
+}
+
+func (r *reasonRecorder) Eventf(_ runtime.Object, _, reason, _ string, _ ...any) {
+	r.reasons = append(r.reasons, reason)
+}
+
+func (r *reasonRecorder) AnnotatedEventf(_ runtime.Object, _ map[string]string, _, reason, _ string, _ ...any) {
+	r.reasons = append(r.reasons, reason)
 }
 
 // recordingQueue is the controller's work queue with the two calls a
@@ -110,10 +129,12 @@ func newLiveController() (*liveController, error) {
 	if err != nil {
 		return nil, err
 	}
-	unexported(dc, "eventRecorder").Set(reflect.ValueOf(record.EventRecorder(&record.FakeRecorder{})))
+	events := &reasonRecorder{}
+	unexported(dc, "eventRecorder").Set(reflect.ValueOf(record.EventRecorder(events)))
 	queue := &recordingQueue{TypedRateLimitingInterface: unexported(dc, "queue").Interface().(workqueue.TypedRateLimitingInterface[string])}
 	unexported(dc, "queue").Set(reflect.ValueOf(workqueue.TypedRateLimitingInterface[string](queue)))
 	return &liveController{
+		events:   events,
 		queue:    queue,
 		sync:     unexported(dc, "syncHandler").Interface().(func(context.Context, string) error),
 		client:   client,
@@ -278,6 +299,7 @@ func (c *liveController) syncOnce(d *appsv1.Deployment, rss []*appsv1.ReplicaSet
 	mustReplace(c.podStore, pods(rss, now))
 	c.client.ClearActions()
 	c.queue.requeues = c.queue.requeues[:0]
+	c.events.reasons = c.events.reasons[:0]
 	savedUtil, savedController := upstreamUtilNow, upstreamControllerNow
 	upstreamUtilNow = func() time.Time { return now }
 	upstreamControllerNow = upstreamUtilNow

@@ -29,7 +29,10 @@ var traceStart = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 // scripted events), the ReplicaSet controller and the kubelets (pods
 // move toward spec.replicas) and lets time pass.
 type world struct {
-	r    *rand.Rand
+	r *rand.Rand
+	// sel draws the selector events (selectorEvent) apart from r, so
+	// that a trace without them is the trace it was before they existed.
+	sel  *rand.Rand
 	now  time.Time
 	d    *appsv1.Deployment
 	rss  []*appsv1.ReplicaSet // sorted by name
@@ -37,7 +40,7 @@ type world struct {
 	// log holds what happened since the previous sync, for reports.
 	log []string
 	// classes names the kinds of scripted events the trace used.
-	tampered, collided, deleted, deleting bool
+	tampered, collided, deleted, deleting, emptied bool
 }
 
 // traceImages are the pod templates a trace moves between, so that templates
@@ -84,7 +87,7 @@ func bothZero(ru *appsv1.RollingUpdateDeployment) bool {
 
 func newWorld(seed uint64) *world {
 	r := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
-	w := &world{r: r, now: traceStart}
+	w := &world{r: r, sel: rand.New(rand.NewPCG(seed^0x5e1ec7a11, seed+0x5e1ec7a11)), now: traceStart}
 	d := &appsv1.Deployment{
 		ObjectMeta: metav1.ObjectMeta{
 			Name: traceName, Namespace: traceNamespace, UID: traceUID, Generation: 1,
@@ -92,7 +95,7 @@ func newWorld(seed uint64) *world {
 		},
 		Spec: appsv1.DeploymentSpec{
 			Replicas:                ptr32(int32(r.IntN(7))),
-			Selector:                &metav1.LabelSelector{MatchLabels: map[string]string{"app": "web"}},
+			Selector:                traceSelector(),
 			Template:                tracePodTemplate(traceImages[0]),
 			MinReadySeconds:         []int32{0, 0, 1, 5}[r.IntN(4)],
 			RevisionHistoryLimit:    ptr32([]int32{0, 1, 2, 3, 10}[r.IntN(5)]),
@@ -265,6 +268,42 @@ func (w *world) event() {
 	default:
 		w.releaseReplicaSet()
 	}
+}
+
+// traceSelector is the selector a trace's Deployment has, and gets back.
+func traceSelector() *metav1.LabelSelector {
+	return &metav1.LabelSelector{MatchLabels: map[string]string{"app": "web"}}
+}
+
+// selectorEvent, now and then, sets spec.selector to the empty selector
+// (&metav1.LabelSelector{}: nil matchLabels and matchExpressions), which
+// syncDeployment refuses with a SelectingAll event, recording only
+// status.observedGeneration; while the selector is empty it restores the
+// trace's selector with probability 1/3 per step, so an empty stretch lasts
+// a few syncs. About one trace in twenty empties its selector.
+//
+// No real API server lets this happen: apps/v1 validation rejects an
+// empty Deployment selector on create and update alike ("empty selector
+// is invalid for deployment") and forbids changing the selector at all.
+// The state reaches the controller only around the API server (an object
+// written under an older API version's rules, restored from a backup or
+// written straight to storage, or a broken server); the harness's
+// in-memory API server does not validate, and the controller does not
+// care how the object got there. The point is rollout.Plan's
+// PathSelectingAll, compared here with the controller's own early return,
+// and the syncs after the selector comes back.
+func (w *world) selectorEvent() {
+	if w.d.Spec.Selector != nil && w.d.Spec.Selector.MatchLabels == nil && w.d.Spec.Selector.MatchExpressions == nil {
+		if w.sel.IntN(3) == 0 {
+			w.userUpdate("selector restored", func(d *appsv1.Deployment) { d.Spec.Selector = traceSelector() })
+		}
+		return
+	}
+	if w.sel.IntN(600) != 0 {
+		return
+	}
+	w.emptied = true
+	w.userUpdate("selector set empty (selects every pod)", func(d *appsv1.Deployment) { d.Spec.Selector = &metav1.LabelSelector{} })
 }
 
 // deleteReplicaSet deletes a ReplicaSet as a person could, held by a
