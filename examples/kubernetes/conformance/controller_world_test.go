@@ -286,8 +286,9 @@ func traceSelector() *metav1.LabelSelector {
 // empty Deployment selector on create and update alike ("empty selector
 // is invalid for deployment") and forbids changing the selector at all.
 // The state reaches the controller only around the API server (an object
-// written under an older API version's rules, restored from a backup or
-// written straight to storage, or a broken server); the harness's
+// an older API server or an older API version's rules let through,
+// restored from a backup or written straight to storage, or a broken
+// server); the harness's
 // in-memory API server does not validate, and the controller does not
 // care how the object got there. The point is rollout.Plan's
 // PathSelectingAll, compared here with the controller's own early return,
