@@ -47,6 +47,7 @@ import (
 	"time"
 
 	"github.com/rolloutmath/rolloutmath/examples/internal/report"
+	"github.com/rolloutmath/rolloutmath/examples/internal/setimage"
 )
 
 func main() {
@@ -56,16 +57,12 @@ func main() {
 // config is what the flags ask for.
 type config struct {
 	files      []string
-	images     []imageChange
+	images     []setimage.Change
 	interval   time.Duration
 	readyDelay time.Duration
 	maxSteps   int
 	output     string // "table" or "json"
 }
-
-// imageChange is one --set-image CONTAINER=IMAGE; container "*" means
-// every container.
-type imageChange struct{ container, image string }
 
 // listFlag collects a repeated string flag.
 type listFlag []string
@@ -100,13 +97,11 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 		return cfg, errors.New("no manifest: give one with -f")
 	}
 	cfg.files = files
-	for _, s := range images {
-		name, image, ok := strings.Cut(s, "=")
-		if !ok || name == "" || image == "" {
-			return cfg, fmt.Errorf("--set-image %q: want CONTAINER=IMAGE", s)
-		}
-		cfg.images = append(cfg.images, imageChange{name, image})
+	changes, err := setimage.Parse(images)
+	if err != nil {
+		return cfg, err
 	}
+	cfg.images = changes
 	if cfg.output != "table" && cfg.output != "json" {
 		return cfg, fmt.Errorf("invalid value %q for flag -o: want table or json", cfg.output)
 	}

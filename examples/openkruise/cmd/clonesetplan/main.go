@@ -38,6 +38,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rolloutmath/rolloutmath/examples/internal/setimage"
 	"github.com/rolloutmath/rolloutmath/intorpercent"
 )
 
@@ -48,7 +49,7 @@ func main() {
 // config is what the flags ask for.
 type config struct {
 	files        []string
-	images       []imageChange
+	images       []setimage.Change
 	partition    *intorpercent.IntOrString
 	output       string
 	interval     time.Duration
@@ -57,10 +58,6 @@ type config struct {
 	maxSteps     int
 	maxPods      int
 }
-
-// imageChange is one --set-image CONTAINER=IMAGE; container "*" means
-// every container.
-type imageChange struct{ container, image string }
 
 // listFlag collects a repeated string flag.
 type listFlag []string
@@ -99,13 +96,11 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 		return cfg, errors.New("no manifest: give one with -f")
 	}
 	cfg.files = files
-	for _, s := range images {
-		name, image, ok := strings.Cut(s, "=")
-		if !ok || name == "" || image == "" {
-			return cfg, fmt.Errorf("--set-image %q: want CONTAINER=IMAGE", s)
-		}
-		cfg.images = append(cfg.images, imageChange{name, image})
+	changes, err := setimage.Parse(images)
+	if err != nil {
+		return cfg, err
 	}
+	cfg.images = changes
 	if partition != "" {
 		v, err := parsePartition(partition)
 		if err != nil {

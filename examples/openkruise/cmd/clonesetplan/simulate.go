@@ -10,6 +10,7 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/rolloutmath/rolloutmath/examples/internal/setimage"
 	"github.com/rolloutmath/rolloutmath/examples/openkruise/adapt"
 	"github.com/rolloutmath/rolloutmath/intorpercent"
 	"github.com/rolloutmath/rolloutmath/rollout/cloneset"
@@ -131,22 +132,21 @@ func owns(cs *kruise.CloneSet, r *appsv1.ControllerRevision) bool {
 // setImages returns a copy of t with the image changes set, or nil when
 // there are none. A container name that t lacks is an error, as with
 // kubectl set image.
-func setImages(t *adapt.Template, changes []imageChange) (*adapt.Template, error) {
+func setImages(t *adapt.Template, changes []setimage.Change) (*adapt.Template, error) {
 	if len(changes) == 0 {
 		return nil, nil
 	}
+	names := make([]string, len(t.Spec.Containers))
+	for i := range t.Spec.Containers {
+		names[i] = t.Spec.Containers[i].Name
+	}
+	images, err := setimage.Apply(names, changes)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", "clonesetplan", err)
+	}
 	out := t.DeepCopy()
-	for _, c := range changes {
-		found := false
-		for i := range out.Spec.Containers {
-			if c.container == "*" || out.Spec.Containers[i].Name == c.container {
-				out.Spec.Containers[i].Image = c.image
-				found = true
-			}
-		}
-		if !found {
-			return nil, fmt.Errorf("clonesetplan: --set-image: unable to find container named %q", c.container)
-		}
+	for i, image := range images {
+		out.Spec.Containers[i].Image = image
 	}
 	return out, nil
 }
