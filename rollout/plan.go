@@ -246,41 +246,14 @@ func Plan[T any](d *Deployment[T], rss []ReplicaSet[T], now time.Time) (Sync[T],
 // (upstream wraps it negative and the API server rejects the write). The
 // Sync is then zero. Upstream: syncDeployment and the functions it calls.
 func PlanWith[T any](d *Deployment[T], rss []ReplicaSet[T], now time.Time, opts Options) (Sync[T], error) {
-	if errs := validate(d); len(errs) > 0 {
-		name := ""
-		if d != nil {
-			name = d.Name
-		}
-		return Sync[T]{}, &InvalidError{Kind: "Deployment", Name: name, Errs: errs}
-	}
-	if err := checkNames(rss); err != nil {
+	p := &Planner[T]{Options: opts}
+	p.p.fresh = true
+	s, err := p.plan(d, rss, now, "")
+	if err != nil {
 		return Sync[T]{}, err
 	}
-	if s, done, err := planSelector(d, rss); done {
-		return s, err
-	}
-	p := &planner[T]{in: d, cur: *d, opts: opts, now: now}
-	p.rss = append(make([]ReplicaSet[T], 0, len(rss)+1), rss...)
-	// Upstream's first step (FindNewReplicaSet) sorts the list oldest
-	// first, so every later order starts from there, whatever order the
-	// informer listed them in.
-	slices.SortFunc(p.rss, byCreation[T])
-	for i := range p.rss {
-		if errs := validateReplicaSet(&p.rss[i]); len(errs) > 0 {
-			return Sync[T]{}, &InvalidError{Kind: "ReplicaSet", Name: p.rss[i].Name, Errs: errs}
-		}
-	}
-	p.newIdx = -1
-	if i, ok := revision.FindNew(&d.Template, p.rss); ok {
-		p.newIdx = i
-	} else if err := templateEqualsItself(d); err != nil {
-		return Sync[T]{}, err
-	}
-	p.run()
-	if p.err != nil {
-		return Sync[T]{}, p.err
-	}
-	return p.result(), nil
+	p.Explain()
+	return *s, nil
 }
 
 // validateReplicaSets checks that no two ReplicaSets share a name, then
@@ -310,14 +283,29 @@ func byCreation[T any](a, b ReplicaSet[T]) int {
 	return strings.Compare(a.Name, b.Name)
 }
 
+// smallNames is how many ReplicaSets checkNames compares pairwise; beyond
+// it, it indexes their names in a map.
+const smallNames = 32
+
 // checkNames returns a *duplicateError for the first ReplicaSet, in rss
 // order, whose name an earlier one already has, and nil when the names
 // are distinct. A namespace holds one ReplicaSet per name, so a second one
 // can only be a caller's mistake (the same object listed twice, or two
 // clusters mixed up); the controller's per-name bookkeeping (upstream's
-// scale keeps its sizes in a map by name) would merge the two.
+// scale keeps its sizes in a map by name) would merge the two. Up to
+// smallNames ReplicaSets it compares them pairwise, without allocating.
 func checkNames[T any](rss []ReplicaSet[T]) error {
 	if len(rss) < 2 {
+		return nil
+	}
+	if len(rss) <= smallNames {
+		for j := 1; j < len(rss); j++ {
+			for i := 0; i < j; i++ {
+				if rss[i].Name == rss[j].Name {
+					return &duplicateError{name: rss[j].Name, first: i, second: j}
+				}
+			}
+		}
 		return nil
 	}
 	seen := make(map[string]int, len(rss))
@@ -361,15 +349,28 @@ func (e *duplicateError) Unwrap() []error { return []error{ErrInvalid, proportio
 // colliding ReplicaSet.
 var ErrCounterOverflow = errors.New("counter overflow")
 
-// planner carries one sync's working state.
+// before is what a sync's scaling changes in a ReplicaSet, as it was
+// before: the status is computed, and history cleaned up, from the
+// ReplicaSets as they were then.
+type before struct {
+	replicas    int32
+	generation  int64
+	annotations map[string]string
+}
+
+// planner carries one sync's working state, and the memory a Planner
+// keeps from one sync to the next.
 type planner[T any] struct {
 	in   *Deployment[T]  // the input, read only
 	cur  Deployment[T]   // the deployment as the sync changes it in memory
 	rss  []ReplicaSet[T] // the ReplicaSets as the sync changes them
-	pre  []ReplicaSet[T] // the ReplicaSets before this sync's scaling, for the status
 	opts Options
 	now  time.Time
 
+	// pre holds, for rss[:len(pre)], what scaling changes, as it was
+	// before this sync's scaling (snapshot); hasPre says it was taken.
+	pre            []before
+	hasPre         bool
 	newIdx, preNew int
 	// pendingAnn, when not nil, holds the annotations of the new
 	// ReplicaSet as upstream's in-memory copy has them but the cluster
@@ -377,12 +378,227 @@ type planner[T any] struct {
 	pendingAnn   map[string]string
 	path         Path
 	actions      []Action
+	whys         []why // whys[i] is actions[i]'s reason, unwritten
 	deleted      []bool
+	anyDeleted   bool
 	hash         string
 	requeue      bool
 	requeueAfter time.Duration
-	note         string // why nothing moved, when no action explains it
-	err          error  // a counter that would overflow (ErrCounterOverflow); the sync's result is void
+	note         why   // why nothing moved, when no action explains it
+	err          error // a counter that would overflow (ErrCounterOverflow); the sync's result is void
+
+	// fresh says every slice and map of the result is new (Plan and
+	// PlanWith); otherwise they come from the Planner's buffers.
+	fresh bool
+	st    *statusStore
+	// Scratch, reused from sync to sync.
+	idx     []int
+	order   []int
+	sizes   []int32
+	cleaned []int32
+	prs     []proportion.ReplicaSet
+	written []bool
+	view    []ReplicaSet[T]
+}
+
+// Planner plans syncs one after another and reuses its memory from one to
+// the next, for a controller that syncs many deployments, or a tool that
+// replays many rollouts. Its Plan gives the same Sync as PlanWith with
+// its Options, but in the steady state allocates almost nothing, and
+// leaves the reasons to Explain. The zero Planner is ready to use with
+// the default Options. A Planner is not safe for concurrent use: give each
+// worker its own.
+type Planner[T any] struct {
+	// Options are the options every Plan call uses, as PlanWith's.
+	Options Options
+
+	p    planner[T]
+	bufs [2]planBuffers[T]
+	next int // the buffer the next Plan writes
+	last *planBuffers[T]
+}
+
+// planBuffers is the memory of one Sync a Planner returns. The Planner
+// alternates between two, so that a Sync it returned may be passed back
+// as the next call's input.
+type planBuffers[T any] struct {
+	sync    Sync[T]
+	rss     []ReplicaSet[T]
+	actions []Action
+	status  statusStore
+}
+
+// Plan returns what one sync does to d and rss at now, as PlanWith(d,
+// rss, now, p.Options) does, with the same errors, and with three
+// differences:
+//
+//   - The Sync and the slices in it (Actions, ReplicaSets, the status's
+//     Conditions and counters) belong to the Planner. They stay valid
+//     until the second call of Plan after this one, so that this Sync's
+//     Deployment and ReplicaSets may be the next call's input, as in a
+//     controller's loop; copy what you keep longer. Maps are as PlanWith
+//     gives them: fresh where the sync changed them, else the inputs'.
+//   - Reasons are not written: every Action.Reason and Sync.Reason is ""
+//     until Explain writes them, so a caller that does not read them does
+//     not pay for them.
+//   - newRS may name the new ReplicaSet, the one revision.FindNew(&d.Template,
+//     rss) returns: the oldest whose template equals d's ignoring the
+//     pod-template-hash label. A controller often knows it without
+//     comparing templates (the ReplicaSet named d.Name + "-" +
+//     revision.Hash(&d.Template, d.Status.CollisionCount), when it
+//     exists, barring an older ReplicaSet with an equal template), and
+//     comparing real pod templates is most of a sync's cost. Plan trusts
+//     the name and does not compare: the Sync is the one FindNew's answer
+//     gives exactly when newRS is that answer (a wrong name plans a
+//     rollout to that ReplicaSet). "" means unknown: Plan calls FindNew.
+//     A name that no ReplicaSet of rss has is an error wrapping ErrInvalid.
+//
+// d and rss are never modified, and may alias a Sync this Planner
+// returned (its Deployment and ReplicaSets).
+func (p *Planner[T]) Plan(d *Deployment[T], rss []ReplicaSet[T], now time.Time, newRS string) (*Sync[T], error) {
+	p.p.fresh = false
+	return p.plan(d, rss, now, newRS)
+}
+
+// Explain writes the reasons of the Sync the last Plan call returned:
+// every Action.Reason, and Sync.Reason, the same text PlanWith gives. It
+// returns that Sync, or nil when the last call failed or there was none.
+// Calling it again changes nothing.
+func (p *Planner[T]) Explain() *Sync[T] {
+	if p.last == nil {
+		return nil
+	}
+	s := &p.last.sync
+	if s.Path == PathSelectingAll {
+		return s // planSelector wrote its reason
+	}
+	for i := range s.Actions {
+		s.Actions[i].Reason = p.p.whys[i].text()
+	}
+	note := p.p.note.text()
+	switch {
+	case len(s.Actions) == 0:
+		s.Reason = note
+	case len(s.Actions) == 1 && note == "":
+		s.Reason = s.Actions[0].Reason
+	default:
+		var b strings.Builder
+		for i := range s.Actions {
+			if i > 0 {
+				b.WriteString("; ")
+			}
+			b.WriteString(s.Actions[i].Reason)
+		}
+		if note != "" {
+			b.WriteString("; ")
+			b.WriteString(note)
+		}
+		s.Reason = b.String()
+	}
+	return s
+}
+
+// plan is Plan and PlanWith (p.p.fresh).
+func (pl *Planner[T]) plan(d *Deployment[T], rss []ReplicaSet[T], now time.Time, newRS string) (*Sync[T], error) {
+	pl.last = nil
+	buf := &pl.bufs[pl.next]
+	if errs := validate(d); len(errs) > 0 {
+		name := ""
+		if d != nil {
+			name = d.Name
+		}
+		return nil, &InvalidError{Kind: "Deployment", Name: name, Errs: errs}
+	}
+	if err := checkNames(rss); err != nil {
+		return nil, err
+	}
+	if s, done, err := planSelector(d, rss); done {
+		if err != nil {
+			return nil, err
+		}
+		buf.sync = s
+		pl.last = buf
+		pl.next = 1 - pl.next
+		return &buf.sync, nil
+	}
+	p := &pl.p
+	p.reset(d, now, pl.Options)
+	if p.fresh {
+		p.st = nil
+		p.rss = make([]ReplicaSet[T], 0, len(rss)+1)
+		p.actions = nil
+	} else {
+		p.st = &buf.status
+		if overlaps(buf.rss, rss) {
+			buf.rss = nil // rss is a Sync from two calls ago: leave it be
+		}
+		p.rss = buf.rss[:0]
+		p.actions = buf.actions[:0]
+	}
+	// Upstream's first step (FindNewReplicaSet) sorts the list oldest
+	// first, so every later order starts from there, whatever order the
+	// informer listed them in. The ReplicaSets are sorted by index and
+	// copied once, in order.
+	p.idx = p.idx[:0]
+	for i := range rss {
+		p.idx = append(p.idx, i)
+	}
+	slices.SortFunc(p.idx, func(i, j int) int { return byCreation(rss[i], rss[j]) })
+	for _, i := range p.idx {
+		p.rss = append(p.rss, rss[i])
+	}
+	if !p.fresh {
+		buf.rss = p.rss
+	}
+	for i := range p.rss {
+		if errs := validateReplicaSet(&p.rss[i]); len(errs) > 0 {
+			return nil, &InvalidError{Kind: "ReplicaSet", Name: p.rss[i].Name, Errs: errs}
+		}
+	}
+	p.newIdx = -1
+	if newRS != "" {
+		for i := range p.rss {
+			if p.rss[i].Name == newRS {
+				p.newIdx = i
+				break
+			}
+		}
+		if p.newIdx < 0 {
+			return nil, fmt.Errorf("rollout: the new ReplicaSet named %q is not among the deployment's ReplicaSets: %w", newRS, ErrInvalid)
+		}
+	} else if i, ok := revision.FindNew(&d.Template, p.rss); ok {
+		p.newIdx = i
+	} else if err := templateEqualsItself(d); err != nil {
+		return nil, err
+	}
+	p.run()
+	if p.err != nil {
+		return nil, p.err
+	}
+	p.result(&buf.sync)
+	if !p.fresh {
+		buf.actions = p.actions
+		buf.rss = p.rss
+	}
+	pl.last = buf
+	pl.next = 1 - pl.next
+	return &buf.sync, nil
+}
+
+// reset readies p for a sync of d at now.
+func (p *planner[T]) reset(d *Deployment[T], now time.Time, opts Options) {
+	p.in, p.cur, p.opts, p.now = d, *d, opts, now
+	p.pre, p.hasPre = p.pre[:0], false
+	p.newIdx, p.preNew = -1, -1
+	p.pendingAnn = nil
+	p.path = 0
+	p.whys = p.whys[:0]
+	p.deleted = p.deleted[:0]
+	p.anyDeleted = false
+	p.hash = ""
+	p.requeue, p.requeueAfter = false, 0
+	p.note = why{}
+	p.err = nil
 }
 
 func (p *planner[T]) run() {
@@ -393,7 +609,7 @@ func (p *planner[T]) run() {
 			p.snapshot()
 			p.deploymentStatus()
 		}
-		p.note = "deployment is being deleted: status only"
+		p.note = why{kind: whyDeleting}
 		return
 	}
 	if conds, changed := PausedConditions(&p.cur, p.now); changed {
@@ -418,24 +634,52 @@ func (p *planner[T]) run() {
 	}
 }
 
-// snapshot records the ReplicaSets as they are before this sync scales.
+// snapshot records what this sync's scaling will change in the
+// ReplicaSets, as it is now.
 func (p *planner[T]) snapshot() {
-	p.pre = append(p.pre[:0], p.rss...)
+	p.pre = p.pre[:0]
+	for i := range p.rss {
+		rs := &p.rss[i]
+		p.pre = append(p.pre, before{rs.Replicas, rs.Generation, rs.Annotations})
+	}
+	p.hasPre = true
 	p.preNew = p.newIdx
+}
+
+// swapPre exchanges the snapshot with the ReplicaSets' current values and
+// returns the ReplicaSets the snapshot covers: called once, they are the
+// ReplicaSets as they were before this sync's scaling; called again, as
+// they are now.
+func (p *planner[T]) swapPre() []ReplicaSet[T] {
+	rss := p.rss[:len(p.pre)]
+	for i := range rss {
+		rs, b := &rss[i], &p.pre[i]
+		rs.Replicas, b.replicas = b.replicas, rs.Replicas
+		rs.Generation, b.generation = b.generation, rs.Generation
+		rs.Annotations, b.annotations = b.annotations, rs.Annotations
+	}
+	return rss
 }
 
 // syncRevision finds or (with create) creates the new ReplicaSet and syncs
 // revisions between it and the deployment. It returns false when the sync
 // must stop (a hash collision). Upstream: getAllReplicaSetsAndSyncRevision.
 func (p *planner[T]) syncRevision(create bool) bool {
-	newRevision := strconv.FormatInt(revision.NextRevision(p.rss, p.newIdx), 10)
+	next := revision.NextRevision(p.rss, p.newIdx)
+	newRevision := strconv.FormatInt(next, 10)
 	_, hasDeadline := p.cur.ProgressDeadline()
 	if p.newIdx >= 0 {
 		rs := &p.rss[p.newIdx]
+		minReady := rs.MinReadySeconds != nil && *rs.MinReadySeconds != p.cur.MinReadySeconds
+		if !minReady && annotationsKept(p.cur.Annotations, rs.Annotations, next) {
+			// The steady state: revision.NewAnnotations would return
+			// rs's annotations unchanged; skip its copy.
+			p.foundNew(rs, hasDeadline)
+			return true
+		}
 		ann, changed := revision.NewAnnotations(revision.AnnotationsInput{
 			Deployment: p.cur.Annotations, ReplicaSet: rs.Annotations, Revision: newRevision, Exists: true,
 		})
-		minReady := rs.MinReadySeconds != nil && *rs.MinReadySeconds != p.cur.MinReadySeconds
 		if changed || minReady {
 			// One update carries both, and ends the revision sync before
 			// the deployment's revision annotation and the
@@ -444,10 +688,9 @@ func (p *planner[T]) syncRevision(create bool) bool {
 			// annotations that a revision which does not parse kept from
 			// counting as a change: upstream's in-memory copy has them,
 			// so its update persists them.
-			old := rs.Annotations[revision.RevisionAnnotation]
-			var reason string
+			w := why{kind: whyAnnotate, name: rs.Name, s: rs.Annotations[revision.RevisionAnnotation], s2: ann[revision.RevisionAnnotation]}
 			if changed {
-				reason = fmt.Sprintf("updated annotations of new ReplicaSet %s (revision %s -> %s)", rs.Name, orNone(old), ann[revision.RevisionAnnotation])
+				w.n[0] = 1
 			}
 			if minReady {
 				if rs.Generation == math.MaxInt64 {
@@ -460,17 +703,13 @@ func (p *planner[T]) syncRevision(create bool) bool {
 				rs.MinReadySeconds = &m
 				// A spec change: the API server raises the generation.
 				rs.Generation++
-				if changed {
-					reason += fmt.Sprintf(" and minReadySeconds %d -> %d", from, m)
-				} else {
-					reason = fmt.Sprintf("set minReadySeconds of new ReplicaSet %s from %d to the deployment's %d", rs.Name, from, m)
-					if !maps.Equal(ann, rs.Annotations) {
-						reason += " (the update also carries the deployment's annotations; revision " + strconv.Quote(old) + " does not parse)"
-					}
+				w.n[1], w.n[2], w.n[3] = 1, int64(from), int64(m)
+				if !changed && !maps.Equal(ann, rs.Annotations) {
+					w.n[4] = 1
 				}
 			}
 			rs.Annotations = ann
-			p.act(AnnotateReplicaSet, rs.Name, rs.Replicas, rs.Replicas, reason)
+			p.act(AnnotateReplicaSet, rs.Name, rs.Replicas, rs.Replicas, w)
 			return true
 		}
 		if !maps.Equal(ann, rs.Annotations) {
@@ -480,10 +719,7 @@ func (p *planner[T]) syncRevision(create bool) bool {
 			// copy later in the sync, which persists them.
 			p.pendingAnn = ann
 		}
-		p.setRevision(rs.Annotations[revision.RevisionAnnotation])
-		if _, ok := FindCondition(p.cur.Status.Conditions, DeploymentProgressing); hasDeadline && !ok {
-			p.cur.Status.Conditions = SetCondition(p.cur.Status.Conditions, NewCondition(DeploymentProgressing, ConditionTrue, ReasonFoundNewReplicaSet, fmt.Sprintf("Found new replica set %q", rs.Name), p.now))
-		}
+		p.foundNew(rs, hasDeadline)
 		return true
 	}
 	if !create {
@@ -504,7 +740,7 @@ func (p *planner[T]) syncRevision(create bool) bool {
 			}
 			next := revision.NextCollisionCount(p.cur.Status.CollisionCount)
 			p.cur.Status.CollisionCount = &next
-			p.act(CountCollision, name, 0, 0, fmt.Sprintf("hash collision: ReplicaSet %s exists with another template; collisionCount %d -> %d, new name next sync", name, cc, next))
+			p.act(CountCollision, name, 0, 0, why{kind: whyCollision, name: name, n: [8]int64{int64(cc), int64(next)}})
 			p.requeue, p.requeueAfter = true, 0
 			return false
 		}
@@ -512,7 +748,7 @@ func (p *planner[T]) syncRevision(create bool) bool {
 	size, err := newReplicas(&p.cur, p.rss, -1, p.opts.Surge == SurgeCountsTerminating)
 	if err != nil {
 		// Unreachable for a validated deployment; keep the sync a no-op.
-		p.note = err.Error()
+		p.note = textWhy(err.Error())
 		return false
 	}
 	ann, _ := revision.NewAnnotations(revision.AnnotationsInput{
@@ -530,7 +766,10 @@ func (p *planner[T]) syncRevision(create bool) bool {
 	})
 	p.newIdx = len(p.rss) - 1
 	p.hash = hash
-	p.act(CreateReplicaSet, name, 0, size, fmt.Sprintf("created new ReplicaSet %s (revision %s) at %d: %s", name, newRevision, size, p.createWhy()))
+	w := why{kind: whyCreate, name: name, s: newRevision}
+	w.n[0] = int64(size)
+	p.createWhy(&w)
+	p.act(CreateReplicaSet, name, 0, size, w)
 	p.setRevision(newRevision)
 	if hasDeadline {
 		p.cur.Status.Conditions = SetCondition(p.cur.Status.Conditions, NewCondition(DeploymentProgressing, ConditionTrue, ReasonNewReplicaSetCreated, fmt.Sprintf("Created new replica set %q", name), p.now))
@@ -538,18 +777,51 @@ func (p *planner[T]) syncRevision(create bool) bool {
 	return true
 }
 
-// createWhy explains the size of a ReplicaSet being created.
-func (p *planner[T]) createWhy() string {
-	if p.cur.strategy() == Recreate {
-		return fmt.Sprintf("Recreate starts all %d pods once the old ones are gone", p.cur.Replicas)
+// foundNew ends the revision sync with an existing new ReplicaSet: the
+// deployment takes its revision, and with a progress deadline a
+// FoundNewReplicaSet condition when it has no Progressing one.
+func (p *planner[T]) foundNew(rs *ReplicaSet[T], hasDeadline bool) {
+	p.setRevision(rs.Annotations[revision.RevisionAnnotation])
+	if _, ok := FindCondition(p.cur.Status.Conditions, DeploymentProgressing); hasDeadline && !ok {
+		p.cur.Status.Conditions = SetCondition(p.cur.Status.Conditions, NewCondition(DeploymentProgressing, ConditionTrue, ReasonFoundNewReplicaSet, fmt.Sprintf("Found new replica set %q", rs.Name), p.now))
 	}
-	return p.surgeWhy(p.newIdx)
 }
 
-// surgeWhy explains a rolling scale-up of the new ReplicaSet rss[newIdx].
-func (p *planner[T]) surgeWhy(newIdx int) string {
-	var total int64
-	var term int64
+// annotationsKept reports, without copying a map, that
+// revision.NewAnnotations would leave the existing new ReplicaSet's
+// annotations rs as they are and report no change, given the
+// deployment's annotations dep and the revision next: every copied
+// deployment annotation is already on rs with the same value, and rs's
+// revision parses and is at least next. false means "call NewAnnotations
+// to know".
+func annotationsKept(dep, rs map[string]string, next int64) bool {
+	for k, v := range dep {
+		if cur, ok := rs[k]; (!ok || cur != v) && revision.IsCopiedAnnotation(k) {
+			return false
+		}
+	}
+	text, ok := rs[revision.RevisionAnnotation]
+	if !ok || text == "" {
+		return false
+	}
+	old, err := revision.Revision(rs)
+	return err == nil && old >= next
+}
+
+// createWhy records why a ReplicaSet being created gets its size.
+func (p *planner[T]) createWhy(w *why) {
+	if p.cur.strategy() == Recreate {
+		w.cause = causeRecreate
+		w.n[4] = int64(p.cur.Replicas)
+		return
+	}
+	p.surgeWhy(w, p.newIdx)
+}
+
+// surgeWhy records why the new ReplicaSet rss[newIdx] is scaled up as
+// rolling allows.
+func (p *planner[T]) surgeWhy(w *why, newIdx int) {
+	var total, term int64
 	for i := range p.rss {
 		if i == newIdx {
 			continue
@@ -557,11 +829,11 @@ func (p *planner[T]) surgeWhy(newIdx int) string {
 		total += int64(p.rss[i].Replicas)
 		term += int64(terminating(&p.rss[i]))
 	}
-	s := fmt.Sprintf("%d pods allowed (%s), %d in other ReplicaSets", maxTotal(&p.cur), ceilingSum(&p.cur), total)
-	if p.opts.Surge == SurgeCountsTerminating && term > 0 {
-		s += fmt.Sprintf(" and %d terminating", term)
+	w.cause, w.c = causeSurge, ceilingOf(&p.cur)
+	w.n[4], w.n[5] = total, term
+	if p.opts.Surge == SurgeCountsTerminating {
+		w.n[6] = 1
 	}
-	return s
 }
 
 // setRevision sets the deployment's revision annotation, copying the map.
@@ -586,16 +858,17 @@ func (p *planner[T]) fail(err error) {
 	}
 }
 
-func (p *planner[T]) act(kind ActionKind, name string, from, to int32, reason string) {
-	p.actions = append(p.actions, Action{Kind: kind, ReplicaSet: name, From: from, To: to, Reason: reason})
+func (p *planner[T]) act(kind ActionKind, name string, from, to int32, w why) {
+	p.actions = append(p.actions, Action{Kind: kind, ReplicaSet: name, From: from, To: to})
+	p.whys = append(p.whys, w)
 }
 
 // scale sets rss[i] to size. Lazy (force false): nothing when the size is
 // already right. Otherwise the ReplicaSet is written when its size or its
 // replicas annotations differ, and both annotations are set. It reports
-// whether the size changed. Upstream: scaleReplicaSetAndRecordEvent and
-// scaleReplicaSet.
-func (p *planner[T]) scale(i int, size int32, force bool, why string) bool {
+// whether the size changed. w holds the cause of the change. Upstream:
+// scaleReplicaSetAndRecordEvent and scaleReplicaSet.
+func (p *planner[T]) scale(i int, size int32, force bool, w why) bool {
 	rs := &p.rss[i]
 	if !force && rs.Replicas == size {
 		return false
@@ -617,14 +890,11 @@ func (p *planner[T]) scale(i int, size int32, force bool, why string) bool {
 	ann[revision.MaxReplicasAnnotation] = proportion.FormatReplicas(maxReplicas)
 	rs.Annotations = ann
 	from := rs.Replicas
-	var reason string
-	switch {
-	case size > from:
-		reason = fmt.Sprintf("scaled up %s from %d to %d: %s", p.describe(i), from, size, why)
-	case size < from:
-		reason = fmt.Sprintf("scaled down %s from %d to %d: %s", p.describe(i), from, size, why)
-	default:
-		reason = fmt.Sprintf("refreshed replicas annotations of %s (desired %d, max %d)", p.describe(i), desired, maxReplicas)
+	w.name, w.isNew = rs.Name, i == p.newIdx
+	if sizeChanged {
+		w.kind, w.n[0], w.n[1] = whyScale, int64(from), int64(size)
+	} else {
+		w.kind, w.n[0], w.n[1] = whyRefresh, int64(desired), int64(maxReplicas)
 	}
 	if sizeChanged {
 		if rs.Generation == math.MaxInt64 {
@@ -635,19 +905,12 @@ func (p *planner[T]) scale(i int, size int32, force bool, why string) bool {
 		rs.Replicas = size
 		rs.Generation++
 	}
-	p.act(ScaleReplicaSet, rs.Name, from, size, reason)
+	p.act(ScaleReplicaSet, rs.Name, from, size, w)
 	return sizeChanged
 }
 
-// describe names rss[i] as new or old.
-func (p *planner[T]) describe(i int) string {
-	if i == p.newIdx {
-		return "new ReplicaSet " + p.rss[i].Name
-	}
-	return "old ReplicaSet " + p.rss[i].Name
-}
-
-// proportionInputs converts the ReplicaSets for the proportion package.
+// proportionInputs converts the ReplicaSets for the proportion package,
+// into p's scratch.
 func (p *planner[T]) proportionInputs() (proportion.Deployment, []proportion.ReplicaSet) {
 	pd := proportion.Deployment{
 		Replicas:       p.cur.Replicas,
@@ -655,11 +918,11 @@ func (p *planner[T]) proportionInputs() (proportion.Deployment, []proportion.Rep
 		StatusReplicas: p.cur.Status.Replicas,
 		RollingUpdate:  p.cur.strategy() == RollingUpdate,
 	}
-	prs := make([]proportion.ReplicaSet, len(p.rss))
+	p.prs = p.prs[:0]
 	for i := range p.rss {
-		prs[i] = proportionReplicaSet(&p.rss[i])
+		p.prs = append(p.prs, proportionReplicaSet(&p.rss[i]))
 	}
-	return pd, prs
+	return pd, p.prs
 }
 
 // isScalingEvent reports whether an active ReplicaSet's desired-replicas
@@ -681,11 +944,11 @@ func (p *planner[T]) sync() {
 		p.cleanupHistory(true)
 	}
 	p.deploymentStatus()
-	if len(p.actions) == 0 && p.note == "" {
+	if len(p.actions) == 0 && p.note.kind == whyNone {
 		if p.in.Paused {
-			p.note = "paused: no rollout step until resumed"
+			p.note = why{kind: whyPaused}
 		} else {
-			p.note = "scaling event: nothing to resize"
+			p.note = why{kind: whyScalingIdle}
 		}
 	}
 }
@@ -695,7 +958,7 @@ func (p *planner[T]) proportional() {
 	pd, prs := p.proportionInputs()
 	res, err := proportion.Scale(pd, prs, p.newIdx, p.opts.Proportion)
 	if err != nil {
-		p.note = "proportional scaling failed: " + err.Error()
+		p.note = textWhy("proportional scaling failed: " + err.Error())
 		return
 	}
 	if p.opts.Surge == SurgeCountsTerminating {
@@ -706,7 +969,7 @@ func (p *planner[T]) proportional() {
 			term += int64(terminating(&p.rss[i]))
 		}
 		if after > before && after+term > int64(maxTotal(&p.cur)) {
-			p.note = fmt.Sprintf("waiting for %d terminating pods before scaling up to %d (limit %d = %s)", term, after, maxTotal(&p.cur), ceilingSum(&p.cur))
+			p.note = why{kind: whyTermScaleUp, c: ceilingOf(&p.cur), n: [8]int64{term, after}}
 			return
 		}
 	}
@@ -716,16 +979,17 @@ func (p *planner[T]) proportional() {
 			from += int64(p.rss[i].Replicas)
 		}
 	}
-	why := fmt.Sprintf("proportional share after resize to %d (%d pods allowed%s, %d before)", p.cur.Replicas, maxTotal(&p.cur), ceilingNote(&p.cur), from)
+	cause := why{cause: causeProportion, c: ceilingOf(&p.cur)}
+	cause.n[4], cause.n[5] = int64(p.cur.Replicas), from
 	// Write in the order upstream's scale() visits the ReplicaSets:
 	// res.Order (largest first, the direction deciding ties; old newest
 	// first then new when nothing is added; the saturated case's old
 	// ones newest first).
-	written := make([]bool, len(p.rss))
+	p.written = append(p.written[:0], make([]bool, len(p.rss))...)
 	for _, i := range res.Order {
 		if t := res.Targets[i]; t.Annotate || t.Replicas != p.rss[i].Replicas {
-			p.scale(i, t.Replicas, true, why)
-			written[i] = true
+			p.scale(i, t.Replicas, true, cause)
+			p.written[i] = true
 		}
 	}
 	if p.opts.Resize != ResizeRefreshesAnnotations {
@@ -736,11 +1000,11 @@ func (p *planner[T]) proportional() {
 	// scaling event again: refresh it so the rollout can go on.
 	for i := range p.rss {
 		rs := &p.rss[i]
-		if written[i] || rs.Replicas == 0 {
+		if p.written[i] || rs.Replicas == 0 {
 			continue
 		}
 		if v, ok := proportion.DesiredAnnotation(proportionReplicaSet(rs)); ok && v != p.cur.Replicas {
-			p.scale(i, rs.Replicas, true, "")
+			p.scale(i, rs.Replicas, true, why{cause: causeEmpty})
 		}
 	}
 }
@@ -756,7 +1020,7 @@ func (p *planner[T]) rollback() {
 	if target == 0 {
 		target = revision.LastRevision(p.rss)
 		if target == 0 {
-			p.act(SkipRollback, "", 0, 0, "rollback skipped: Unable to find last revision.")
+			p.act(SkipRollback, "", 0, 0, why{kind: whyNoLast})
 			return
 		}
 	}
@@ -766,15 +1030,15 @@ func (p *planner[T]) rollback() {
 	switch r.Outcome {
 	case revision.RollbackUnchanged:
 		rs := &p.rss[r.Index]
-		p.act(SkipRollback, rs.Name, rs.Replicas, rs.Replicas, fmt.Sprintf("rollback skipped: The rollback revision contains the same template as current deployment %q", p.cur.Name))
+		p.act(SkipRollback, rs.Name, rs.Replicas, rs.Replicas, why{kind: whySameTemplate, name: p.cur.Name})
 	case revision.RolledBack:
 		rs := &p.rss[r.Index]
 		p.cur.Template = revision.WithoutHashLabel(&rs.Template)
 		p.cur.Annotations = revision.RollbackAnnotations(p.cur.Annotations, rs.Annotations)
 		delete(p.cur.Annotations, revision.RollbackToAnnotation)
-		p.act(RollBack, rs.Name, rs.Replicas, rs.Replicas, fmt.Sprintf("Rolled back deployment %q to revision %d (template of ReplicaSet %s)", p.cur.Name, target, rs.Name))
+		p.act(RollBack, rs.Name, rs.Replicas, rs.Replicas, why{kind: whyRolledBack, name: p.cur.Name, s: rs.Name, n: [8]int64{target}})
 	default:
-		p.act(SkipRollback, "", 0, 0, fmt.Sprintf("rollback skipped: Unable to find the revision to rollback to (revision %d).", target))
+		p.act(SkipRollback, "", 0, 0, why{kind: whyNoRevision, n: [8]int64{target}})
 	}
 }
 
@@ -824,19 +1088,19 @@ func (p *planner[T]) rolling() {
 	R := p.cur.Replicas
 	if spec := p.rss[n].Replicas; spec != R {
 		var to int32
-		var why string
+		var w why
 		if spec > R {
-			to, why = R, fmt.Sprintf("more than the %d desired replicas", R)
+			to, w.cause, w.n[4] = R, causeTooMany, int64(R)
 		} else {
 			var err error
 			to, err = newReplicas(&p.cur, p.rss, n, p.opts.Surge == SurgeCountsTerminating)
 			if err != nil {
-				p.note = err.Error()
+				p.note = textWhy(err.Error())
 				return
 			}
-			why = p.surgeWhy(n)
+			p.surgeWhy(&w, n)
 		}
-		if p.scale(n, to, false, why) {
+		if p.scale(n, to, false, w) {
 			p.rolloutStatus()
 			return
 		}
@@ -849,13 +1113,17 @@ func (p *planner[T]) rolling() {
 		p.cleanupHistory(false)
 	}
 	p.rolloutStatus()
-	if len(p.actions) == 0 && p.note == "" {
+	if len(p.actions) == 0 && p.note.kind == whyNone {
 		p.note = p.waitingWhy()
 	}
 }
 
 // reconcileOld scales old ReplicaSets down, first the unhealthy ones, and
 // reports whether that counts as scaling. Upstream: reconcileOldReplicaSets.
+//
+// Both of upstream's steps read the ReplicaSets as they were before
+// either scaled (the cleanup's result only lowers the sizes the second
+// step starts from), so both are computed before any is written.
 func (p *planner[T]) reconcileOld() bool {
 	n := p.newIdx
 	var oldPods int64
@@ -872,48 +1140,55 @@ func (p *planner[T]) reconcileOld() bool {
 		p.note = p.waitingWhy()
 		return false
 	}
-	base := append([]ReplicaSet[T](nil), p.rss...)
-	sizes := make([]int32, len(base))
-	for i := range base {
-		sizes[i] = base[i].Replicas
+	p.sizes = p.sizes[:0]
+	for i := range p.rss {
+		p.sizes = append(p.sizes, p.rss[i].Replicas)
 	}
-	order := oldestOrder(base, n)
-	cleaned, err := cleanupUnhealthy(base, n, order, budget, sizes)
+	p.order = sortOldest(p.order[:0], p.rss, n)
+	sizes, order := p.sizes, p.order
+	cleaned, err := cleanupUnhealthy(p.rss, n, order, budget, sizes)
+	p.cleaned = append(p.cleaned[:0], sizes...)
+	var removed int32
+	minAvail := MinAvailable(&p.cur)
+	var available int64
+	if err == nil {
+		for i := range p.rss {
+			if i == n || p.rss[i].Replicas > 0 {
+				available += int64(p.rss[i].AvailableReplicas)
+			}
+		}
+		removed, _ = scaleDownOld(&p.cur, p.rss, n, order, sizes)
+	}
 	for _, i := range order {
-		if sizes[i] != p.rss[i].Replicas {
-			unhealthy := base[i].Replicas - base[i].AvailableReplicas
-			p.scale(i, sizes[i], false, fmt.Sprintf("removing unavailable pods first (%d of its pods unavailable, %d old pods may go)", unhealthy, budget))
+		if to := p.cleaned[i]; to != p.rss[i].Replicas {
+			w := why{cause: causeUnhealthy}
+			w.n[4], w.n[5] = int64(p.rss[i].Replicas-p.rss[i].AvailableReplicas), int64(budget)
+			p.scale(i, to, false, w)
 		}
 	}
 	if err != nil {
-		p.note = "no old pods scaled down: " + err.Error()
+		p.note = textWhy("no old pods scaled down: " + err.Error())
 		return false
 	}
-	minAvail := MinAvailable(&p.cur)
-	var available int64
-	for i := range base {
-		if i == n || base[i].Replicas > 0 {
-			available += int64(base[i].AvailableReplicas)
-		}
-	}
-	removed, _ := scaleDownOld(&p.cur, base, n, order, sizes)
 	for _, i := range order {
 		if sizes[i] != p.rss[i].Replicas {
-			p.scale(i, sizes[i], false, fmt.Sprintf("%d pods available, at least %d must stay available (%d - maxUnavailable %d)", available, minAvail, p.cur.Replicas, MaxUnavailable(&p.cur)))
+			w := why{cause: causeAvailable}
+			w.n[4], w.n[5], w.n[6], w.n[7] = available, int64(minAvail), int64(p.cur.Replicas), int64(MaxUnavailable(&p.cur))
+			p.scale(i, sizes[i], false, w)
 		}
 	}
 	return cleaned+removed > 0
 }
 
-// waitingWhy explains why a rolling step moved nothing.
-func (p *planner[T]) waitingWhy() string {
+// waitingWhy records why a rolling step moved nothing, as things are now.
+func (p *planner[T]) waitingWhy() why {
 	s := &p.cur.Status
 	if Complete(&p.cur, s) {
-		return fmt.Sprintf("rollout complete: %d of %d pods updated and available", s.AvailableReplicas, p.cur.Replicas)
+		return why{kind: whyComplete, n: [8]int64{int64(s.AvailableReplicas), int64(p.cur.Replicas)}}
 	}
 	n := p.newIdx
 	if n < 0 {
-		return "waiting: no new ReplicaSet"
+		return why{kind: whyNoNew}
 	}
 	newRS := &p.rss[n]
 	var oldPods int64
@@ -923,10 +1198,10 @@ func (p *planner[T]) waitingWhy() string {
 		}
 	}
 	if oldPods == 0 {
-		return fmt.Sprintf("waiting for new ReplicaSet %s: %d of %d pods available", newRS.Name, newRS.AvailableReplicas, newRS.Replicas)
+		return why{kind: whyWaitNew, name: newRS.Name, n: [8]int64{int64(newRS.AvailableReplicas), int64(newRS.Replicas)}}
 	}
-	return fmt.Sprintf("waiting: %d pods at the limit of %d (%s) and no old pod may go (%d new pods unavailable, at least %d must stay available)",
-		sumSpec(p.rss), maxTotal(&p.cur), ceilingSum(&p.cur), newRS.Replicas-newRS.AvailableReplicas, MinAvailable(&p.cur))
+	return why{kind: whyWaitLimit, c: ceilingOf(&p.cur),
+		n: [8]int64{sumSpec(p.rss), int64(newRS.Replicas - newRS.AvailableReplicas), int64(MinAvailable(&p.cur))}}
 }
 
 func sumSpec[T any](rss []ReplicaSet[T]) int64 {
@@ -946,7 +1221,7 @@ func (p *planner[T]) recreate() {
 	scaled := false
 	for i := range p.rss {
 		if i != p.newIdx && p.rss[i].Replicas > 0 {
-			if p.scale(i, 0, false, "Recreate stops every old pod before starting new ones") {
+			if p.scale(i, 0, false, why{cause: causeRecreateOff}) {
 				scaled = true
 			}
 		}
@@ -956,7 +1231,7 @@ func (p *planner[T]) recreate() {
 		return
 	}
 	if running, n := p.oldPodsRunning(); running {
-		p.note = fmt.Sprintf("waiting for %d old pods to stop before starting the new ReplicaSet", n)
+		p.note = why{kind: whyOldRunning, n: [8]int64{n}}
 		p.rolloutStatus()
 		return
 	}
@@ -970,7 +1245,7 @@ func (p *planner[T]) recreate() {
 			spec = int64(p.rss[p.newIdx].Replicas)
 		}
 		if term > 0 && spec < int64(p.cur.Replicas) {
-			p.note = fmt.Sprintf("waiting for %d terminating pods before starting new pods", term)
+			p.note = why{kind: whyTermStart, n: [8]int64{term}}
 			p.rolloutStatus()
 			return
 		}
@@ -981,12 +1256,12 @@ func (p *planner[T]) recreate() {
 		}
 		p.snapshot()
 	}
-	p.scale(p.newIdx, p.cur.Replicas, false, "Recreate starts all pods once the old ones are gone")
+	p.scale(p.newIdx, p.cur.Replicas, false, why{cause: causeRecreateOn})
 	if Complete(&p.cur, &p.cur.Status) {
 		p.cleanupHistory(false)
 	}
 	p.rolloutStatus()
-	if len(p.actions) == 0 && p.note == "" {
+	if len(p.actions) == 0 && p.note.kind == whyNone {
 		p.note = p.waitingWhy()
 	}
 }
@@ -1019,46 +1294,83 @@ func (p *planner[T]) cleanupHistory(newestFirst bool) {
 	if !ok {
 		return
 	}
-	base := p.pre
-	if base == nil {
+	// The ReplicaSets as they were before this sync scaled: the snapshot
+	// when there is one.
+	var base []ReplicaSet[T]
+	preNew := p.preNew
+	if p.hasPre {
+		base = p.swapPre()
+		defer p.swapPre()
+	} else {
 		base = p.rss
+		preNew = -1
 	}
-	// base is oldest first (PlanWith sorted it); view is the starting
-	// order, order[k] the index in base of view[k].
-	order := make([]int, len(base))
-	view := make([]ReplicaSet[T], len(base))
-	newInView := -1
+	// Nothing to delete when no more old ReplicaSets can go than the
+	// limit keeps (ToCleanUp's first test, without its allocation).
+	cleanable := 0
+	for i := range base {
+		if i != preNew && !base[i].Deleting {
+			cleanable++
+		}
+	}
+	if cleanable <= max(int(limit), 0) {
+		return
+	}
+	// base is oldest first (plan sorted it); view is the starting order,
+	// order[k] the index in base of view[k].
+	view := base
+	newInView := preNew
+	p.order = p.order[:0]
 	for k := range base {
-		i := k
-		if newestFirst {
-			i = len(base) - 1 - k
+		p.order = append(p.order, k)
+	}
+	if newestFirst {
+		p.view = p.view[:0]
+		newInView = -1
+		for k := range base {
+			i := len(base) - 1 - k
+			p.order[k] = i
+			p.view = append(p.view, base[i])
+			if i == preNew {
+				newInView = k
+			}
 		}
-		order[k], view[k] = i, base[i]
-		if i == p.preNew {
-			newInView = k
-		}
+		view = p.view
 	}
 	for _, k := range revision.ToCleanUp(view, newInView, &limit, p.opts.Cleanup) {
-		i := order[k]
-		if p.deleted == nil {
-			p.deleted = make([]bool, len(p.rss))
-		}
-		p.deleted[i] = true
+		i := p.order[k]
+		p.markDeleted(i)
 		rev := base[i].Annotations[revision.RevisionAnnotation]
-		p.act(DeleteReplicaSet, base[i].Name, 0, 0, fmt.Sprintf("deleted old ReplicaSet %s (revision %s): more than revisionHistoryLimit %d old ReplicaSets", base[i].Name, orNone(rev), limit))
+		p.act(DeleteReplicaSet, base[i].Name, 0, 0, why{kind: whyDeleted, name: base[i].Name, s: rev, n: [8]int64{int64(limit)}})
 	}
+	if newestFirst {
+		clear(p.view) // drop the templates' references
+	}
+}
+
+// markDeleted records that rss[i] is deleted.
+func (p *planner[T]) markDeleted(i int) {
+	for len(p.deleted) < len(p.rss) {
+		p.deleted = append(p.deleted, false)
+	}
+	p.deleted[i] = true
+	p.anyDeleted = true
 }
 
 // deploymentStatus writes the status without progress estimation.
 // Upstream: syncDeploymentStatus.
 func (p *planner[T]) deploymentStatus() {
-	p.cur.Status = CalculateStatus(&p.cur, p.pre, p.preNew, p.now)
+	rss, newRS := p.preView()
+	p.cur.Status = calculateStatus(&p.cur, rss, newRS, p.now, p.st)
+	p.endPreView()
 }
 
 // rolloutStatus writes the status with progress estimation, or requeues a
 // stuck deployment whose status did not change. Upstream: syncRolloutStatus.
 func (p *planner[T]) rolloutStatus() {
-	s := RolloutStatus(&p.cur, p.pre, p.preNew, p.now)
+	rss, newRS := p.preView()
+	s := rolloutStatus(&p.cur, rss, newRS, p.now, p.st)
+	p.endPreView()
 	if equalStatus(&p.cur.Status, &s) {
 		if after, ok := Requeue(&p.cur, &s, p.now); ok {
 			p.requeue, p.requeueAfter = true, after
@@ -1067,27 +1379,49 @@ func (p *planner[T]) rolloutStatus() {
 	p.cur.Status = s
 }
 
-func (p *planner[T]) result() Sync[T] {
-	out := Sync[T]{Path: p.path, Actions: p.actions, Deployment: p.cur, NewReplicaSet: -1, Hash: p.hash, Requeue: p.requeue, RequeueAfter: p.requeueAfter}
-	out.ReplicaSets = make([]ReplicaSet[T], 0, len(p.rss))
+// preView returns the ReplicaSets as they were before this sync scaled,
+// and the new one's index among them (none without a snapshot); call
+// endPreView when done.
+func (p *planner[T]) preView() ([]ReplicaSet[T], int) {
+	if !p.hasPre {
+		return nil, -1
+	}
+	return p.swapPre(), p.preNew
+}
+
+func (p *planner[T]) endPreView() {
+	if p.hasPre {
+		p.swapPre()
+	}
+}
+
+// result fills out with the sync: the ReplicaSets without deleted ones
+// (compacted in place), the deployment, and the rest. Reasons are left to
+// Explain.
+func (p *planner[T]) result(out *Sync[T]) {
+	*out = Sync[T]{Path: p.path, Actions: p.actions, Deployment: p.cur, NewReplicaSet: -1, Hash: p.hash, Requeue: p.requeue, RequeueAfter: p.requeueAfter}
+	k := 0
 	for i := range p.rss {
-		if p.deleted != nil && i < len(p.deleted) && p.deleted[i] {
+		if p.anyDeleted && i < len(p.deleted) && p.deleted[i] {
 			continue
 		}
 		if i == p.newIdx {
-			out.NewReplicaSet = len(out.ReplicaSets)
+			out.NewReplicaSet = k
 		}
-		out.ReplicaSets = append(out.ReplicaSets, p.rss[i])
+		if k != i {
+			p.rss[k] = p.rss[i]
+		}
+		k++
 	}
-	reasons := make([]string, 0, len(p.actions)+1)
-	for _, a := range p.actions {
-		reasons = append(reasons, a.Reason)
+	clear(p.rss[k:])
+	p.rss = p.rss[:k]
+	if p.rss == nil {
+		p.rss = []ReplicaSet[T]{} // as PlanWith: never nil
 	}
-	if p.note != "" {
-		reasons = append(reasons, p.note)
+	out.ReplicaSets = p.rss
+	if len(p.actions) == 0 {
+		out.Actions = nil // as PlanWith: nil when nothing is written
 	}
-	out.Reason = strings.Join(reasons, "; ")
-	return out
 }
 
 func orNone(s string) string {

@@ -1,8 +1,9 @@
 package rollout
 
 import (
-	"fmt"
+	"strconv"
 	"time"
+	"unsafe"
 )
 
 // NewCondition returns a condition of type t with both times set to now.
@@ -71,6 +72,16 @@ func RemoveCondition(conds []Condition, t ConditionType) []Condition {
 // saturates at math.MaxInt32. It allocates only the result.
 // Upstream: deploymentutil.GetTerminatingReplicaCountForReplicaSets.
 func TerminatingReplicas[T any](rss []ReplicaSet[T]) *int32 {
+	n, ok := terminatingSum(rss)
+	if !ok {
+		return nil
+	}
+	return &n
+}
+
+// terminatingSum is TerminatingReplicas without the allocation: ok is
+// false when the count is unknown.
+func terminatingSum[T any](rss []ReplicaSet[T]) (int32, bool) {
 	var sum int64
 	for i := range rss {
 		switch {
@@ -78,11 +89,10 @@ func TerminatingReplicas[T any](rss []ReplicaSet[T]) *int32 {
 			sum += int64(*rss[i].TerminatingReplicas)
 		case rss[i].ObservedGeneration == 0:
 		default:
-			return nil
+			return 0, false
 		}
 	}
-	n := sat(sum)
-	return &n
+	return sat(sum), true
 }
 
 // CalculateStatus returns the status the counters of rss give d, with
@@ -106,6 +116,21 @@ func TerminatingReplicas[T any](rss []ReplicaSet[T]) *int32 {
 // Upstream: calculateStatus (with the DeploymentReplicaSetTerminatingReplicas
 // gate on, the v1.35+ default).
 func CalculateStatus[T any](d *Deployment[T], rss []ReplicaSet[T], newRS int, now time.Time) Status {
+	return calculateStatus(d, rss, newRS, now, nil)
+}
+
+// statusStore is memory a Planner lends the status it computes: the
+// conditions are appended to conds[:0] and the pointers point to term and
+// coll, so that a sync in the steady state allocates nothing for them. A
+// nil *statusStore means fresh memory, as the exported functions give.
+type statusStore struct {
+	conds      []Condition
+	term, coll int32
+	msg        []byte // scratch for a condition message
+}
+
+// calculateStatus is CalculateStatus with the result's memory from st.
+func calculateStatus[T any](d *Deployment[T], rss []ReplicaSet[T], newRS int, now time.Time, st *statusStore) Status {
 	if d == nil {
 		return Status{}
 	}
@@ -122,22 +147,84 @@ func CalculateStatus[T any](d *Deployment[T], rss []ReplicaSet[T], newRS int, no
 		ReadyReplicas:       sat(ready),
 		AvailableReplicas:   sat(available),
 		UnavailableReplicas: sat(max(0, spec-available)),
-		TerminatingReplicas: TerminatingReplicas(rss),
+	}
+	if st == nil {
+		s.TerminatingReplicas = TerminatingReplicas(rss)
+	} else if n, ok := terminatingSum(rss); ok {
+		st.term = n
+		s.TerminatingReplicas = &st.term
 	}
 	if newRS >= 0 && newRS < len(rss) {
 		s.UpdatedReplicas = rss[newRS].StatusReplicas
 	}
 	if d.Status.CollisionCount != nil {
-		c := *d.Status.CollisionCount
-		s.CollisionCount = &c
+		if st == nil {
+			c := *d.Status.CollisionCount
+			s.CollisionCount = &c
+		} else {
+			st.coll = *d.Status.CollisionCount
+			s.CollisionCount = &st.coll
+		}
 	}
-	s.Conditions = append([]Condition(nil), d.Status.Conditions...)
-	if int64(s.AvailableReplicas) >= int64(d.Replicas)-int64(MaxUnavailable(d)) {
-		s.Conditions = SetCondition(s.Conditions, NewCondition(DeploymentAvailable, ConditionTrue, ReasonMinimumReplicasAvailable, "Deployment has minimum availability.", now))
+	if st == nil || overlaps(st.conds, d.Status.Conditions) {
+		s.Conditions = append([]Condition(nil), d.Status.Conditions...)
 	} else {
-		s.Conditions = SetCondition(s.Conditions, NewCondition(DeploymentAvailable, ConditionFalse, ReasonMinimumReplicasUnavailable, "Deployment does not have minimum availability.", now))
+		s.Conditions = append(st.conds[:0], d.Status.Conditions...)
+		if s.Conditions != nil {
+			st.conds = s.Conditions
+		}
+	}
+	// s.Conditions is this status's own: set and remove in place.
+	if int64(s.AvailableReplicas) >= int64(d.Replicas)-int64(MaxUnavailable(d)) {
+		s.Conditions = setOwnCondition(s.Conditions, NewCondition(DeploymentAvailable, ConditionTrue, ReasonMinimumReplicasAvailable, "Deployment has minimum availability.", now))
+	} else {
+		s.Conditions = setOwnCondition(s.Conditions, NewCondition(DeploymentAvailable, ConditionFalse, ReasonMinimumReplicasUnavailable, "Deployment does not have minimum availability.", now))
+	}
+	if st != nil && s.Conditions != nil {
+		st.conds = s.Conditions
 	}
 	return s
+}
+
+// setOwnCondition is SetCondition on a slice the caller owns: it changes
+// conds in place (and may grow it) instead of copying, with the same
+// result.
+func setOwnCondition(conds []Condition, c Condition) []Condition {
+	if cur, ok := FindCondition(conds, c.Type); ok {
+		if cur.Status == c.Status && cur.Reason == c.Reason {
+			return conds
+		}
+		if cur.Status == c.Status {
+			c.LastTransitionTime = cur.LastTransitionTime
+		}
+		conds = removeOwnCondition(conds, c.Type)
+	}
+	return append(conds, c)
+}
+
+// removeOwnCondition is RemoveCondition on a slice the caller owns.
+func removeOwnCondition(conds []Condition, t ConditionType) []Condition {
+	k := 0
+	for _, x := range conds {
+		if x.Type != t {
+			conds[k] = x
+			k++
+		}
+	}
+	clear(conds[k:])
+	return conds[:k]
+}
+
+// overlaps reports whether the arrays behind a and b (up to their
+// capacities) share memory, so that writing one would change the other.
+func overlaps[E any](a, b []E) bool {
+	if cap(a) == 0 || cap(b) == 0 {
+		return false
+	}
+	var e E
+	size := unsafe.Sizeof(e)
+	a0, b0 := uintptr(unsafe.Pointer(unsafe.SliceData(a))), uintptr(unsafe.Pointer(unsafe.SliceData(b)))
+	return a0 < b0+uintptr(cap(b))*size && b0 < a0+uintptr(cap(a))*size
 }
 
 // Complete reports whether the rollout described by s is complete: all R
@@ -197,15 +284,6 @@ func TimedOut[T any](d *Deployment[T], s *Status, now time.Time) bool {
 	return c.LastUpdateTime.Add(deadline).Before(now)
 }
 
-// subject names what a Progressing message is about: the new ReplicaSet,
-// or the deployment when there is none.
-func subject[T any](d *Deployment[T], rss []ReplicaSet[T], newRS int) string {
-	if newRS >= 0 && newRS < len(rss) {
-		return fmt.Sprintf("ReplicaSet %q", rss[newRS].Name)
-	}
-	return fmt.Sprintf("Deployment %q", d.Name)
-}
-
 // RolloutStatus returns the status a rollout sync writes: CalculateStatus,
 // then, when d has a progress deadline and the rollout is not already
 // complete (Replicas == UpdatedReplicas and d's Progressing reason is
@@ -221,36 +299,69 @@ func subject[T any](d *Deployment[T], rss []ReplicaSet[T], newRS int) string {
 // syncRolloutStatus; use Requeue when the result equals d.Status. A nil d
 // gives the zero Status.
 func RolloutStatus[T any](d *Deployment[T], rss []ReplicaSet[T], newRS int, now time.Time) Status {
+	return rolloutStatus(d, rss, newRS, now, nil)
+}
+
+// rolloutStatus is RolloutStatus with the result's memory from st.
+func rolloutStatus[T any](d *Deployment[T], rss []ReplicaSet[T], newRS int, now time.Time, st *statusStore) Status {
 	if d == nil {
 		return Status{}
 	}
-	s := CalculateStatus(d, rss, newRS, now)
+	s := calculateStatus(d, rss, newRS, now, st)
 	_, hasDeadline := d.ProgressDeadline()
 	if !hasDeadline {
-		s.Conditions = RemoveCondition(s.Conditions, DeploymentProgressing)
+		s.Conditions = removeOwnCondition(s.Conditions, DeploymentProgressing)
 	}
 	cur, hasCur := FindCondition(d.Status.Conditions, DeploymentProgressing)
 	complete := s.Replicas == s.UpdatedReplicas && hasCur && cur.Reason == ReasonNewReplicaSetAvailable
 	if hasDeadline && !complete {
-		who := subject(d, rss, newRS)
 		switch {
 		case Complete(d, &s):
-			s.Conditions = SetCondition(s.Conditions, NewCondition(DeploymentProgressing, ConditionTrue, ReasonNewReplicaSetAvailable, who+" has successfully progressed.", now))
+			s.Conditions = setOwnCondition(s.Conditions, NewCondition(DeploymentProgressing, ConditionTrue, ReasonNewReplicaSetAvailable, progressMessage(d, rss, newRS, " has successfully progressed.", cur.Message, st), now))
 		case Progressing(d, &s):
-			c := NewCondition(DeploymentProgressing, ConditionTrue, ReasonReplicaSetUpdated, who+" is progressing.", now)
+			c := NewCondition(DeploymentProgressing, ConditionTrue, ReasonReplicaSetUpdated, progressMessage(d, rss, newRS, " is progressing.", cur.Message, st), now)
 			if hasCur {
 				if cur.Status == ConditionTrue {
 					c.LastTransitionTime = cur.LastTransitionTime
 				}
-				s.Conditions = RemoveCondition(s.Conditions, DeploymentProgressing)
+				s.Conditions = removeOwnCondition(s.Conditions, DeploymentProgressing)
 			}
-			s.Conditions = SetCondition(s.Conditions, c)
+			s.Conditions = setOwnCondition(s.Conditions, c)
 		case TimedOut(d, &s, now):
-			s.Conditions = SetCondition(s.Conditions, NewCondition(DeploymentProgressing, ConditionFalse, ReasonProgressDeadlineExceeded, who+" has timed out progressing.", now))
+			s.Conditions = setOwnCondition(s.Conditions, NewCondition(DeploymentProgressing, ConditionFalse, ReasonProgressDeadlineExceeded, progressMessage(d, rss, newRS, " has timed out progressing.", cur.Message, st), now))
 		}
 	}
-	s.Conditions = RemoveCondition(s.Conditions, DeploymentReplicaFailure)
+	s.Conditions = removeOwnCondition(s.Conditions, DeploymentReplicaFailure)
+	if st != nil && s.Conditions != nil {
+		st.conds = s.Conditions
+	}
 	return s
+}
+
+// progressMessage is a Progressing condition's message: the subject
+// (`ReplicaSet "x"`, or `Deployment "d"` without a new ReplicaSet) then
+// suffix. When it equals old, old itself is returned, so that the steady
+// state of a rollout does not allocate a message per sync.
+func progressMessage[T any](d *Deployment[T], rss []ReplicaSet[T], newRS int, suffix, old string, st *statusStore) string {
+	var buf []byte
+	if st != nil {
+		buf = st.msg[:0]
+	}
+	if newRS >= 0 && newRS < len(rss) {
+		buf = append(buf, "ReplicaSet "...)
+		buf = strconv.AppendQuote(buf, rss[newRS].Name)
+	} else {
+		buf = append(buf, "Deployment "...)
+		buf = strconv.AppendQuote(buf, d.Name)
+	}
+	buf = append(buf, suffix...)
+	if st != nil {
+		st.msg = buf
+	}
+	if string(buf) == old {
+		return old
+	}
+	return string(buf)
 }
 
 // Requeue says whether and when the controller looks at a stuck
