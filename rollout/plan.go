@@ -529,6 +529,8 @@ func (pl *Planner[T]) plan(d *Deployment[T], rss []ReplicaSet[T], now time.Time,
 		p.actions = nil
 	} else {
 		p.st = &buf.status
+		// Nothing of the input may live in the memory this call writes.
+		p.st.release(&d.Status)
 		if overlaps(buf.rss, rss) {
 			buf.rss = nil // rss is a Sync from two calls ago: leave it be
 		}
@@ -886,8 +888,8 @@ func (p *planner[T]) scale(i int, size int32, force bool, w why) bool {
 	if ann == nil {
 		ann = map[string]string{}
 	}
-	ann[revision.DesiredReplicasAnnotation] = proportion.FormatReplicas(desired)
-	ann[revision.MaxReplicasAnnotation] = proportion.FormatReplicas(maxReplicas)
+	ann[revision.DesiredReplicasAnnotation] = formatKept(base[revision.DesiredReplicasAnnotation], desired)
+	ann[revision.MaxReplicasAnnotation] = formatKept(base[revision.MaxReplicasAnnotation], maxReplicas)
 	rs.Annotations = ann
 	from := rs.Replicas
 	w.name, w.isNew = rs.Name, i == p.newIdx
@@ -1422,6 +1424,16 @@ func (p *planner[T]) result(out *Sync[T]) {
 	if len(p.actions) == 0 {
 		out.Actions = nil // as PlanWith: nil when nothing is written
 	}
+}
+
+// formatKept returns proportion.FormatReplicas(n), as old itself when it
+// already says so, so that rewriting an unchanged value does not allocate.
+func formatKept(old string, n int32) string {
+	var b [12]byte
+	if string(strconv.AppendInt(b[:0], int64(n), 10)) == old {
+		return old
+	}
+	return proportion.FormatReplicas(n)
 }
 
 func orNone(s string) string {

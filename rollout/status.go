@@ -120,13 +120,29 @@ func CalculateStatus[T any](d *Deployment[T], rss []ReplicaSet[T], newRS int, no
 }
 
 // statusStore is memory a Planner lends the status it computes: the
-// conditions are appended to conds[:0] and the pointers point to term and
-// coll, so that a sync in the steady state allocates nothing for them. A
-// nil *statusStore means fresh memory, as the exported functions give.
+// conditions are appended to conds[:0] and the counters are written to
+// *term and *coll, so that a sync in the steady state allocates nothing
+// for them. A nil *statusStore means fresh memory, as the exported
+// functions give.
 type statusStore struct {
 	conds      []Condition
-	term, coll int32
+	term, coll *int32
 	msg        []byte // scratch for a condition message
+}
+
+// release forgets whatever of the store the status s (a sync's input)
+// still uses, so that writing the store cannot change s: the Sync two
+// calls back, or a status copied from it.
+func (st *statusStore) release(s *Status) {
+	if overlaps(st.conds, s.Conditions) {
+		st.conds = nil
+	}
+	if s.TerminatingReplicas == st.term || s.CollisionCount == st.term {
+		st.term = nil
+	}
+	if s.TerminatingReplicas == st.coll || s.CollisionCount == st.coll {
+		st.coll = nil
+	}
 }
 
 // calculateStatus is CalculateStatus with the result's memory from st.
@@ -151,8 +167,11 @@ func calculateStatus[T any](d *Deployment[T], rss []ReplicaSet[T], newRS int, no
 	if st == nil {
 		s.TerminatingReplicas = TerminatingReplicas(rss)
 	} else if n, ok := terminatingSum(rss); ok {
-		st.term = n
-		s.TerminatingReplicas = &st.term
+		if st.term == nil {
+			st.term = new(int32)
+		}
+		*st.term = n
+		s.TerminatingReplicas = st.term
 	}
 	if newRS >= 0 && newRS < len(rss) {
 		s.UpdatedReplicas = rss[newRS].StatusReplicas
@@ -162,11 +181,14 @@ func calculateStatus[T any](d *Deployment[T], rss []ReplicaSet[T], newRS int, no
 			c := *d.Status.CollisionCount
 			s.CollisionCount = &c
 		} else {
-			st.coll = *d.Status.CollisionCount
-			s.CollisionCount = &st.coll
+			if st.coll == nil {
+				st.coll = new(int32)
+			}
+			*st.coll = *d.Status.CollisionCount
+			s.CollisionCount = st.coll
 		}
 	}
-	if st == nil || overlaps(st.conds, d.Status.Conditions) {
+	if st == nil {
 		s.Conditions = append([]Condition(nil), d.Status.Conditions...)
 	} else {
 		s.Conditions = append(st.conds[:0], d.Status.Conditions...)
