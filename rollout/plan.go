@@ -283,6 +283,15 @@ func byCreation[T any](a, b ReplicaSet[T]) int {
 	return strings.Compare(a.Name, b.Name)
 }
 
+// byCreationAt is byCreation through pointers, so that sorting does not
+// copy ReplicaSets (a real pod template is about a kilobyte).
+func byCreationAt[T any](a, b *ReplicaSet[T]) int {
+	if c := a.CreationTime.Compare(b.CreationTime); c != 0 {
+		return c
+	}
+	return strings.Compare(a.Name, b.Name)
+}
+
 // smallNames is how many ReplicaSets checkNames compares pairwise; beyond
 // it, it indexes their names in a map.
 const smallNames = 32
@@ -300,9 +309,12 @@ func checkNames[T any](rss []ReplicaSet[T]) error {
 	}
 	if len(rss) <= smallNames {
 		for j := 1; j < len(rss); j++ {
+			b := rss[j].Name
 			for i := 0; i < j; i++ {
-				if rss[i].Name == rss[j].Name {
-					return &duplicateError{name: rss[j].Name, first: i, second: j}
+				// Lengths and last bytes first: names that differ
+				// mostly differ there (their hash suffix).
+				if a := rss[i].Name; len(a) == len(b) && (len(a) == 0 || a[len(a)-1] == b[len(b)-1]) && a == b {
+					return &duplicateError{name: b, first: i, second: j}
 				}
 			}
 		}
@@ -349,10 +361,11 @@ func (e *duplicateError) Unwrap() []error { return []error{ErrInvalid, proportio
 // colliding ReplicaSet.
 var ErrCounterOverflow = errors.New("counter overflow")
 
-// before is what a sync's scaling changes in a ReplicaSet, as it was
-// before: the status is computed, and history cleaned up, from the
-// ReplicaSets as they were then.
+// before is what a sync's scaling changes in rss[i], as it was before:
+// the status is computed, and history cleaned up, from the ReplicaSets as
+// they were then.
 type before struct {
+	i           int
 	replicas    int32
 	generation  int64
 	annotations map[string]string
@@ -367,10 +380,12 @@ type planner[T any] struct {
 	opts Options
 	now  time.Time
 
-	// pre holds, for rss[:len(pre)], what scaling changes, as it was
-	// before this sync's scaling (snapshot); hasPre says it was taken.
+	// The snapshot: hasPre says it was taken, when rss had preLen
+	// ReplicaSets; pre holds what scaling has changed since in them, as
+	// it was before (scale records it before each first change).
 	pre            []before
 	hasPre         bool
+	preLen         int
 	newIdx, preNew int
 	// pendingAnn, when not nil, holds the annotations of the new
 	// ReplicaSet as upstream's in-memory copy has them but the cluster
@@ -512,14 +527,16 @@ func (pl *Planner[T]) plan(d *Deployment[T], rss []ReplicaSet[T], now time.Time,
 	if err := checkNames(rss); err != nil {
 		return nil, err
 	}
-	if s, done, err := planSelector(d, rss); done {
-		if err != nil {
-			return nil, err
+	if d.Selector != nil { // a nil selector passes planSelector
+		if s, done, err := planSelector(d, rss); done {
+			if err != nil {
+				return nil, err
+			}
+			buf.sync = s
+			pl.last = buf
+			pl.next = 1 - pl.next
+			return &buf.sync, nil
 		}
-		buf.sync = s
-		pl.last = buf
-		pl.next = 1 - pl.next
-		return &buf.sync, nil
 	}
 	p := &pl.p
 	p.reset(d, now, pl.Options)
@@ -545,7 +562,10 @@ func (pl *Planner[T]) plan(d *Deployment[T], rss []ReplicaSet[T], now time.Time,
 	for i := range rss {
 		p.idx = append(p.idx, i)
 	}
-	slices.SortFunc(p.idx, func(i, j int) int { return byCreation(rss[i], rss[j]) })
+	cmpAt := func(i, j int) int { return byCreationAt(&rss[i], &rss[j]) }
+	if !slices.IsSortedFunc(p.idx, cmpAt) { // a Sync's ReplicaSets are
+		slices.SortFunc(p.idx, cmpAt)
+	}
 	for _, i := range p.idx {
 		p.rss = append(p.rss, rss[i])
 	}
@@ -590,7 +610,7 @@ func (pl *Planner[T]) plan(d *Deployment[T], rss []ReplicaSet[T], now time.Time,
 // reset readies p for a sync of d at now.
 func (p *planner[T]) reset(d *Deployment[T], now time.Time, opts Options) {
 	p.in, p.cur, p.opts, p.now = d, *d, opts, now
-	p.pre, p.hasPre = p.pre[:0], false
+	p.pre, p.hasPre, p.preLen = p.pre[:0], false, 0
 	p.newIdx, p.preNew = -1, -1
 	p.pendingAnn = nil
 	p.path = 0
@@ -636,31 +656,40 @@ func (p *planner[T]) run() {
 	}
 }
 
-// snapshot records what this sync's scaling will change in the
-// ReplicaSets, as it is now.
+// snapshot marks the ReplicaSets as they are now as the ones this sync's
+// status and cleanup read; scale keeps what it changes after (remember).
 func (p *planner[T]) snapshot() {
 	p.pre = p.pre[:0]
-	for i := range p.rss {
-		rs := &p.rss[i]
-		p.pre = append(p.pre, before{rs.Replicas, rs.Generation, rs.Annotations})
-	}
-	p.hasPre = true
+	p.hasPre, p.preLen = true, len(p.rss)
 	p.preNew = p.newIdx
+}
+
+// remember keeps rss[i] as the snapshot has it, before scale changes it.
+func (p *planner[T]) remember(i int) {
+	if !p.hasPre || i >= p.preLen {
+		return
+	}
+	for k := range p.pre {
+		if p.pre[k].i == i {
+			return
+		}
+	}
+	rs := &p.rss[i]
+	p.pre = append(p.pre, before{i, rs.Replicas, rs.Generation, rs.Annotations})
 }
 
 // swapPre exchanges the snapshot with the ReplicaSets' current values and
 // returns the ReplicaSets the snapshot covers: called once, they are the
-// ReplicaSets as they were before this sync's scaling; called again, as
-// they are now.
+// ReplicaSets as they were at the snapshot; called again, as they are now.
 func (p *planner[T]) swapPre() []ReplicaSet[T] {
-	rss := p.rss[:len(p.pre)]
-	for i := range rss {
-		rs, b := &rss[i], &p.pre[i]
+	for k := range p.pre {
+		b := &p.pre[k]
+		rs := &p.rss[b.i]
 		rs.Replicas, b.replicas = b.replicas, rs.Replicas
 		rs.Generation, b.generation = b.generation, rs.Generation
 		rs.Annotations, b.annotations = b.annotations, rs.Annotations
 	}
-	return rss
+	return p.rss[:p.preLen]
 }
 
 // syncRevision finds or (with create) creates the new ReplicaSet and syncs
@@ -880,6 +909,7 @@ func (p *planner[T]) scale(i int, size int32, force bool, w why) bool {
 	if !sizeChanged && !proportion.AnnotationsNeedUpdate(proportionReplicaSet(rs), desired, maxReplicas) {
 		return false
 	}
+	p.remember(i)
 	base := rs.Annotations
 	if i == p.newIdx && p.pendingAnn != nil {
 		base, p.pendingAnn = p.pendingAnn, nil
@@ -931,8 +961,15 @@ func (p *planner[T]) proportionInputs() (proportion.Deployment, []proportion.Rep
 // annotation differs from R. Upstream: isScalingEvent (it first syncs the
 // revision without creating; that runs again in the branch taken).
 func (p *planner[T]) isScalingEvent() bool {
-	pd, prs := p.proportionInputs()
-	return proportion.IsScalingEvent(pd, prs)
+	// IsScalingEvent looks at active ReplicaSets only: convert just them.
+	pd := proportion.Deployment{Replicas: p.cur.Replicas}
+	p.prs = p.prs[:0]
+	for i := range p.rss {
+		if p.rss[i].Replicas > 0 {
+			p.prs = append(p.prs, proportionReplicaSet(&p.rss[i]))
+		}
+	}
+	return proportion.IsScalingEvent(pd, p.prs)
 }
 
 // sync is the paused and scaling-event branch. Upstream: sync.

@@ -76,6 +76,9 @@ func validate[T any](d *Deployment[T]) intorpercent.ErrorList {
 	if d == nil {
 		return intorpercent.ErrorList{{Type: intorpercent.Required, Field: "deployment"}}
 	}
+	if deploymentCountersValid(d) && strategyValid(d) {
+		return nil
+	}
 	var list intorpercent.ErrorList
 	list = nonNegativeField(list, d.Generation, "metadata.generation")
 	list = nonNegativeField(list, int64(d.Replicas), "spec.replicas")
@@ -140,6 +143,9 @@ func ValidateReplicaSet[T any](rs *ReplicaSet[T]) error {
 }
 
 func validateReplicaSet[T any](rs *ReplicaSet[T]) intorpercent.ErrorList {
+	if rs != nil && replicaSetCountersValid(rs) {
+		return nil
+	}
 	if rs == nil {
 		return intorpercent.ErrorList{{Type: intorpercent.Required, Field: "replicaSet"}}
 	}
@@ -162,6 +168,46 @@ func validateReplicaSet[T any](rs *ReplicaSet[T]) intorpercent.ErrorList {
 		list = append(list, &intorpercent.FieldError{Type: intorpercent.Invalid, Field: "status.availableReplicas", Value: strconv.FormatInt(int64(rs.AvailableReplicas), 10), Detail: "cannot be greater than readyReplicas"})
 	}
 	return list
+}
+
+// deploymentCountersValid reports, in a few comparisons, that validate
+// finds nothing wrong with d's counters (every rule but the strategy's).
+func deploymentCountersValid[T any](d *Deployment[T]) bool {
+	pds := DefaultProgressDeadlineSeconds
+	if d.ProgressDeadlineSeconds != nil {
+		pds = *d.ProgressDeadlineSeconds
+	}
+	s := &d.Status
+	return d.Generation >= 0 && d.Replicas >= 0 && d.MinReadySeconds >= 0 &&
+		(d.RevisionHistoryLimit == nil || *d.RevisionHistoryLimit >= 0) && pds >= 0 && pds > d.MinReadySeconds &&
+		s.ObservedGeneration >= 0 && s.Replicas >= 0 && s.UpdatedReplicas >= 0 && s.ReadyReplicas >= 0 &&
+		s.AvailableReplicas >= 0 && s.UnavailableReplicas >= 0 &&
+		(s.TerminatingReplicas == nil || *s.TerminatingReplicas >= 0) && (s.CollisionCount == nil || *s.CollisionCount >= 0) &&
+		s.UpdatedReplicas <= s.Replicas && s.ReadyReplicas <= s.Replicas && s.AvailableReplicas <= s.Replicas &&
+		s.AvailableReplicas <= s.ReadyReplicas
+}
+
+// strategyValid reports that validate finds nothing wrong with d's
+// strategy.
+func strategyValid[T any](d *Deployment[T]) bool {
+	switch d.Strategy {
+	case "", RollingUpdate:
+		surge, unavailable := d.rollingValues()
+		return len(intorpercent.ValidateRollingUpdate(unavailable, surge, "spec.strategy.rollingUpdate")) == 0
+	case Recreate:
+		return d.MaxSurge == nil && d.MaxUnavailable == nil
+	}
+	return false
+}
+
+// replicaSetCountersValid reports, in a few comparisons, that
+// validateReplicaSet finds nothing wrong with rs: every rule it checks
+// holds. A false leads to the full check, which says what is wrong.
+func replicaSetCountersValid[T any](rs *ReplicaSet[T]) bool {
+	return rs.Generation >= 0 && rs.Replicas >= 0 && (rs.MinReadySeconds == nil || *rs.MinReadySeconds >= 0) &&
+		rs.StatusReplicas >= 0 && rs.ReadyReplicas >= 0 && rs.AvailableReplicas >= 0 && rs.ObservedGeneration >= 0 &&
+		(rs.TerminatingReplicas == nil || *rs.TerminatingReplicas >= 0) &&
+		rs.ReadyReplicas <= rs.StatusReplicas && rs.AvailableReplicas <= rs.StatusReplicas && rs.AvailableReplicas <= rs.ReadyReplicas
 }
 
 // strategyText renders d's strategy as the API server renders an
