@@ -3,6 +3,7 @@ package rollout
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"time"
 
@@ -317,6 +318,8 @@ func Simulate[T any](d *Deployment[T], rss []ReplicaSet[T], cfg Config[T]) (Trac
 		add(pods{n: terminating(rs), created: long, ready: long, deleted: true, gone: cfg.Start.Add(cfg.TerminationDelay)})
 		c.pods[rs.Name] = &rsPods{pending: g}
 	}
+	planner := &Planner[T]{Options: cfg.Options}
+	newName := ""
 	lastEvent := 0
 	for _, ev := range cfg.Events {
 		lastEvent = max(lastEvent, ev.Step)
@@ -334,17 +337,33 @@ func Simulate[T any](d *Deployment[T], rss []ReplicaSet[T], cfg Config[T]) (Trac
 		}
 		minReady = time.Duration(cur.MinReadySeconds) * time.Second
 		podsSeen := observe(c, set, now, minReady)
-		sync, err := PlanWith(&cur, set, now, cfg.Options)
+		// The new ReplicaSet of the last sync is still FindNew's answer
+		// when no event came between and the last sync was not a
+		// rollback (which restores another template): the template is
+		// the same, and a sync only deletes old ReplicaSets and creates
+		// newer ones.
+		known := ""
+		if len(events) == 0 && newName != "" {
+			known = newName
+		}
+		sync, err := planner.Plan(&cur, set, now, known)
 		if err != nil {
-			tr.Deployment, tr.ReplicaSets = cur, set
+			tr.Deployment, tr.ReplicaSets = ownDeployment(cur), slices.Clone(set)
 			return tr, err
 		}
 		idle := len(sync.Actions) == 0 && len(events) == 0 && equalStatus(&cur.Status, &sync.Deployment.Status) &&
 			equalAnnotations(cur.Annotations, sync.Deployment.Annotations)
 		if !idle {
-			tr.Steps = append(tr.Steps, step(k, now, cfg.Start, events, &sync, set, podsSeen))
+			planner.Explain()
+			tr.Steps = append(tr.Steps, step(k, now, cfg.Start, events, sync, set, podsSeen))
 		}
+		// The Planner's memory is reused two syncs on: keep copies of
+		// what the trace holds longer (step copies what it keeps).
 		cur, set = sync.Deployment, sync.ReplicaSets
+		newName = ""
+		if sync.NewReplicaSet >= 0 && sync.Path != PathRollback {
+			newName = set[sync.NewReplicaSet].Name
+		}
 		for i := range set {
 			if _, ok := c.pods[set[i].Name]; !ok {
 				c.pods[set[i].Name] = &rsPods{}
@@ -364,8 +383,32 @@ func Simulate[T any](d *Deployment[T], rss []ReplicaSet[T], cfg Config[T]) (Trac
 	if tr.Outcome == 0 {
 		tr.Outcome = OutcomeStepLimit
 	}
-	tr.Deployment, tr.ReplicaSets = cur, set
+	tr.Deployment, tr.ReplicaSets = ownDeployment(cur), slices.Clone(set)
 	return tr, nil
+}
+
+// ownDeployment returns d with its status in memory of its own, not a
+// Planner's.
+func ownDeployment[T any](d Deployment[T]) Deployment[T] {
+	d.Status = ownStatus(d.Status)
+	return d
+}
+
+// ownStatus returns s with its conditions and counters in memory of its
+// own, not a Planner's.
+func ownStatus(s Status) Status {
+	if s.Conditions != nil {
+		s.Conditions = append([]Condition{}, s.Conditions...)
+	}
+	if s.TerminatingReplicas != nil {
+		n := *s.TerminatingReplicas
+		s.TerminatingReplicas = &n
+	}
+	if s.CollisionCount != nil {
+		n := *s.CollisionCount
+		s.CollisionCount = &n
+	}
+	return s
 }
 
 // outcome classifies a deployment with nothing left to do.
@@ -448,7 +491,7 @@ func step[T any](k int, now, start time.Time, events []string, s *Sync[T], befor
 	}
 	st := Step{
 		Sync: k, Time: now, Elapsed: now.Sub(start), Events: events,
-		Path: s.Path, Actions: s.Actions, Reason: s.Reason, Status: s.Deployment.Status,
+		Path: s.Path, Actions: slices.Clone(s.Actions), Reason: s.Reason, Status: ownStatus(s.Deployment.Status),
 		Replicas: s.Deployment.Replicas, MaxSurge: MaxSurge(&s.Deployment), MaxUnavailable: MaxUnavailable(&s.Deployment),
 		Pods: podsSeen,
 	}

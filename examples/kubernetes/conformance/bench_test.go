@@ -687,3 +687,81 @@ func TestSpeedups(t *testing.T) {
 			ratio(rounds[0].Extra["x"]), ratio(rounds[len(rounds)-1].Extra["x"]))
 	}
 }
+
+// BenchmarkPlanner is issue 13's Plan target on the real
+// corev1.PodTemplateSpec: a Planner reused from sync to sync, on the
+// 10-ReplicaSet mid-rollout state of benchDeployment with the status and
+// revision annotation its previous sync wrote (so the sync scales one
+// ReplicaSet and rewrites the status), the new ReplicaSet named by the caller. "preconverted"
+// keeps the rollout types from sync to sync, as a controller holding its
+// state in them does; "adapt" converts the apps/v1 objects inside the
+// loop, as a controller reading them from an informer does; "Plan" is
+// the simple entry point, with reasons written, for comparison.
+func BenchmarkPlanner(b *testing.B) {
+	d, rss := benchDeployment()
+	od, err := adapt.Deployment(d)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ors := adapt.ReplicaSets(rss)
+	first, err := rollout.Plan(&od, ors, benchNow.Add(-10*time.Second))
+	if err != nil {
+		b.Fatal(err)
+	}
+	od.Status, od.Annotations = first.Deployment.Status, first.Deployment.Annotations
+	d.Status, d.Annotations = adapt.StatusObject(&od.Status), od.Annotations
+	newRS := ors[first.NewReplicaSet].Name
+	want, err := rollout.Plan(&od, ors, benchNow)
+	if err != nil || len(want.Actions) != 1 {
+		b.Fatalf("Plan = %d actions, %v; want one write", len(want.Actions), err)
+	}
+	b.Run("preconverted", func(b *testing.B) {
+		var p rollout.Planner[adapt.Template]
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := p.Plan(&od, ors, benchNow, newRS); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("preconverted/explained", func(b *testing.B) {
+		var p rollout.Planner[adapt.Template]
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := p.Plan(&od, ors, benchNow, newRS); err != nil {
+				b.Fatal(err)
+			}
+			sink = p.Explain().Reason
+		}
+	})
+	b.Run("preconverted/FindNew", func(b *testing.B) {
+		var p rollout.Planner[adapt.Template]
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := p.Plan(&od, ors, benchNow, ""); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("adapt", func(b *testing.B) {
+		var p rollout.Planner[adapt.Template]
+		b.ReportAllocs()
+		for b.Loop() {
+			cd, err := adapt.Deployment(d)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if _, err := p.Plan(&cd, adapt.ReplicaSets(rss), benchNow, newRS); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("Plan", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := rollout.Plan(&od, ors, benchNow); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
