@@ -24,6 +24,14 @@
 //
 // [Validate] checks a Deployment as the API server would before Plan reads it.
 //
+// A controller that syncs on every event, or a tool that replays many
+// rollouts, keeps a [Planner] per worker instead: [Planner.Plan] gives the
+// same Sync as Plan but reuses its memory (two allocations in a sync that
+// scales one ReplicaSet, none at rest), takes the new ReplicaSet's name
+// when the caller knows it (skipping the template comparisons that cost
+// most with a real pod template), and leaves the reasons to
+// [Planner.Explain], so they are formatted only when read.
+//
 // The package has three layers:
 //
 //   - Step math: the numbers one sync works with. [Fenceposts], [MaxSurge],

@@ -581,3 +581,48 @@ func ExampleResizePolicy_String() {
 	fmt.Println(rollout.ResizeUpstream, rollout.ResizeRefreshesAnnotations)
 	// Output: ResizeUpstream ResizeRefreshesAnnotations
 }
+
+func ExamplePlanner_Plan() {
+	// A controller's loop: one Planner, each Sync fed back as the next
+	// input, the new ReplicaSet named once it is known. No pod becomes
+	// available here, so the rollout stops at the limit of 13 pods.
+	d, rss := nginxDeployment("nginx:1.9.3")
+	var p rollout.Planner[template]
+	newRS := ""
+	for range 3 {
+		s, err := p.Plan(d, rss, start, newRS)
+		if err != nil {
+			panic(err)
+		}
+		for _, a := range s.Actions {
+			fmt.Printf("%s %s %d -> %d\n", a.Kind, a.ReplicaSet, a.From, a.To)
+		}
+		if len(s.Actions) == 0 {
+			fmt.Println("nothing to write")
+		}
+		d, rss, newRS = &s.Deployment, s.ReplicaSets, s.ReplicaSets[s.NewReplicaSet].Name
+	}
+	// Output:
+	// CreateReplicaSet nginx-5dcbf9fdb7 0 -> 3
+	// ScaleReplicaSet nginx-6d4cf56db6 10 -> 8
+	// ScaleReplicaSet nginx-5dcbf9fdb7 3 -> 5
+	// nothing to write
+}
+
+func ExamplePlanner_Explain() {
+	d, rss := nginxDeployment("nginx:1.9.3")
+	var p rollout.Planner[template]
+	s, err := p.Plan(d, rss, start, "")
+	if err != nil {
+		panic(err)
+	}
+	fmt.Printf("before Explain: %q\n", s.Actions[0].Reason)
+	p.Explain()
+	for _, a := range s.Actions {
+		fmt.Println(a.Reason)
+	}
+	// Output:
+	// before Explain: ""
+	// created new ReplicaSet nginx-5dcbf9fdb7 (revision 2) at 3: 13 pods allowed (10 + maxSurge 3), 10 in other ReplicaSets
+	// scaled down old ReplicaSet nginx-6d4cf56db6 from 10 to 8: 10 pods available, at least 8 must stay available (10 - maxUnavailable 2)
+}

@@ -39,7 +39,17 @@ func explained(p *Planner[tmpl], d *Deployment[tmpl], rss []ReplicaSet[tmpl], no
 // loop and Simulate do. Every Sync, once explained, equals PlanWith's on
 // copies of the same input, and the inputs are never modified.
 func TestPlannerMatchesPlanWithAcrossReusedMemory(t *testing.T) {
-	rapid.Check(t, func(t *rapid.T) {
+	rapid.Check(t, plannerMatchesPlanWith)
+}
+
+// FuzzPlanner runs the same property under the fuzzer:
+// go test -fuzz FuzzPlanner ./rollout/.
+func FuzzPlanner(f *testing.F) {
+	f.Fuzz(rapid.MakeFuzz(plannerMatchesPlanWith))
+}
+
+func plannerMatchesPlanWith(t *rapid.T) {
+	{
 		var p Planner[tmpl]
 		for state := range rapid.IntRange(1, 4).Draw(t, "states") {
 			st := drawSyncState(t, state == 0)
@@ -66,7 +76,7 @@ func TestPlannerMatchesPlanWithAcrossReusedMemory(t *testing.T) {
 				d, rss, now = &got.Deployment, got.ReplicaSets, now.Add(10*time.Second)
 			}
 		}
-	})
+	}
 }
 
 // TestPlannerGivesTheSameSyncWithTheNewReplicaSetNamed: naming the
