@@ -487,10 +487,13 @@ func (p *Planner[T]) Explain() *Sync[T] {
 	if s.Path == PathSelectingAll {
 		return s // planSelector wrote its reason
 	}
+	// R and maxSurge do not change within a sync: the ceiling the
+	// reasons state is the deployment's as the sync leaves it.
+	c := ceilingOf(&s.Deployment)
 	for i := range s.Actions {
-		s.Actions[i].Reason = p.p.whys[i].text()
+		s.Actions[i].Reason = p.p.whys[i].text(c)
 	}
-	note := p.p.note.text()
+	note := p.p.note.text(c)
 	switch {
 	case len(s.Actions) == 0:
 		s.Reason = note
@@ -860,7 +863,7 @@ func (p *planner[T]) surgeWhy(w *why, newIdx int) {
 		total += int64(p.rss[i].Replicas)
 		term += int64(terminating(&p.rss[i]))
 	}
-	w.cause, w.c = causeSurge, ceilingOf(&p.cur)
+	w.cause = causeSurge
 	w.n[4], w.n[5] = total, term
 	if p.opts.Surge == SurgeCountsTerminating {
 		w.n[6] = 1
@@ -1008,7 +1011,7 @@ func (p *planner[T]) proportional() {
 			term += int64(terminating(&p.rss[i]))
 		}
 		if after > before && after+term > int64(maxTotal(&p.cur)) {
-			p.note = why{kind: whyTermScaleUp, c: ceilingOf(&p.cur), n: [8]int64{term, after}}
+			p.note = why{kind: whyTermScaleUp, n: [8]int64{term, after}}
 			return
 		}
 	}
@@ -1018,7 +1021,7 @@ func (p *planner[T]) proportional() {
 			from += int64(p.rss[i].Replicas)
 		}
 	}
-	cause := why{cause: causeProportion, c: ceilingOf(&p.cur)}
+	cause := why{cause: causeProportion}
 	cause.n[4], cause.n[5] = int64(p.cur.Replicas), from
 	// Write in the order upstream's scale() visits the ReplicaSets:
 	// res.Order (largest first, the direction deciding ties; old newest
@@ -1239,7 +1242,7 @@ func (p *planner[T]) waitingWhy() why {
 	if oldPods == 0 {
 		return why{kind: whyWaitNew, name: newRS.Name, n: [8]int64{int64(newRS.AvailableReplicas), int64(newRS.Replicas)}}
 	}
-	return why{kind: whyWaitLimit, c: ceilingOf(&p.cur),
+	return why{kind: whyWaitLimit,
 		n: [8]int64{sumSpec(p.rss), int64(newRS.Replicas - newRS.AvailableReplicas), int64(MinAvailable(&p.cur))}}
 }
 

@@ -26,16 +26,16 @@ const (
 	whyDeleting      // the deployment is being deleted
 	whyPaused        // nothing to do while paused
 	whyScalingIdle   // scaling event with nothing to resize
-	whyTermScaleUp   // n[0] terminating; n[1] after; ceiling in c
+	whyTermScaleUp   // n[0] terminating; n[1] after
 	whyComplete      // n[0] available; n[1] replicas
 	whyNoNew         // no new ReplicaSet
 	whyWaitNew       // name; n[0] available; n[1] spec
-	whyWaitLimit     // n[0] pods; ceiling in c; n[1] unavailable new; n[2] min available
+	whyWaitLimit     // n[0] pods; n[1] unavailable new; n[2] min available
 	whyOldRunning    // n[0] old pods
 	whyTermStart     // n[0] terminating
-	causeSurge       // c: ceiling; n[4] other pods; n[5] terminating, shown when n[6] != 0
+	causeSurge       // n[4] other pods; n[5] terminating, shown when n[6] != 0
 	causeRecreate    // n[4] replicas
-	causeProportion  // n[4] replicas; n[5] before; c: ceiling
+	causeProportion  // n[4] replicas; n[5] before
 	causeEmpty       // nothing after the colon
 	causeTooMany     // n[4] replicas
 	causeUnhealthy   // n[4] unavailable; n[5] budget
@@ -76,12 +76,12 @@ type why struct {
 	kind, cause whyKind
 	isNew       bool
 	name, s, s2 string
-	c           ceiling
 	n           [8]int64
 }
 
 // text writes the sentence.
-func (w *why) text() string {
+// c is the ceiling of the sync, for the reasons that state it.
+func (w *why) text(c ceiling) string {
 	switch w.kind {
 	case whyNone:
 		return ""
@@ -106,13 +106,13 @@ func (w *why) text() string {
 	case whyCollision:
 		return fmt.Sprintf("hash collision: ReplicaSet %s exists with another template; collisionCount %d -> %d, new name next sync", w.name, w.n[0], w.n[1])
 	case whyCreate:
-		return fmt.Sprintf("created new ReplicaSet %s (revision %s) at %d: %s", w.name, w.s, w.n[0], w.causeText())
+		return fmt.Sprintf("created new ReplicaSet %s (revision %s) at %d: %s", w.name, w.s, w.n[0], w.causeText(c))
 	case whyScale:
 		dir := "up"
 		if w.n[1] < w.n[0] {
 			dir = "down"
 		}
-		return fmt.Sprintf("scaled %s %s from %d to %d: %s", dir, w.describe(), w.n[0], w.n[1], w.causeText())
+		return fmt.Sprintf("scaled %s %s from %d to %d: %s", dir, w.describe(), w.n[0], w.n[1], w.causeText(c))
 	case whyRefresh:
 		return fmt.Sprintf("refreshed replicas annotations of %s (desired %d, max %d)", w.describe(), w.n[0], w.n[1])
 	case whyNoLast:
@@ -132,7 +132,7 @@ func (w *why) text() string {
 	case whyScalingIdle:
 		return "scaling event: nothing to resize"
 	case whyTermScaleUp:
-		return fmt.Sprintf("waiting for %d terminating pods before scaling up to %d (limit %d = %s)", w.n[0], w.n[1], w.c.total, w.c.sum())
+		return fmt.Sprintf("waiting for %d terminating pods before scaling up to %d (limit %d = %s)", w.n[0], w.n[1], c.total, c.sum())
 	case whyComplete:
 		return fmt.Sprintf("rollout complete: %d of %d pods updated and available", w.n[0], w.n[1])
 	case whyNoNew:
@@ -141,7 +141,7 @@ func (w *why) text() string {
 		return fmt.Sprintf("waiting for new ReplicaSet %s: %d of %d pods available", w.name, w.n[0], w.n[1])
 	case whyWaitLimit:
 		return fmt.Sprintf("waiting: %d pods at the limit of %d (%s) and no old pod may go (%d new pods unavailable, at least %d must stay available)",
-			w.n[0], w.c.total, w.c.sum(), w.n[1], w.n[2])
+			w.n[0], c.total, c.sum(), w.n[1], w.n[2])
 	case whyOldRunning:
 		return fmt.Sprintf("waiting for %d old pods to stop before starting the new ReplicaSet", w.n[0])
 	case whyTermStart:
@@ -159,10 +159,10 @@ func (w *why) describe() string {
 }
 
 // causeText writes what comes after the colon of a create or scale reason.
-func (w *why) causeText() string {
+func (w *why) causeText(c ceiling) string {
 	switch w.cause {
 	case causeSurge:
-		s := fmt.Sprintf("%d pods allowed (%s), %d in other ReplicaSets", w.c.total, w.c.sum(), w.n[4])
+		s := fmt.Sprintf("%d pods allowed (%s), %d in other ReplicaSets", c.total, c.sum(), w.n[4])
 		if w.n[6] != 0 && w.n[5] > 0 {
 			s += fmt.Sprintf(" and %d terminating", w.n[5])
 		}
@@ -170,7 +170,7 @@ func (w *why) causeText() string {
 	case causeRecreate:
 		return fmt.Sprintf("Recreate starts all %d pods once the old ones are gone", w.n[4])
 	case causeProportion:
-		return fmt.Sprintf("proportional share after resize to %d (%d pods allowed%s, %d before)", w.n[4], w.c.total, w.c.note(), w.n[5])
+		return fmt.Sprintf("proportional share after resize to %d (%d pods allowed%s, %d before)", w.n[4], c.total, c.note(), w.n[5])
 	case causeTooMany:
 		return fmt.Sprintf("more than the %d desired replicas", w.n[4])
 	case causeUnhealthy:
