@@ -3,6 +3,7 @@ package conformance
 import (
 	"fmt"
 	"maps"
+	"reflect"
 	"slices"
 	"sort"
 	"strings"
@@ -233,6 +234,10 @@ func (c *syncCase) size() int {
 	return n
 }
 
+// comparePlanner is the Planner compare runs beside Plan, reused from
+// one sync to the next as a controller reuses it.
+var comparePlanner rollout.Planner[adapt.Template]
+
 // compare runs Plan on the inputs the controller saw and lists every
 // difference between the controller's writes and state after the sync
 // and Plan's.
@@ -251,6 +256,18 @@ func compare(c *syncCase, outD *appsv1.Deployment, outRSs []*appsv1.ReplicaSet, 
 		c.planErr = err
 		add("Plan error", "rollout.Plan: %v", err)
 		return
+	}
+	// The Planner, its memory reused from sync to sync across traces and
+	// the new ReplicaSet named when one existed, gives the very same
+	// Sync once explained.
+	named := ""
+	if s.NewReplicaSet >= 0 && s.Hash == "" {
+		named = s.ReplicaSets[s.NewReplicaSet].Name
+	}
+	if ps, err := comparePlanner.Plan(&conv, adapt.ReplicaSets(c.inRSs), c.clock.start, named); err != nil {
+		add("Planner", "Planner.Plan (new ReplicaSet %q) failed where Plan did not: %v", named, err)
+	} else if comparePlanner.Explain(); !reflect.DeepEqual(*ps, s) {
+		add("Planner", "Planner.Plan (new ReplicaSet %q) differs from Plan:\n  Plan:    %+v\n  Planner: %+v", named, s, *ps)
 	}
 	if perturb != nil {
 		perturb(&s)
@@ -572,7 +589,10 @@ type classTally struct {
 // ReplicaSet after the sync (replicas, minReadySeconds, generation,
 // annotations, template) and the Deployment after it (generation, annotations,
 // template, status counters, collision count, conditions with type,
-// status, reason, message and both timestamps as kept or now).
+// status, reason, message and both timestamps as kept or now). Each sync
+// is also planned by one rollout.Planner reused across every sync, given
+// the new ReplicaSet's name when one exists, and its explained Sync must
+// equal Plan's (difference class "Planner").
 //
 // Between syncs the harness plays the user (image changes, resizes,
 // pauses and resumes, rollbacks, strategy and bound changes, history
