@@ -383,7 +383,39 @@ func benchPairs() []benchPair {
 				s, _ := ourPlan(pdep, prss)
 				sink = s.Path
 			}},
+		{"Planner/10 vs upstream pure parts", inputAdapt,
+			func() { sink = upstreamPureSync(logger, pdep, prss) },
+			func() {
+				s, _ := ourPlanner(pdep, prss)
+				sink = s.Path
+			}},
 	}
+}
+
+// benchPlanner is the Planner ourPlanner reuses, and benchNewRS the new
+// ReplicaSet it names: the one benchDeployment's ReplicaSets hold, which
+// a controller knows from its previous sync.
+var (
+	benchPlanner rollout.Planner[adapt.Template]
+	benchNewRS   string
+)
+
+// ourPlanner is ourPlan for a controller that keeps a Planner and the
+// name of the new ReplicaSet from sync to sync: the conversion is still
+// inside the call, the reasons are not written.
+func ourPlanner(d *appsv1.Deployment, rss []*appsv1.ReplicaSet) (*rollout.Sync[adapt.Template], error) {
+	od, err := adapt.Deployment(d)
+	if err != nil {
+		return nil, err
+	}
+	if benchNewRS == "" {
+		s, err := rollout.Plan(&od, adapt.ReplicaSets(rss), benchNow)
+		if err != nil || s.NewReplicaSet < 0 {
+			return nil, fmt.Errorf("no new ReplicaSet: %v", err)
+		}
+		benchNewRS = s.ReplicaSets[s.NewReplicaSet].Name
+	}
+	return benchPlanner.Plan(&od, adapt.ReplicaSets(rss), benchNow, benchNewRS)
 }
 
 // benchName is a pair's sub-benchmark name: the function, and "adapt",
