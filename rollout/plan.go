@@ -566,11 +566,16 @@ func (pl *Planner[T]) plan(d *Deployment[T], rss []ReplicaSet[T], now time.Time,
 		p.idx = append(p.idx, i)
 	}
 	cmpAt := func(i, j int) int { return byCreationAt(&rss[i], &rss[j]) }
-	if !slices.IsSortedFunc(p.idx, cmpAt) { // a Sync's ReplicaSets are
+	if slices.IsSortedFunc(p.idx, cmpAt) {
+		// A Sync's ReplicaSets are: copy them in one go (a field by field
+		// copy of a real pod template costs several times a memmove).
+		p.rss = append(p.rss, rss...)
+	} else {
 		slices.SortFunc(p.idx, cmpAt)
-	}
-	for _, i := range p.idx {
-		p.rss = append(p.rss, rss[i])
+		p.rss = slices.Grow(p.rss, len(rss)+1)[:len(rss)]
+		for k, i := range p.idx {
+			copy(p.rss[k:k+1], rss[i:i+1])
+		}
 	}
 	if !p.fresh {
 		buf.rss = p.rss
@@ -1186,7 +1191,15 @@ func (p *planner[T]) reconcileOld() bool {
 	for i := range p.rss {
 		p.sizes = append(p.sizes, p.rss[i].Replicas)
 	}
-	p.order = sortOldest(p.order[:0], p.rss, n)
+	// p.rss is oldest first (plan sorted it by byCreation, the order
+	// older gives distinct names), but for a ReplicaSet created in this
+	// sync, which is the new one, n: the old ones are in order already.
+	p.order = p.order[:0]
+	for i := range p.rss {
+		if i != n {
+			p.order = append(p.order, i)
+		}
+	}
 	sizes, order := p.sizes, p.order
 	cleaned, err := cleanupUnhealthy(p.rss, n, order, budget, sizes)
 	p.cleaned = append(p.cleaned[:0], sizes...)
