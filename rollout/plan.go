@@ -375,7 +375,7 @@ type before struct {
 // keeps from one sync to the next.
 type planner[T any] struct {
 	in   *Deployment[T]  // the input, read only
-	cur  Deployment[T]   // the deployment as the sync changes it in memory
+	cur  *Deployment[T]  // the deployment as the sync changes it in memory: the result's
 	rss  []ReplicaSet[T] // the ReplicaSets as the sync changes them
 	opts Options
 	now  time.Time
@@ -428,7 +428,7 @@ type Planner[T any] struct {
 	Options Options
 
 	p    planner[T]
-	bufs [2]planBuffers[T]
+	bufs [2]*planBuffers[T]
 	next int // the buffer the next Plan writes
 	last *planBuffers[T]
 }
@@ -441,6 +441,16 @@ type planBuffers[T any] struct {
 	rss     []ReplicaSet[T]
 	actions []Action
 	status  statusStore
+}
+
+// holds reports whether the input d, rss lives, in part, in b's memory:
+// the Deployment, the ReplicaSets' array, the status's conditions or
+// counters.
+func (b *planBuffers[T]) holds(d *Deployment[T], rss []ReplicaSet[T]) bool {
+	st := &b.status
+	return d == &b.sync.Deployment || overlaps(b.rss, rss) || overlaps(st.conds, d.Status.Conditions) ||
+		(st.term != nil && (d.Status.TerminatingReplicas == st.term || d.Status.CollisionCount == st.term)) ||
+		(st.coll != nil && (d.Status.TerminatingReplicas == st.coll || d.Status.CollisionCount == st.coll))
 }
 
 // Plan returns what one sync does to d and rss at now, as PlanWith(d,
@@ -468,8 +478,9 @@ type planBuffers[T any] struct {
 //     rollout to that ReplicaSet). "" means unknown: Plan calls FindNew.
 //     A name that no ReplicaSet of rss has is an error wrapping ErrInvalid.
 //
-// d and rss are never modified, and may alias a Sync this Planner
-// returned (its Deployment and ReplicaSets).
+// d and rss are never modified, and may be (or share memory with) any
+// Sync this Planner returned: the last one, as in a controller's loop, or
+// an older one, whose memory the Planner then leaves to the caller.
 func (p *Planner[T]) Plan(d *Deployment[T], rss []ReplicaSet[T], now time.Time, newRS string) (*Sync[T], error) {
 	p.p.fresh = false
 	return p.plan(d, rss, now, newRS)
@@ -519,7 +530,6 @@ func (p *Planner[T]) Explain() *Sync[T] {
 // plan is Plan and PlanWith (p.p.fresh).
 func (pl *Planner[T]) plan(d *Deployment[T], rss []ReplicaSet[T], now time.Time, newRS string) (*Sync[T], error) {
 	pl.last = nil
-	buf := &pl.bufs[pl.next]
 	if errs := validate(d); len(errs) > 0 {
 		name := ""
 		if d != nil {
@@ -529,6 +539,14 @@ func (pl *Planner[T]) plan(d *Deployment[T], rss []ReplicaSet[T], now time.Time,
 	}
 	if err := checkNames(rss); err != nil {
 		return nil, err
+	}
+	buf := pl.bufs[pl.next]
+	if buf == nil || buf.holds(d, rss) {
+		// Nothing of the input may live in the memory this call writes
+		// (the caller passed the Sync from two calls back, or parts of
+		// it): leave that memory to the caller and start afresh.
+		buf = new(planBuffers[T])
+		pl.bufs[pl.next] = buf
 	}
 	if d.Selector != nil { // a nil selector passes planSelector
 		if s, done, err := planSelector(d, rss); done {
@@ -542,6 +560,7 @@ func (pl *Planner[T]) plan(d *Deployment[T], rss []ReplicaSet[T], now time.Time,
 		}
 	}
 	p := &pl.p
+	p.cur = &buf.sync.Deployment
 	p.reset(d, now, pl.Options)
 	if p.fresh {
 		p.st = nil
@@ -549,11 +568,6 @@ func (pl *Planner[T]) plan(d *Deployment[T], rss []ReplicaSet[T], now time.Time,
 		p.actions = nil
 	} else {
 		p.st = &buf.status
-		// Nothing of the input may live in the memory this call writes.
-		p.st.release(&d.Status)
-		if overlaps(buf.rss, rss) {
-			buf.rss = nil // rss is a Sync from two calls ago: leave it be
-		}
 		p.rss = buf.rss[:0]
 		p.actions = buf.actions[:0]
 	}
@@ -615,9 +629,11 @@ func (pl *Planner[T]) plan(d *Deployment[T], rss []ReplicaSet[T], now time.Time,
 	return &buf.sync, nil
 }
 
-// reset readies p for a sync of d at now.
+// reset readies p for a sync of d at now; p.cur must point to the
+// result's Deployment, which must not be *d.
 func (p *planner[T]) reset(d *Deployment[T], now time.Time, opts Options) {
-	p.in, p.cur, p.opts, p.now = d, *d, opts, now
+	p.in, p.opts, p.now = d, opts, now
+	*p.cur = *d
 	p.pre, p.hasPre, p.preLen = p.pre[:0], false, 0
 	p.newIdx, p.preNew = -1, -1
 	p.pendingAnn = nil
@@ -642,7 +658,7 @@ func (p *planner[T]) run() {
 		p.note = why{kind: whyDeleting}
 		return
 	}
-	if conds, changed := PausedConditions(&p.cur, p.now); changed {
+	if conds, changed := PausedConditions(p.cur, p.now); changed {
 		p.cur.Status.Conditions = conds
 	}
 	switch {
@@ -784,14 +800,14 @@ func (p *planner[T]) syncRevision(create bool) bool {
 			return false
 		}
 	}
-	size, err := newReplicas(&p.cur, p.rss, -1, p.opts.Surge == SurgeCountsTerminating)
+	size, err := newReplicas(p.cur, p.rss, -1, p.opts.Surge == SurgeCountsTerminating)
 	if err != nil {
 		// Unreachable for a validated deployment; keep the sync a no-op.
 		p.note = textWhy(err.Error())
 		return false
 	}
 	ann, _ := revision.NewAnnotations(revision.AnnotationsInput{
-		Deployment: p.cur.Annotations, Revision: newRevision, Replicas: p.cur.Replicas, MaxReplicas: maxTotal(&p.cur),
+		Deployment: p.cur.Annotations, Revision: newRevision, Replicas: p.cur.Replicas, MaxReplicas: maxTotal(p.cur),
 	})
 	minReady := p.cur.MinReadySeconds
 	p.rss = append(p.rss, ReplicaSet[T]{
@@ -912,7 +928,7 @@ func (p *planner[T]) scale(i int, size int32, force bool, w why) bool {
 	if !force && rs.Replicas == size {
 		return false
 	}
-	desired, maxReplicas := p.cur.Replicas, maxTotal(&p.cur)
+	desired, maxReplicas := p.cur.Replicas, maxTotal(p.cur)
 	sizeChanged := rs.Replicas != size
 	if !sizeChanged && !proportion.AnnotationsNeedUpdate(proportionReplicaSet(rs), desired, maxReplicas) {
 		return false
@@ -954,7 +970,7 @@ func (p *planner[T]) scale(i int, size int32, force bool, w why) bool {
 func (p *planner[T]) proportionInputs() (proportion.Deployment, []proportion.ReplicaSet) {
 	pd := proportion.Deployment{
 		Replicas:       p.cur.Replicas,
-		MaxSurge:       MaxSurge(&p.cur),
+		MaxSurge:       MaxSurge(p.cur),
 		StatusReplicas: p.cur.Status.Replicas,
 		RollingUpdate:  p.cur.strategy() == RollingUpdate,
 	}
@@ -1015,7 +1031,7 @@ func (p *planner[T]) proportional() {
 			after += int64(res.Targets[i].Replicas)
 			term += int64(terminating(&p.rss[i]))
 		}
-		if after > before && after+term > int64(maxTotal(&p.cur)) {
+		if after > before && after+term > int64(maxTotal(p.cur)) {
 			p.note = why{kind: whyTermScaleUp, n: [8]int64{term, after}}
 			return
 		}
@@ -1140,7 +1156,7 @@ func (p *planner[T]) rolling() {
 			to, w.cause, w.n[4] = R, causeTooMany, int64(R)
 		} else {
 			var err error
-			to, err = newReplicas(&p.cur, p.rss, n, p.opts.Surge == SurgeCountsTerminating)
+			to, err = newReplicas(p.cur, p.rss, n, p.opts.Surge == SurgeCountsTerminating)
 			if err != nil {
 				p.note = textWhy(err.Error())
 				return
@@ -1156,7 +1172,7 @@ func (p *planner[T]) rolling() {
 		p.rolloutStatus()
 		return
 	}
-	if Complete(&p.cur, &p.cur.Status) {
+	if Complete(p.cur, &p.cur.Status) {
 		p.cleanupHistory(false)
 	}
 	p.rolloutStatus()
@@ -1182,7 +1198,7 @@ func (p *planner[T]) reconcileOld() bool {
 	if oldPods == 0 {
 		return false
 	}
-	budget := MaxScaledDown(&p.cur, p.rss, n)
+	budget := MaxScaledDown(p.cur, p.rss, n)
 	if budget <= 0 {
 		p.note = p.waitingWhy()
 		return false
@@ -1204,7 +1220,7 @@ func (p *planner[T]) reconcileOld() bool {
 	cleaned, err := cleanupUnhealthy(p.rss, n, order, budget, sizes)
 	p.cleaned = append(p.cleaned[:0], sizes...)
 	var removed int32
-	minAvail := MinAvailable(&p.cur)
+	minAvail := MinAvailable(p.cur)
 	var available int64
 	if err == nil {
 		for i := range p.rss {
@@ -1212,7 +1228,7 @@ func (p *planner[T]) reconcileOld() bool {
 				available += int64(p.rss[i].AvailableReplicas)
 			}
 		}
-		removed, _ = scaleDownOld(&p.cur, p.rss, n, order, sizes)
+		removed, _ = scaleDownOld(p.cur, p.rss, n, order, sizes)
 	}
 	for _, i := range order {
 		if to := p.cleaned[i]; to != p.rss[i].Replicas {
@@ -1228,7 +1244,7 @@ func (p *planner[T]) reconcileOld() bool {
 	for _, i := range order {
 		if sizes[i] != p.rss[i].Replicas {
 			w := why{cause: causeAvailable}
-			w.n[4], w.n[5], w.n[6], w.n[7] = available, int64(minAvail), int64(p.cur.Replicas), int64(MaxUnavailable(&p.cur))
+			w.n[4], w.n[5], w.n[6], w.n[7] = available, int64(minAvail), int64(p.cur.Replicas), int64(MaxUnavailable(p.cur))
 			p.scale(i, sizes[i], false, w)
 		}
 	}
@@ -1238,7 +1254,7 @@ func (p *planner[T]) reconcileOld() bool {
 // waitingWhy records why a rolling step moved nothing, as things are now.
 func (p *planner[T]) waitingWhy() why {
 	s := &p.cur.Status
-	if Complete(&p.cur, s) {
+	if Complete(p.cur, s) {
 		return why{kind: whyComplete, n: [8]int64{int64(s.AvailableReplicas), int64(p.cur.Replicas)}}
 	}
 	n := p.newIdx
@@ -1256,7 +1272,7 @@ func (p *planner[T]) waitingWhy() why {
 		return why{kind: whyWaitNew, name: newRS.Name, n: [8]int64{int64(newRS.AvailableReplicas), int64(newRS.Replicas)}}
 	}
 	return why{kind: whyWaitLimit,
-		n: [8]int64{sumSpec(p.rss), int64(newRS.Replicas - newRS.AvailableReplicas), int64(MinAvailable(&p.cur))}}
+		n: [8]int64{sumSpec(p.rss), int64(newRS.Replicas - newRS.AvailableReplicas), int64(MinAvailable(p.cur))}}
 }
 
 func sumSpec[T any](rss []ReplicaSet[T]) int64 {
@@ -1312,7 +1328,7 @@ func (p *planner[T]) recreate() {
 		p.snapshot()
 	}
 	p.scale(p.newIdx, p.cur.Replicas, false, why{cause: causeRecreateOn})
-	if Complete(&p.cur, &p.cur.Status) {
+	if Complete(p.cur, &p.cur.Status) {
 		p.cleanupHistory(false)
 	}
 	p.rolloutStatus()
@@ -1416,7 +1432,7 @@ func (p *planner[T]) markDeleted(i int) {
 // Upstream: syncDeploymentStatus.
 func (p *planner[T]) deploymentStatus() {
 	rss, newRS := p.preView()
-	p.cur.Status = calculateStatus(&p.cur, rss, newRS, p.now, p.st)
+	p.cur.Status = calculateStatus(p.cur, rss, newRS, p.now, p.st)
 	p.endPreView()
 }
 
@@ -1424,10 +1440,10 @@ func (p *planner[T]) deploymentStatus() {
 // stuck deployment whose status did not change. Upstream: syncRolloutStatus.
 func (p *planner[T]) rolloutStatus() {
 	rss, newRS := p.preView()
-	s := rolloutStatus(&p.cur, rss, newRS, p.now, p.st)
+	s := rolloutStatus(p.cur, rss, newRS, p.now, p.st)
 	p.endPreView()
 	if equalStatus(&p.cur.Status, &s) {
-		if after, ok := Requeue(&p.cur, &s, p.now); ok {
+		if after, ok := Requeue(p.cur, &s, p.now); ok {
 			p.requeue, p.requeueAfter = true, after
 		}
 	}
@@ -1454,7 +1470,8 @@ func (p *planner[T]) endPreView() {
 // (compacted in place), the deployment, and the rest. Reasons are left to
 // Explain.
 func (p *planner[T]) result(out *Sync[T]) {
-	*out = Sync[T]{Path: p.path, Actions: p.actions, Deployment: p.cur, NewReplicaSet: -1, Hash: p.hash, Requeue: p.requeue, RequeueAfter: p.requeueAfter}
+	out.Path, out.Actions, out.NewReplicaSet, out.Hash = p.path, p.actions, -1, p.hash
+	out.Requeue, out.RequeueAfter, out.Reason = p.requeue, p.requeueAfter, ""
 	k := 0
 	for i := range p.rss {
 		if p.anyDeleted && i < len(p.deleted) && p.deleted[i] {

@@ -130,21 +130,6 @@ type statusStore struct {
 	msg        []byte // scratch for a condition message
 }
 
-// release forgets whatever of the store the status s (a sync's input)
-// still uses, so that writing the store cannot change s: the Sync two
-// calls back, or a status copied from it.
-func (st *statusStore) release(s *Status) {
-	if overlaps(st.conds, s.Conditions) {
-		st.conds = nil
-	}
-	if s.TerminatingReplicas == st.term || s.CollisionCount == st.term {
-		st.term = nil
-	}
-	if s.TerminatingReplicas == st.coll || s.CollisionCount == st.coll {
-		st.coll = nil
-	}
-}
-
 // calculateStatus is CalculateStatus with the result's memory from st.
 func calculateStatus[T any](d *Deployment[T], rss []ReplicaSet[T], newRS int, now time.Time, st *statusStore) Status {
 	if d == nil {
