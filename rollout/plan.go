@@ -549,11 +549,10 @@ func (pl *Planner[T]) plan(d *Deployment[T], rss []ReplicaSet[T], now time.Time,
 		pl.bufs[pl.next] = buf
 	}
 	if d.Selector != nil { // a nil selector passes planSelector
-		if s, done, err := planSelector(d, rss); done {
+		if done, err := planSelector(d, rss, &buf.sync); done {
 			if err != nil {
 				return nil, err
 			}
-			buf.sync = s
 			pl.last = buf
 			pl.next = 1 - pl.next
 			return &buf.sync, nil

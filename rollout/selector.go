@@ -24,14 +24,15 @@ func selectingAll(s *ownership.Selector) bool {
 }
 
 // planSelector runs the selector checks syncDeployment makes before it
-// lists ReplicaSets. done says Plan must return s and err as they are: a
-// deployment whose selector selects everything gets PathSelectingAll and
-// only its observed generation; an invalid selector is an *InvalidError,
-// as upstream's getReplicaSetsForDeployment fails on it. A nil
-// d.Selector passes (see Deployment.Selector).
-func planSelector[T any](d *Deployment[T], rss []ReplicaSet[T]) (s Sync[T], done bool, err error) {
+// lists ReplicaSets. done says Plan must return *out and err as they
+// are: a deployment whose selector selects everything gets
+// PathSelectingAll and only its observed generation (written to *out); an
+// invalid selector is an *InvalidError, as upstream's
+// getReplicaSetsForDeployment fails on it. A nil d.Selector passes (see
+// Deployment.Selector).
+func planSelector[T any](d *Deployment[T], rss []ReplicaSet[T], out *Sync[T]) (done bool, err error) {
 	if selectingAll(d.Selector) {
-		out := Sync[T]{Path: PathSelectingAll, Deployment: *d, NewReplicaSet: -1}
+		*out = Sync[T]{Path: PathSelectingAll, Deployment: *d, NewReplicaSet: -1}
 		out.ReplicaSets = append(make([]ReplicaSet[T], 0, len(rss)), rss...)
 		slices.SortFunc(out.ReplicaSets, byCreation[T]) // as on every path: oldest first, whatever the input order
 		out.Reason = "the selector is empty and selects every pod (event SelectingAll): a non-empty selector is required, so no ReplicaSet is adopted, created or scaled"
@@ -41,12 +42,12 @@ func planSelector[T any](d *Deployment[T], rss []ReplicaSet[T]) (s Sync[T], done
 		} else {
 			out.Reason += "; status unchanged"
 		}
-		return out, true, nil
+		return true, nil
 	}
 	if err := d.Selector.Validate(); err != nil {
-		return Sync[T]{}, true, &InvalidError{Kind: "Deployment", Name: d.Name, Errs: intorpercent.ErrorList{
+		return true, &InvalidError{Kind: "Deployment", Name: d.Name, Errs: intorpercent.ErrorList{
 			{Type: intorpercent.Invalid, Field: "spec.selector", Detail: err.Error()},
 		}}
 	}
-	return Sync[T]{}, false, nil
+	return false, nil
 }
