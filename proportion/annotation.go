@@ -4,6 +4,8 @@ import (
 	"errors"
 	"math"
 	"strconv"
+
+	"github.com/rolloutmath/rolloutmath/internal/decimal"
 )
 
 // ParseReplicas reads the value of a desired-replicas or max-replicas
@@ -53,18 +55,9 @@ func MaxAnnotation(rs ReplicaSet) (n int32, ok bool) {
 
 // readAnnotation is ParseReplicas without building an error.
 func readAnnotation(s string) (int32, bool) {
-	if len(s) > 0 && len(s) <= 9 {
-		// Up to 9 ASCII digits: below math.MaxInt32, read as ParseUint
-		// reads them, without its general path.
-		var n int32
-		for i := 0; i < len(s); i++ {
-			c := s[i] - '0'
-			if c > 9 {
-				return 0, false
-			}
-			n = n*10 + int32(c)
-		}
-		return n, true
+	if n, ok := decimal.Digits(s, 9); ok {
+		// Up to 9 digits: below math.MaxInt32, as ParseUint reads them.
+		return int32(n), true
 	}
 	u, err := strconv.ParseUint(s, 10, 32)
 	if err != nil || u > math.MaxInt32 {

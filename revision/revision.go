@@ -4,6 +4,8 @@ import (
 	"errors"
 	"math"
 	"strconv"
+
+	"github.com/rolloutmath/rolloutmath/internal/decimal"
 )
 
 // Annotation keys that the deployment controller reads and writes.
@@ -73,7 +75,7 @@ func Revision(annotations map[string]string) (int64, error) {
 // parseRevision parses a revision number the way upstream does
 // (strconv.ParseInt(v, 10, 64)).
 func parseRevision(v string) (int64, error) {
-	if n, ok := shortDecimal(v); ok {
+	if n, ok := decimal.Digits(v, 18); ok {
 		return n, nil
 	}
 	n, err := strconv.ParseInt(v, 10, 64)
@@ -85,24 +87,6 @@ func parseRevision(v string) (int64, error) {
 		return 0, e
 	}
 	return n, nil
-}
-
-// shortDecimal reads s when it is 1 to 18 ASCII digits, which
-// strconv.ParseInt(s, 10, 64) reads to the same number without error;
-// ok is false for anything else, left to ParseInt. Revisions are read on
-// every sync, and nearly all are short.
-func shortDecimal(s string) (n int64, ok bool) {
-	if len(s) == 0 || len(s) > 18 {
-		return 0, false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i] - '0'
-		if c > 9 {
-			return 0, false
-		}
-		n = n*10 + int64(c)
-	}
-	return n, true
 }
 
 // MaxRevision returns the highest revision among rss, or 0 when rss is

@@ -157,9 +157,9 @@ func TestPlannerLeavesReasonsUnwrittenUntilExplain(t *testing.T) {
 
 // TestPlannerSteadyStateAllocations holds the allocation budget of a
 // Planner's sync once its memory has grown: none for a deployment whose
-// rollout is complete, and two (a map and its table) per annotation map a write changes
-// mid-rollout (each scaled ReplicaSet's, which the sync must not share
-// with its input).
+// rollout is complete, and two (a map and its table) per annotation map
+// a write changes mid-rollout (each scaled ReplicaSet's, which the sync
+// must not share with its input).
 func TestPlannerSteadyStateAllocations(t *testing.T) {
 	for _, tt := range []struct {
 		name string

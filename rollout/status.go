@@ -32,21 +32,10 @@ func FindCondition(conds []Condition, t ConditionType) (Condition, bool) {
 // is unchanged.
 // Upstream: deploymentutil.SetDeploymentCondition.
 func SetCondition(conds []Condition, c Condition) []Condition {
-	if cur, ok := FindCondition(conds, c.Type); ok {
-		if cur.Status == c.Status && cur.Reason == c.Reason {
-			return conds
-		}
-		if cur.Status == c.Status {
-			c.LastTransitionTime = cur.LastTransitionTime
-		}
+	if cur, ok := FindCondition(conds, c.Type); ok && cur.Status == c.Status && cur.Reason == c.Reason {
+		return conds
 	}
-	out := make([]Condition, 0, len(conds)+1)
-	for _, x := range conds {
-		if x.Type != c.Type {
-			out = append(out, x)
-		}
-	}
-	return append(out, c)
+	return setOwnCondition(append(make([]Condition, 0, len(conds)+1), conds...), c)
 }
 
 // RemoveCondition returns conds without the condition of type t, in a new
@@ -56,13 +45,7 @@ func RemoveCondition(conds []Condition, t ConditionType) []Condition {
 	if _, ok := FindCondition(conds, t); !ok {
 		return conds
 	}
-	out := make([]Condition, 0, len(conds))
-	for _, x := range conds {
-		if x.Type != t {
-			out = append(out, x)
-		}
-	}
-	return out
+	return removeOwnCondition(append(make([]Condition, 0, len(conds)), conds...), t)
 }
 
 // TerminatingReplicas returns the terminating pods of rss: nil (unknown)
