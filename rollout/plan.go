@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rolloutmath/rolloutmath/internal/decimal"
 	"github.com/rolloutmath/rolloutmath/proportion"
 	"github.com/rolloutmath/rolloutmath/revision"
 )
@@ -850,16 +851,17 @@ func (p *planner[T]) foundNew(rs *ReplicaSet[T], hasDeadline bool) {
 // to know".
 func annotationsKept(dep, rs map[string]string, next int64) bool {
 	for k, v := range dep {
-		if cur, ok := rs[k]; (!ok || cur != v) && revision.IsCopiedAnnotation(k) {
+		if !revision.IsCopiedAnnotation(k) {
+			continue
+		}
+		if cur, ok := rs[k]; !ok || cur != v {
 			return false
 		}
 	}
-	text, ok := rs[revision.RevisionAnnotation]
-	if !ok || text == "" {
-		return false
-	}
-	old, err := revision.Revision(rs)
-	return err == nil && old >= next
+	// A revision of plain digits (what NewAnnotations parses to the same
+	// number); anything else is left to NewAnnotations.
+	old, ok := decimal.Digits(rs[revision.RevisionAnnotation], 18)
+	return ok && old >= next
 }
 
 // createWhy records why a ReplicaSet being created gets its size.
@@ -984,12 +986,13 @@ func (p *planner[T]) proportionInputs() (proportion.Deployment, []proportion.Rep
 // annotation differs from R. Upstream: isScalingEvent (it first syncs the
 // revision without creating; that runs again in the branch taken).
 func (p *planner[T]) isScalingEvent() bool {
-	// IsScalingEvent looks at active ReplicaSets only: convert just them.
+	// IsScalingEvent reads only the replicas and desired-replicas
+	// annotation of active ReplicaSets: convert just those.
 	pd := proportion.Deployment{Replicas: p.cur.Replicas}
 	p.prs = p.prs[:0]
 	for i := range p.rss {
-		if p.rss[i].Replicas > 0 {
-			p.prs = append(p.prs, proportionReplicaSet(&p.rss[i]))
+		if rs := &p.rss[i]; rs.Replicas > 0 {
+			p.prs = append(p.prs, proportion.ReplicaSet{Replicas: rs.Replicas, DesiredReplicas: rs.Annotations[revision.DesiredReplicasAnnotation]})
 		}
 	}
 	return proportion.IsScalingEvent(pd, p.prs)

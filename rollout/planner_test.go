@@ -237,3 +237,23 @@ func midRolloutWritten(r int32, n int) (*Deployment[tmpl], []ReplicaSet[tmpl]) {
 	d.Status = s.Deployment.Status
 	return d, rss
 }
+
+// TestAnnotationsKeptOnlyWhenNewAnnotationsChangesNothing: the steady
+// state's shortcut never skips a change revision.NewAnnotations would
+// make to the new ReplicaSet's annotations.
+func TestAnnotationsKeptOnlyWhenNewAnnotationsChangesNothing(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		keys := []string{revision.RevisionAnnotation, revision.RevisionHistoryAnnotation, revision.DesiredReplicasAnnotation, "team", "owner"}
+		values := []string{"", "1", "2", "3", "10", "x", "+2", "blue", "02"}
+		dep := rapid.MapOf(rapid.SampledFrom(keys), rapid.SampledFrom(values)).Draw(t, "deployment")
+		rs := rapid.MapOf(rapid.SampledFrom(keys), rapid.SampledFrom(values)).Draw(t, "replicaSet")
+		next := rapid.Int64Range(1, 12).Draw(t, "next")
+		if !annotationsKept(dep, rs, next) {
+			return
+		}
+		ann, changed := revision.NewAnnotations(revision.AnnotationsInput{Deployment: dep, ReplicaSet: rs, Revision: itoa(next), Exists: true})
+		if changed || !reflect.DeepEqual(ann, rs) {
+			t.Fatalf("annotationsKept(%v, %v, %d) is true, but NewAnnotations gives %v, changed %v", dep, rs, next, ann, changed)
+		}
+	})
+}
