@@ -3,6 +3,7 @@ package rollout
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"reflect"
 	"testing"
 	"time"
@@ -246,8 +247,21 @@ func TestAnnotationsKeptOnlyWhenNewAnnotationsChangesNothing(t *testing.T) {
 		keys := []string{revision.RevisionAnnotation, revision.RevisionHistoryAnnotation, revision.DesiredReplicasAnnotation, "team", "owner"}
 		values := []string{"", "1", "2", "3", "10", "x", "+2", "blue", "02"}
 		dep := rapid.MapOf(rapid.SampledFrom(keys), rapid.SampledFrom(values)).Draw(t, "deployment")
-		rs := rapid.MapOf(rapid.SampledFrom(keys), rapid.SampledFrom(values)).Draw(t, "replicaSet")
-		next := rapid.Int64Range(1, 12).Draw(t, "next")
+		// The ReplicaSet usually carries the deployment's annotations
+		// already (the steady state), with a few edits.
+		rs := maps.Clone(dep)
+		if rs == nil {
+			rs = map[string]string{}
+		}
+		for _, k := range rapid.SliceOfN(rapid.SampledFrom(keys), 0, 3).Draw(t, "edited") {
+			if v := rapid.SampledFrom(append(values, "(deleted)")).Draw(t, "value of "+k); v == "(deleted)" {
+				delete(rs, k)
+			} else {
+				rs[k] = v
+			}
+		}
+		rs[revision.RevisionAnnotation] = rapid.SampledFrom([]string{"1", "2", "3", "10", "12", "02", "+3", "x", ""}).Draw(t, "revision")
+		next := rapid.Int64Range(1, 4).Draw(t, "next")
 		if !annotationsKept(dep, rs, next) {
 			return
 		}
