@@ -423,7 +423,8 @@ type planner[T any] struct {
 // its Options, but in the steady state allocates almost nothing, and
 // leaves the reasons to Explain. The zero Planner is ready to use with
 // the default Options. A Planner is not safe for concurrent use: give each
-// worker its own.
+// worker its own. Do not copy a Planner after its first use (the copy
+// would share its memory).
 type Planner[T any] struct {
 	// Options are the options every Plan call uses, as PlanWith's.
 	Options Options
