@@ -131,6 +131,7 @@ type Action struct {
 	To   int32 `json:"to"`
 	// Reason says why, for a person: "scaled up new ReplicaSet web-5d4c
 	// from 3 to 5: 13 pods allowed (10 + maxSurge 3), 11 exist".
+	// Planner.Plan leaves it "" until Planner.Explain writes it.
 	Reason string `json:"reason"`
 }
 
@@ -174,6 +175,7 @@ type Sync[T any] struct {
 	RequeueAfter time.Duration
 	// Reason summarises the sync in one line: the actions' reasons, or why
 	// nothing moved ("waiting for 3 new pods to become available ...").
+	// Planner.Plan leaves it "" until Planner.Explain writes it.
 	Reason string
 }
 
