@@ -255,14 +255,82 @@ func (w *walker) equalMethod(a, b unsafe.Pointer, ti *typeInfo, private bool) bo
 		return (*time.Time)(a).Equal(*(*time.Time)(b))
 	}
 	// Values identical field by field are equal without calling the
-	// method. The check has a walker of its own: what it finds unequal
-	// may still be equal by the method, so its pairs must not be
-	// remembered as compared by this walker.
+	// method. Most often memory alone shows whether they are; otherwise
+	// the check needs a walker of its own: what it finds unequal may still
+	// be equal by the method, so its pairs must not be remembered as
+	// compared by this walker.
+	same, known := identicalShallow(ti.eqStrict, a, b)
+	if !same {
+		return invokeEqual(ti.equal, reflect.NewAt(ti.t, a).Elem(), reflect.NewAt(ti.t, b).Elem())
+	}
+	if known {
+		return true
+	}
 	identical := walker{strict: true}
 	if identical.run(ti.eqStrict, a, b, false) {
 		return true
 	}
 	return invokeEqual(ti.equal, reflect.NewAt(ti.t, a).Elem(), reflect.NewAt(ti.t, b).Elem())
+}
+
+// identicalShallow runs the strict ops on the values at a and b as far as
+// memory shows, without following references: same is false when they
+// differ; otherwise known is false when some reference (two different
+// non-nil pointers, say) or interface would need a walker to tell.
+func identicalShallow(ops []eqOp, a, b unsafe.Pointer) (same, known bool) {
+	known = true
+	for i := range ops {
+		op := &ops[i]
+		pa, pb := unsafe.Add(a, op.off), unsafe.Add(b, op.off)
+		switch op.kind {
+		case opBytes:
+			if !equalBytes(pa, pb, op.n) {
+				return false, true
+			}
+		case opStrings:
+			for j := range op.n {
+				o := j * unsafe.Sizeof("")
+				if *(*string)(unsafe.Add(pa, o)) != *(*string)(unsafe.Add(pb, o)) {
+					return false, true
+				}
+			}
+		case opFloat32:
+			if *(*float32)(pa) != *(*float32)(pb) {
+				return false, true
+			}
+		case opFloat64:
+			if *(*float64)(pa) != *(*float64)(pb) {
+				return false, true
+			}
+		case opPointer, opStringMap, opMap:
+			xa, xb := *(*unsafe.Pointer)(pa), *(*unsafe.Pointer)(pb)
+			if xa != xb {
+				if xa == nil || xb == nil {
+					return false, true
+				}
+				known = false
+			}
+		case opSlice:
+			sa, sb := (*sliceHeader)(pa), (*sliceHeader)(pb)
+			if sa.len != sb.len || (sa.data == nil) != (sb.data == nil) {
+				return false, true
+			}
+			if sa.len != 0 && sa.data != sb.data {
+				known = false
+			}
+		case opRefs:
+			if !equalBytes(pa, pb, op.n) {
+				s, k := identicalShallow(op.sub, a, b)
+				if !s {
+					return false, true
+				}
+				known = known && k
+			}
+		default:
+			known = false
+		}
+	}
+	return true, known
 }
 
 // buildPlans compiles the comparisons of the type t described by ti; the
@@ -441,10 +509,31 @@ func groupRefs(ops []eqOp) []eqOp {
 			i++
 			continue
 		}
-		last := &ops[j-1]
-		out = append(out, eqOp{kind: opRefs, off: 0, n: last.off + last.ti.size - ops[i].off, sub: ops[i:j:j]})
-		out[len(out)-1].off = ops[i].off
+		out = append(out, refsOp(ops[i:j:j]))
 		i = j
 	}
 	return out
+}
+
+// maxRefs is the most references an opRefs runs one by one: longer runs
+// are split into nested runs, so that one reference that differs costs a
+// few checks of bytes rather than a step for each of its neighbours.
+const maxRefs = 8
+
+// refsOp returns the opRefs op of the adjacent references ops.
+func refsOp(ops []eqOp) eqOp {
+	first, last := &ops[0], &ops[len(ops)-1]
+	op := eqOp{kind: opRefs, off: first.off, n: last.off + last.ti.size - first.off, sub: ops}
+	if len(ops) > maxRefs {
+		op.sub = nil
+		for i := 0; i < len(ops); i += maxRefs {
+			chunk := ops[i:min(i+maxRefs, len(ops)):min(i+maxRefs, len(ops))]
+			if len(chunk) == 1 {
+				op.sub = append(op.sub, chunk[0])
+			} else {
+				op.sub = append(op.sub, refsOp(chunk))
+			}
+		}
+	}
+	return op
 }
