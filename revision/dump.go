@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 )
 
 // dumper renders a value exactly as go-spew's Sprintf("%#v", v) does with
@@ -377,12 +378,40 @@ func (d *dumper) format(v reflect.Value, ti *typeInfo, field *fieldDump) {
 
 // structFields renders the fields of struct v, described by ti, in
 // braces.
+//
+// When v is in addressable memory, whether a field holds its zero value is
+// read from memory (see fieldDump.zeroAt), and a run of adjacent fields
+// holding zero values is written as one segment cached for that run:
+// most fields of a pod template are nil pointers, empty strings and
+// zeros, and rendering them one by one, through reflection, was most of
+// Hash's time.
 func (d *dumper) structFields(v reflect.Value, ti *typeInfo) {
 	d.byte1('{')
 	d.depth++
 	fields := ti.dump.fields
-	for i, fti := range ti.fields {
-		f := &fields[i]
+	var base unsafe.Pointer
+	inMemory := !d.methods && v.CanAddr()
+	if inMemory {
+		base = unsafe.Pointer(v.UnsafeAddr())
+	}
+	for i := 0; i < len(fields); i++ {
+		f, fti := &fields[i], ti.fields[i]
+		if inMemory && f.zeroAt != nil && !d.ignoreNextType {
+			if !isZeroAt(base, f.zeroAt) {
+				d.format(v.Field(i), fti, f)
+				continue
+			}
+			// The run goes on while the next field is zero too and the
+			// last one left the types showing.
+			j := i + 1
+			for j < len(fields) && fields[j].zeroAt != nil && !fields[j-1].zeroDump(ti.fields[j-1]).ignoreNextType &&
+				isZeroAt(base, fields[j].zeroAt) {
+				j++
+			}
+			d.zeroRun(ti, i, j)
+			i = j - 1
+			continue
+		}
 		fv := v.Field(i)
 		if fti.kind == reflect.Interface {
 			d.seg(f.prefix)
@@ -403,16 +432,163 @@ func (d *dumper) structFields(v reflect.Value, ti *typeInfo) {
 // zero renders field f, of the type described by ti, holding its zero
 // value, with the type showing.
 func (d *dumper) zero(f *fieldDump, ti *typeInfo) {
-	z := f.zero.Load()
-	if z == nil {
-		z = zeroOf(f, ti)
-		f.zero.Store(z) // a racing builder stores an identical description
-	}
+	d.applyZero(f.zeroDump(ti))
+}
+
+// applyZero writes z's text and applies its effects on the state.
+func (d *dumper) applyZero(z *zeroDump) {
 	d.seg(z.text)
 	if z.cleanup != noCleanup {
 		d.cleanup(d.depth + z.cleanup)
 	}
 	d.ignoreNextType = z.ignoreNextType
+}
+
+// zeroDump returns the description of field f's zero value, of the type
+// described by ti, computing it on first use.
+func (f *fieldDump) zeroDump(ti *typeInfo) *zeroDump {
+	z := f.zero.Load()
+	if z == nil {
+		z = zeroOf(f, ti)
+		f.zero.Store(z) // a racing builder stores an identical description
+	}
+	return z
+}
+
+// zeroRun renders fields i to j-1 of the struct type described by ti,
+// each holding its zero value, with the types showing; every field but
+// the last leaves the types showing. The run's rendering is the
+// concatenation of the fields' renderings, and its effects are theirs
+// combined: the last field's ignoreNextType, and the deepest cleanup.
+func (d *dumper) zeroRun(ti *typeInfo, i, j int) {
+	fields := ti.dump.fields
+	if j == i+1 {
+		d.zero(&fields[i], ti.fields[i])
+		return
+	}
+	f := &fields[i]
+	runs := f.runs.Load()
+	if runs == nil {
+		runs = new([]atomic.Pointer[zeroDump])
+		*runs = make([]atomic.Pointer[zeroDump], len(fields)-i)
+		if !f.runs.CompareAndSwap(nil, runs) {
+			runs = f.runs.Load()
+		}
+	}
+	slot := &(*runs)[j-i-1]
+	z := slot.Load()
+	if z == nil {
+		var text strings.Builder
+		z = &zeroDump{cleanup: noCleanup}
+		for k := i; k < j; k++ {
+			zk := fields[k].zeroDump(ti.fields[k])
+			text.WriteString(zk.text.text)
+			z.cleanup = min(z.cleanup, zk.cleanup)
+			z.ignoreNextType = zk.ignoreNextType
+		}
+		z.text = newSegment(text.String())
+		slot.Store(z) // a racing builder stores an identical description
+	}
+	d.applyZero(z)
+}
+
+// zeroBytesAt reports whether the n bytes at p are all zero.
+func zeroBytesAt(p unsafe.Pointer, n uintptr) bool {
+	const word = unsafe.Sizeof(uintptr(0))
+	if uintptr(p)%word == 0 {
+		for ; n >= word; n -= word {
+			if *(*uintptr)(p) != 0 {
+				return false
+			}
+			p = unsafe.Add(p, word)
+		}
+	}
+	for ; n > 0; n-- {
+		if *(*byte)(p) != 0 {
+			return false
+		}
+		p = unsafe.Add(p, 1)
+	}
+	return true
+}
+
+// A zeroCheck is a part of a value that must be zero for
+// reflect.Value.IsZero to call the value zero: n bytes, a string's
+// length, or a slice's data pointer, at offset off.
+type zeroCheck struct {
+	off  uintptr
+	n    uintptr
+	kind zeroKind
+}
+
+// zeroKind says what a zeroCheck reads.
+type zeroKind uint8
+
+const (
+	zeroBytes zeroKind = iota // integers, booleans, pointers and maps, as bytes
+	zeroString
+	zeroSlice
+)
+
+// zeroChecks appends to checks where a value of type t at offset off must
+// be zero for reflect.Value.IsZero to report true, for a type that
+// zeroable accepts. ok is false for types whose zero values cannot be
+// told from memory this way (those holding interfaces, funcs, channels
+// or unsafe pointers).
+func zeroChecks(t reflect.Type, off uintptr, checks []zeroCheck) (_ []zeroCheck, ok bool) {
+	switch t.Kind() {
+	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
+		reflect.Pointer, reflect.Map:
+		if n := len(checks); n > 0 && checks[n-1].kind == zeroBytes && checks[n-1].off+checks[n-1].n == off {
+			checks[n-1].n += t.Size()
+			return checks, true
+		}
+		return append(checks, zeroCheck{off: off, n: t.Size(), kind: zeroBytes}), true
+	case reflect.String:
+		return append(checks, zeroCheck{off: off, kind: zeroString}), true
+	case reflect.Slice:
+		return append(checks, zeroCheck{off: off, kind: zeroSlice}), true
+	case reflect.Array:
+		for i := range t.Len() {
+			if checks, ok = zeroChecks(t.Elem(), off+uintptr(i)*t.Elem().Size(), checks); !ok {
+				return nil, false
+			}
+		}
+		return checks, true
+	case reflect.Struct:
+		for i := range t.NumField() {
+			sf := t.Field(i)
+			if checks, ok = zeroChecks(sf.Type, off+sf.Offset, checks); !ok {
+				return nil, false
+			}
+		}
+		return checks, true
+	}
+	return nil, false
+}
+
+// isZeroAt reports whether every check holds for the value at base.
+func isZeroAt(base unsafe.Pointer, checks []zeroCheck) bool {
+	for i := range checks {
+		c := &checks[i]
+		p := unsafe.Add(base, c.off)
+		switch c.kind {
+		case zeroBytes:
+			if !zeroBytesAt(p, c.n) {
+				return false
+			}
+		case zeroString:
+			if len(*(*string)(p)) != 0 {
+				return false
+			}
+		case zeroSlice:
+			if (*sliceHeader)(p).data != nil {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // zeroDump describes how a struct field holding its zero value renders,
@@ -742,6 +918,17 @@ type fieldDump struct {
 
 	// zero describes the zero value's rendering, once computed.
 	zero atomic.Pointer[zeroDump]
+
+	// zeroAt says where, from the start of the struct, a value of the
+	// field's type must be zero in memory for reflect.Value.IsZero to
+	// report true; nil when the field is not zeroable or cannot be tested
+	// in memory (see zeroChecks).
+	zeroAt []zeroCheck
+
+	// runs describe, once computed, the renderings of runs of fields that
+	// start with this one and hold zero values: runs[k] is the run of k+2
+	// fields. See dumper.zeroRun.
+	runs atomic.Pointer[[]atomic.Pointer[zeroDump]]
 }
 
 // newDumpInfo returns the description of type t.
@@ -763,6 +950,11 @@ func newDumpInfo(t reflect.Type) *dumpInfo {
 		f.prefix = newSegment(prefix)
 		f.typed = newSegment(prefix + "(" + sf.Type.String() + ")")
 		f.zeroable = zeroable(sf.Type)
+		if f.zeroable && sf.Type.Kind() != reflect.Interface {
+			if checks, ok := zeroChecks(sf.Type, sf.Offset, nil); ok && len(checks) > 0 {
+				f.zeroAt = checks
+			}
+		}
 	}
 	return di
 }
