@@ -379,54 +379,156 @@ func (d *dumper) format(v reflect.Value, ti *typeInfo, field *fieldDump) {
 // structFields renders the fields of struct v, described by ti, in
 // braces.
 //
-// When v is in addressable memory, whether a field holds its zero value is
-// read from memory (see fieldDump.zeroAt), and a run of adjacent fields
-// holding zero values is written as one segment cached for that run:
-// most fields of a pod template are nil pointers, empty strings and
-// zeros, and rendering them one by one, through reflection, was most of
-// Hash's time.
+// When v is in addressable memory, which fields hold their zero values is
+// read from memory (see dumpInfo.checks), and the struct renders through
+// the shape cached for that pattern of zero fields, where a run of
+// adjacent zero fields is one segment: most fields of a pod template are
+// nil pointers, empty strings and zeros, and rendering them one by one,
+// through reflection, was most of Hash's time.
 func (d *dumper) structFields(v reflect.Value, ti *typeInfo) {
 	d.byte1('{')
 	d.depth++
-	fields := ti.dump.fields
-	var base unsafe.Pointer
-	inMemory := !d.methods && v.CanAddr()
-	if inMemory {
-		base = unsafe.Pointer(v.UnsafeAddr())
+	var sh *structShape
+	if di := ti.dump; di.testable != 0 && !d.methods && v.CanAddr() {
+		sh = di.shape(zeroMask(unsafe.Pointer(v.UnsafeAddr()), di.testable, di.checks), ti)
 	}
-	for i := 0; i < len(fields); i++ {
-		f, fti := &fields[i], ti.fields[i]
-		if inMemory && f.zeroAt != nil && !d.ignoreNextType {
-			if !isZeroAt(base, f.zeroAt) {
-				d.format(v.Field(i), fti, f)
-				continue
+	if sh == nil {
+		for i := range ti.fields {
+			d.field(v, ti, i)
+		}
+		d.depth--
+		d.byte1('}')
+		return
+	}
+	for _, st := range sh.steps {
+		switch {
+		case st.run != nil && !d.ignoreNextType:
+			d.applyZero(st.run)
+		case st.run != nil:
+			// The types are hidden: the fields render one by one.
+			for i := st.first; i < st.end; i++ {
+				d.field(v, ti, i)
 			}
-			// The run goes on while the next field is zero too and the
-			// last one left the types showing.
-			j := i + 1
-			for j < len(fields) && fields[j].zeroAt != nil && !fields[j-1].zeroDump(ti.fields[j-1]).ignoreNextType &&
-				isZeroAt(base, fields[j].zeroAt) {
-				j++
-			}
-			d.zeroRun(ti, i, j)
-			i = j - 1
-			continue
+		case st.nonZero:
+			d.format(v.Field(st.first), ti.fields[st.first], &ti.dump.fields[st.first])
+		default:
+			d.field(v, ti, st.first)
 		}
-		fv := v.Field(i)
-		if fti.kind == reflect.Interface {
-			d.seg(f.prefix)
-			fv, fti = d.unpack(fv, fti)
-			d.format(fv, fti, nil)
-			continue
-		}
-		if f.zeroable && !d.ignoreNextType && !d.methods && fv.IsZero() {
-			d.zero(f, fti)
-			continue
-		}
-		d.format(fv, fti, f)
 	}
 	d.depth--
 	d.byte1('}')
+}
+
+// field renders field i of struct v, described by ti.
+func (d *dumper) field(v reflect.Value, ti *typeInfo, i int) {
+	f, fti := &ti.dump.fields[i], ti.fields[i]
+	fv := v.Field(i)
+	if fti.kind == reflect.Interface {
+		d.seg(f.prefix)
+		fv, fti = d.unpack(fv, fti)
+		d.format(fv, fti, nil)
+		return
+	}
+	if f.zeroable && !d.ignoreNextType && !d.methods && fv.IsZero() {
+		d.zero(f, fti)
+		return
+	}
+	d.format(fv, fti, f)
+}
+
+// A structShape is how a struct type renders when the fields that can be
+// tested in memory hold zero values exactly where mask has bits: a list of
+// steps, each one field or one run of adjacent zero fields.
+type structShape struct {
+	mask  uint64
+	steps []shapeStep
+}
+
+// shapeStep is one step of a structShape: the run of zero fields first to
+// end-1, rendered as run when the types show, or field first alone, known
+// not to be zero if nonZero is set.
+type shapeStep struct {
+	first, end int
+	run        *zeroDump
+	nonZero    bool
+}
+
+// maxShapes is how many shapes a struct type caches. Templates of one
+// controller share few patterns of zero fields; beyond that many, the
+// fields render one by one.
+const maxShapes = 16
+
+// shape returns the cached shape of the struct type described by ti for
+// mask, building and caching it if there is room; nil if there is not.
+func (di *dumpInfo) shape(mask uint64, ti *typeInfo) *structShape {
+	shapes := di.shapes.Load()
+	if shapes != nil {
+		for _, sh := range *shapes {
+			if sh.mask == mask {
+				return sh
+			}
+		}
+		if len(*shapes) >= maxShapes {
+			return nil
+		}
+	}
+	sh := newShape(mask, ti)
+	var grown []*structShape
+	if shapes != nil {
+		grown = append(grown, *shapes...)
+	}
+	grown = append(grown, sh)
+	di.shapes.CompareAndSwap(shapes, &grown) // a racing builder's shapes are as good
+	return sh
+}
+
+// newShape builds the shape of the struct type described by ti for mask.
+// A run ends after a field whose zero value leaves the types hidden.
+func newShape(mask uint64, ti *typeInfo) *structShape {
+	sh := &structShape{mask: mask}
+	fields := ti.dump.fields
+	for i := 0; i < len(fields); {
+		if mask&(1<<i) == 0 {
+			sh.steps = append(sh.steps, shapeStep{first: i, end: i + 1, nonZero: fields[i].zeroAt != nil})
+			i++
+			continue
+		}
+		j := i + 1
+		for j < len(fields) && mask&(1<<j) != 0 && !fields[j-1].zeroDump(ti.fields[j-1]).ignoreNextType {
+			j++
+		}
+		sh.steps = append(sh.steps, shapeStep{first: i, end: j, run: zeroRun(ti, i, j)})
+		i = j
+	}
+	return sh
+}
+
+// zeroMask returns testable with the bits cleared of the fields that some
+// of checks finds not zero in the struct at base.
+func zeroMask(base unsafe.Pointer, testable uint64, checks []zeroCheck) uint64 {
+	mask := testable
+	for i := range checks {
+		c := &checks[i]
+		if mask&c.bit == 0 {
+			continue // a check of the same field failed
+		}
+		p := unsafe.Add(base, c.off)
+		var zero bool
+		switch c.kind {
+		case zeroWord:
+			zero = *(*uintptr)(p) == 0
+		case zeroString:
+			zero = len(*(*string)(p)) == 0
+		case zeroSlice:
+			zero = (*sliceHeader)(p).data == nil
+		default:
+			zero = zeroBytesAt(p, c.n)
+		}
+		if !zero {
+			mask &^= c.bit
+		}
+	}
+	return mask
 }
 
 // zero renders field f, of the type described by ti, holding its zero
@@ -455,47 +557,35 @@ func (f *fieldDump) zeroDump(ti *typeInfo) *zeroDump {
 	return z
 }
 
-// zeroRun renders fields i to j-1 of the struct type described by ti,
-// each holding its zero value, with the types showing; every field but
-// the last leaves the types showing. The run's rendering is the
-// concatenation of the fields' renderings, and its effects are theirs
-// combined: the last field's ignoreNextType, and the deepest cleanup.
-func (d *dumper) zeroRun(ti *typeInfo, i, j int) {
+// zeroRun describes the rendering of fields i to j-1 of the struct type
+// described by ti, each holding its zero value, with the types showing,
+// every field but the last leaving them showing: the concatenation of the
+// fields' renderings, and their effects combined (the last field's
+// ignoreNextType, and the deepest cleanup).
+func zeroRun(ti *typeInfo, i, j int) *zeroDump {
 	fields := ti.dump.fields
 	if j == i+1 {
-		d.zero(&fields[i], ti.fields[i])
-		return
+		return fields[i].zeroDump(ti.fields[i])
 	}
-	f := &fields[i]
-	runs := f.runs.Load()
-	if runs == nil {
-		runs = new([]atomic.Pointer[zeroDump])
-		*runs = make([]atomic.Pointer[zeroDump], len(fields)-i)
-		if !f.runs.CompareAndSwap(nil, runs) {
-			runs = f.runs.Load()
-		}
+	var text strings.Builder
+	z := &zeroDump{cleanup: noCleanup}
+	for k := i; k < j; k++ {
+		zk := fields[k].zeroDump(ti.fields[k])
+		text.WriteString(zk.text.text)
+		z.cleanup = min(z.cleanup, zk.cleanup)
+		z.ignoreNextType = zk.ignoreNextType
 	}
-	slot := &(*runs)[j-i-1]
-	z := slot.Load()
-	if z == nil {
-		var text strings.Builder
-		z = &zeroDump{cleanup: noCleanup}
-		for k := i; k < j; k++ {
-			zk := fields[k].zeroDump(ti.fields[k])
-			text.WriteString(zk.text.text)
-			z.cleanup = min(z.cleanup, zk.cleanup)
-			z.ignoreNextType = zk.ignoreNextType
-		}
-		z.text = newSegment(text.String())
-		slot.Store(z) // a racing builder stores an identical description
-	}
-	d.applyZero(z)
+	z.text = newSegment(text.String())
+	return z
 }
 
 // zeroBytesAt reports whether the n bytes at p are all zero.
 func zeroBytesAt(p unsafe.Pointer, n uintptr) bool {
 	const word = unsafe.Sizeof(uintptr(0))
 	if uintptr(p)%word == 0 {
+		if n == word {
+			return *(*uintptr)(p) == 0
+		}
 		for ; n >= word; n -= word {
 			if *(*uintptr)(p) != 0 {
 				return false
@@ -519,15 +609,17 @@ type zeroCheck struct {
 	off  uintptr
 	n    uintptr
 	kind zeroKind
+	bit  uint64 // 1<<i for the struct field i checked, in dumpInfo.checks
 }
 
 // zeroKind says what a zeroCheck reads.
 type zeroKind uint8
 
 const (
-	zeroBytes zeroKind = iota // integers, booleans, pointers and maps, as bytes
-	zeroString
-	zeroSlice
+	zeroBytes  zeroKind = iota // integers, booleans, pointers and maps, as bytes
+	zeroWord                   // the same, one aligned machine word
+	zeroString                 // a string's length
+	zeroSlice                  // a slice's data pointer
 )
 
 // zeroChecks appends to checks where a value of type t at offset off must
@@ -566,29 +658,6 @@ func zeroChecks(t reflect.Type, off uintptr, checks []zeroCheck) (_ []zeroCheck,
 		return checks, true
 	}
 	return nil, false
-}
-
-// isZeroAt reports whether every check holds for the value at base.
-func isZeroAt(base unsafe.Pointer, checks []zeroCheck) bool {
-	for i := range checks {
-		c := &checks[i]
-		p := unsafe.Add(base, c.off)
-		switch c.kind {
-		case zeroBytes:
-			if !zeroBytesAt(p, c.n) {
-				return false
-			}
-		case zeroString:
-			if len(*(*string)(p)) != 0 {
-				return false
-			}
-		case zeroSlice:
-			if (*sliceHeader)(p).data != nil {
-				return false
-			}
-		}
-	}
-	return true
 }
 
 // zeroDump describes how a struct field holding its zero value renders,
@@ -904,6 +973,14 @@ type dumpInfo struct {
 
 	// fields describe the fields of a struct type, in order.
 	fields []fieldDump
+
+	// For a struct of at most 64 fields: testable has bit i set when
+	// whether field i is zero can be read from memory, and checks are
+	// how, field after field. shapes caches the struct's shapes (see
+	// dumper.structFields).
+	testable uint64
+	checks   []zeroCheck
+	shapes   atomic.Pointer[[]*structShape]
 }
 
 // fieldDump describes how one struct field renders.
@@ -924,11 +1001,6 @@ type fieldDump struct {
 	// report true; nil when the field is not zeroable or cannot be tested
 	// in memory (see zeroChecks).
 	zeroAt []zeroCheck
-
-	// runs describe, once computed, the renderings of runs of fields that
-	// start with this one and hold zero values: runs[k] is the run of k+2
-	// fields. See dumper.zeroRun.
-	runs atomic.Pointer[[]atomic.Pointer[zeroDump]]
 }
 
 // newDumpInfo returns the description of type t.
@@ -939,6 +1011,7 @@ func newDumpInfo(t reflect.Type) *dumpInfo {
 		return di
 	}
 	di.fields = make([]fieldDump, t.NumField())
+	var all []zeroCheck
 	for i := range di.fields {
 		sf := t.Field(i)
 		prefix := sf.Name + ":"
@@ -950,12 +1023,22 @@ func newDumpInfo(t reflect.Type) *dumpInfo {
 		f.prefix = newSegment(prefix)
 		f.typed = newSegment(prefix + "(" + sf.Type.String() + ")")
 		f.zeroable = zeroable(sf.Type)
-		if f.zeroable && sf.Type.Kind() != reflect.Interface {
+		if f.zeroable && sf.Type.Kind() != reflect.Interface && len(di.fields) <= 64 {
 			if checks, ok := zeroChecks(sf.Type, sf.Offset, nil); ok && len(checks) > 0 {
+				for k := range checks {
+					c := &checks[k]
+					c.bit = 1 << i
+					if c.kind == zeroBytes && c.n == unsafe.Sizeof(uintptr(0)) && c.off%c.n == 0 && uintptr(t.Align()) >= c.n {
+						c.kind = zeroWord // an aligned word, as the struct is
+					}
+				}
 				f.zeroAt = checks
+				di.testable |= 1 << i
+				all = append(all, checks...)
 			}
 		}
 	}
+	di.checks = all
 	return di
 }
 

@@ -98,3 +98,74 @@ func TestDumpInMemoryMatchesReferenceOnGeneratedTemplates(t *testing.T) {
 		}
 	})
 }
+
+// genZeroRuns draws a zeroRuns whose fields each hold a zero or a
+// non-zero value, so that the struct shows far more patterns of zero
+// fields than a type caches shapes for (maxShapes).
+func genZeroRuns() *rapid.Generator[zeroRuns] {
+	one, ch := 1, make(chan int)
+	return rapid.Custom(func(t *rapid.T) zeroRuns {
+		set := func(name string) bool { return rapid.Bool().Draw(t, name) }
+		var z zeroRuns
+		if set("A") {
+			z.A = &one
+		}
+		if set("B") {
+			z.B = "b"
+		}
+		if set("Nils") {
+			z.Nils[1] = &one
+		}
+		if set("C") {
+			z.C = -1
+		}
+		if set("D") {
+			z.D = map[string]string{}
+		}
+		if set("If") {
+			z.If = 0
+		}
+		if set("E") {
+			z.E = []string{"e"}
+		}
+		if set("F") {
+			z.F = 1
+		}
+		if set("Inner") {
+			z.Inner.Y = &one
+		}
+		if set("H") {
+			z.H = 1
+		}
+		if set("I") {
+			z.I = &zeroRuns{L: true}
+		}
+		if set("J") {
+			z.J[2] = "j"
+		}
+		if set("K") {
+			z.K = []*int{}
+		}
+		if set("L") {
+			z.L = true
+		}
+		if set("Ch") {
+			z.Ch = ch
+		}
+		return z
+	})
+}
+
+func TestDumpInMemoryMatchesReferenceOnZeroPatterns(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		z := genZeroRuns().Draw(t, "z")
+		rv := reflect.ValueOf(&z).Elem()
+		want := refDump(rv)
+		if got := dump(rv); string(got) != string(want) {
+			t.Fatalf("dump(&z) =\n%s\nreference\n%s", got, want)
+		}
+		if got, want := hashDump(rv), fnvBytes(fnvOffset32, want); got != want {
+			t.Fatalf("hashDump(&z) = %d, FNV-32a of the reference rendering %d", got, want)
+		}
+	})
+}
