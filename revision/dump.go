@@ -389,8 +389,10 @@ func (d *dumper) structFields(v reflect.Value, ti *typeInfo) {
 	d.byte1('{')
 	d.depth++
 	var sh *structShape
+	var base unsafe.Pointer
 	if di := ti.dump; di.testable != 0 && !d.methods && v.CanAddr() {
-		sh = di.shape(zeroMask(unsafe.Pointer(v.UnsafeAddr()), di.testable, di.checks), ti)
+		base = unsafe.Pointer(v.UnsafeAddr())
+		sh = di.shape(zeroMask(base, di.testable, di.checks), ti)
 	}
 	if sh == nil {
 		for i := range ti.fields {
@@ -400,7 +402,8 @@ func (d *dumper) structFields(v reflect.Value, ti *typeInfo) {
 		d.byte1('}')
 		return
 	}
-	for _, st := range sh.steps {
+	for k := range sh.steps {
+		st := &sh.steps[k]
 		switch {
 		case st.run != nil && !d.ignoreNextType:
 			d.applyZero(st.run)
@@ -409,6 +412,8 @@ func (d *dumper) structFields(v reflect.Value, ti *typeInfo) {
 			for i := st.first; i < st.end; i++ {
 				d.field(v, ti, i)
 			}
+		case st.direct:
+			d.directField(base, &ti.dump.fields[st.first])
 		case st.nonZero:
 			d.format(v.Field(st.first), ti.fields[st.first], &ti.dump.fields[st.first])
 		default:
@@ -417,6 +422,59 @@ func (d *dumper) structFields(v reflect.Value, ti *typeInfo) {
 	}
 	d.depth--
 	d.byte1('}')
+}
+
+// directKind reports whether directField renders fields of kind k.
+func directKind(k reflect.Kind) bool {
+	switch k {
+	case reflect.String, reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return true
+	}
+	return false
+}
+
+// directField renders field f of the struct at base, of a kind directKind
+// accepts, reading it from memory, as format renders it when methods are
+// not called.
+func (d *dumper) directField(base unsafe.Pointer, f *fieldDump) {
+	if d.ignoreNextType {
+		d.seg(f.prefix)
+	} else {
+		d.seg(f.typed)
+	}
+	d.ignoreNextType = false
+	p := unsafe.Add(base, f.off)
+	switch f.kind {
+	case reflect.String:
+		d.str(*(*string)(p))
+	case reflect.Bool:
+		if *(*bool)(p) {
+			d.str("true")
+		} else {
+			d.str("false")
+		}
+	case reflect.Int:
+		d.bytes(strconv.AppendInt(d.num[:0], int64(*(*int)(p)), 10))
+	case reflect.Int8:
+		d.bytes(strconv.AppendInt(d.num[:0], int64(*(*int8)(p)), 10))
+	case reflect.Int16:
+		d.bytes(strconv.AppendInt(d.num[:0], int64(*(*int16)(p)), 10))
+	case reflect.Int32:
+		d.bytes(strconv.AppendInt(d.num[:0], int64(*(*int32)(p)), 10))
+	case reflect.Int64:
+		d.bytes(strconv.AppendInt(d.num[:0], *(*int64)(p), 10))
+	case reflect.Uint:
+		d.bytes(strconv.AppendUint(d.num[:0], uint64(*(*uint)(p)), 10))
+	case reflect.Uint8:
+		d.bytes(strconv.AppendUint(d.num[:0], uint64(*(*uint8)(p)), 10))
+	case reflect.Uint16:
+		d.bytes(strconv.AppendUint(d.num[:0], uint64(*(*uint16)(p)), 10))
+	case reflect.Uint32:
+		d.bytes(strconv.AppendUint(d.num[:0], uint64(*(*uint32)(p)), 10))
+	case reflect.Uint64:
+		d.bytes(strconv.AppendUint(d.num[:0], *(*uint64)(p), 10))
+	}
 }
 
 // field renders field i of struct v, described by ti.
@@ -451,6 +509,7 @@ type shapeStep struct {
 	first, end int
 	run        *zeroDump
 	nonZero    bool
+	direct     bool // field first is a string, boolean or integer, rendered from memory
 }
 
 // maxShapes is how many shapes a struct type caches. Templates of one
@@ -489,7 +548,8 @@ func newShape(mask uint64, ti *typeInfo) *structShape {
 	fields := ti.dump.fields
 	for i := 0; i < len(fields); {
 		if mask&(1<<i) == 0 {
-			sh.steps = append(sh.steps, shapeStep{first: i, end: i + 1, nonZero: fields[i].zeroAt != nil})
+			nonZero := fields[i].zeroAt != nil
+			sh.steps = append(sh.steps, shapeStep{first: i, end: i + 1, nonZero: nonZero, direct: nonZero && directKind(fields[i].kind)})
 			i++
 			continue
 		}
@@ -517,6 +577,13 @@ func zeroMask(base unsafe.Pointer, testable uint64, checks []zeroCheck) uint64 {
 		switch c.kind {
 		case zeroWord:
 			zero = *(*uintptr)(p) == 0
+		case zeroWords:
+			for k, bit := range c.bits {
+				if *(*uintptr)(unsafe.Add(p, uintptr(k)*unsafe.Sizeof(uintptr(0)))) != 0 {
+					mask &^= bit
+				}
+			}
+			continue
 		case zeroString:
 			zero = len(*(*string)(p)) == 0
 		case zeroSlice:
@@ -579,6 +646,39 @@ func zeroRun(ti *typeInfo, i, j int) *zeroDump {
 	return z
 }
 
+// mergeWords replaces runs of word checks of adjacent fields, each with
+// one check, by zeroWords checks.
+func mergeWords(checks []zeroCheck) []zeroCheck {
+	const word = unsafe.Sizeof(uintptr(0))
+	single := func(i int) bool {
+		c := &checks[i]
+		return c.kind == zeroWord &&
+			(i == 0 || checks[i-1].bit != c.bit) && (i == len(checks)-1 || checks[i+1].bit != c.bit)
+	}
+	var out []zeroCheck
+	for i := 0; i < len(checks); {
+		j := i + 1
+		if single(i) {
+			for j < len(checks) && single(j) && checks[j].off == checks[j-1].off+word {
+				j++
+			}
+		}
+		if j-i < 2 {
+			out = append(out, checks[i])
+			i++
+			continue
+		}
+		w := zeroCheck{off: checks[i].off, n: uintptr(j-i) * word, kind: zeroWords}
+		for _, c := range checks[i:j] {
+			w.bit |= c.bit
+			w.bits = append(w.bits, c.bit)
+		}
+		out = append(out, w)
+		i = j
+	}
+	return out
+}
+
 // zeroBytesAt reports whether the n bytes at p are all zero.
 func zeroBytesAt(p unsafe.Pointer, n uintptr) bool {
 	const word = unsafe.Sizeof(uintptr(0))
@@ -609,7 +709,8 @@ type zeroCheck struct {
 	off  uintptr
 	n    uintptr
 	kind zeroKind
-	bit  uint64 // 1<<i for the struct field i checked, in dumpInfo.checks
+	bit  uint64   // 1<<i for the struct field i checked, in dumpInfo.checks (zeroWords: all their bits)
+	bits []uint64 // zeroWords: the bit of each word's field
 }
 
 // zeroKind says what a zeroCheck reads.
@@ -618,6 +719,7 @@ type zeroKind uint8
 const (
 	zeroBytes  zeroKind = iota // integers, booleans, pointers and maps, as bytes
 	zeroWord                   // the same, one aligned machine word
+	zeroWords                  // n aligned words of as many fields, whose bits are in bits
 	zeroString                 // a string's length
 	zeroSlice                  // a slice's data pointer
 )
@@ -986,8 +1088,10 @@ type dumpInfo struct {
 // fieldDump describes how one struct field renders.
 type fieldDump struct {
 	typ    reflect.Type
-	prefix *segment // the field's name and a colon, after a space unless it is the first field
-	typed  *segment // prefix followed by the field type's name in parentheses
+	off    uintptr      // from the start of the struct
+	kind   reflect.Kind // of typ
+	prefix *segment     // the field's name and a colon, after a space unless it is the first field
+	typed  *segment     // prefix followed by the field type's name in parentheses
 
 	// zeroable says that every value of the field's type for which
 	// reflect.Value.IsZero reports true renders as the zero value.
@@ -1019,7 +1123,7 @@ func newDumpInfo(t reflect.Type) *dumpInfo {
 			prefix = " " + prefix
 		}
 		f := &di.fields[i]
-		f.typ = sf.Type
+		f.typ, f.off, f.kind = sf.Type, sf.Offset, sf.Type.Kind()
 		f.prefix = newSegment(prefix)
 		f.typed = newSegment(prefix + "(" + sf.Type.String() + ")")
 		f.zeroable = zeroable(sf.Type)
@@ -1038,7 +1142,7 @@ func newDumpInfo(t reflect.Type) *dumpInfo {
 			}
 		}
 	}
-	di.checks = all
+	di.checks = mergeWords(all)
 	return di
 }
 
