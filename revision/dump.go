@@ -815,7 +815,7 @@ func (d *dumper) array(v reflect.Value, ti *typeInfo, n int) {
 }
 
 // maxScan is the largest map with string keys whose entries mapEntries
-// sorts without allocating, by looking up each key with a scan.
+// sorts without allocating, by copying them out (see stringKeyEntries).
 const maxScan = 16
 
 func (d *dumper) mapEntries(v reflect.Value, ti *typeInfo) {
@@ -881,41 +881,38 @@ func (d *dumper) pairEntries(base int) {
 }
 
 // stringKeyEntries renders, sorted by key, the entries of map v, whose
-// keys have a string kind: it sorts the keys, then looks up each one's
-// value by iterating over the map.
+// keys have a string kind and which has at most maxScan entries: it
+// copies the entries out in one pass over the map, into the scratch
+// space of v's type, and sorts their positions by key.
 func (d *dumper) stringKeyEntries(v reflect.Value, ti *typeInfo) {
 	s := ti.scratch.Get().(*mapScratch)
 	defer s.release(ti.scratch)
-	base := len(d.keys)
-	s.iterA.Reset(v)
-	for s.iterA.Next() {
-		s.keyA.SetIterKey(&s.iterA)
-		d.keys = append(d.keys, s.keyA.String())
+	if s.elems == nil {
+		s.makeElems(v.Type().Elem())
 	}
-	keys := d.keys[base:]
-	slices.Sort(keys)
-	for i, k := range keys {
+	var keys [maxScan]string
+	var order [maxScan]int
+	n := 0
+	s.iterA.Reset(v)
+	for n < maxScan && s.iterA.Next() {
+		s.keyA.SetIterKey(&s.iterA)
+		keys[n], order[n] = s.keyA.String(), n
+		s.elems[n].SetIterValue(&s.iterA)
+		n++
+	}
+	slices.SortFunc(order[:n], func(a, b int) int { return strings.Compare(keys[a], keys[b]) })
+	for i, k := range order[:n] {
 		if i > 0 {
 			d.byte1(' ')
 		}
 		d.ignoreNextType = true
-		d.str(k)
+		d.str(keys[k])
 		d.ignoreNextType = false
 		d.byte1(':')
-		s.iterA.Reset(v)
-		for s.iterA.Next() {
-			s.keyA.SetIterKey(&s.iterA)
-			if s.keyA.String() == k {
-				break
-			}
-		}
-		s.elemA.SetIterValue(&s.iterA)
 		d.ignoreNextType = true
-		ev, evti := d.unpack(s.elemA, ti.elem)
+		ev, evti := d.unpack(s.elems[k], ti.elem)
 		d.format(ev, evti, nil)
 	}
-	clear(keys)
-	d.keys = d.keys[:base]
 }
 
 // mapEntriesSorted renders the entries of map v with go-spew's own

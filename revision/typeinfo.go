@@ -81,16 +81,19 @@ type mapScratch struct {
 	iterA, iterB             reflect.MapIter
 
 	// elems hold the values of two small maps with string keys (see
-	// compareSmallMaps), smallPairs of each, created on first use: they
-	// are the elements of one array, which starts at elemsAt.
+	// compareSmallMaps), smallPairs of each, or of one map being rendered
+	// (see dumper.stringKeyEntries), created on first use: they are the
+	// elements of one array, which starts at elemsAt.
 	elems   []reflect.Value
 	elemsAt unsafe.Pointer
 }
 
-// makeElems creates s.elems, for values of type et.
+// makeElems creates s.elems, for values of type et: 2*smallPairs of
+// them for compareSmallMaps, and at least maxScan for stringKeyEntries.
 func (s *mapScratch) makeElems(et reflect.Type) {
-	arr := reflect.New(reflect.ArrayOf(2*smallPairs, et)).Elem()
-	s.elems = make([]reflect.Value, 2*smallPairs)
+	n := max(2*smallPairs, maxScan)
+	arr := reflect.New(reflect.ArrayOf(n, et)).Elem()
+	s.elems = make([]reflect.Value, n)
 	for i := range s.elems {
 		s.elems[i] = arr.Index(i)
 	}
