@@ -15,10 +15,11 @@ import (
 //
 // Memory is read only as the type it holds, or as a type with the same
 // underlying type (a named string as a string, a map whose underlying type
-// is map[string]string as one), with two exceptions that this package made
-// before: integers and booleans are compared byte by byte, and pointers,
-// maps and channels are compared as machine words, and a slice is read as
-// a sliceHeader. Everything else goes through reflection.
+// is map[string]string as one), with the exceptions this package made
+// before: integers, booleans and unsafe pointers are compared byte by
+// byte, pointers and maps are compared as machine words (for nil and
+// identity), and a slice is read as a sliceHeader. Everything else
+// (interfaces, funcs, channels, map entries) goes through reflection.
 type eqOp struct {
 	kind opKind
 
@@ -44,7 +45,7 @@ type eqOp struct {
 type opKind uint8
 
 const (
-	opBytes      opKind = iota // n bytes holding integers, booleans, channels or unsafe pointers
+	opBytes      opKind = iota // n bytes holding integers, booleans or unsafe pointers
 	opStrings                  // n strings in a row
 	opFloat32                  // compared with ==, so NaN differs from itself
 	opFloat64                  //
@@ -58,7 +59,7 @@ const (
 	opLabels                   // the template's labels map, without its HashLabel entry
 	opLabelsMap                // the same, when its type is not map[string]string underneath
 	opMethod                   // a value whose type has an Equal method, or a time.Time
-	opValue                    // interfaces and funcs, through reflection
+	opValue                    // interfaces, funcs and channels, through reflection
 
 	// opRefs is a run of n bytes holding pointers, slices and maps next to
 	// each other, compared by the ops in sub unless the bytes are the
@@ -401,7 +402,7 @@ func (p *planBuilder) addKind(t reflect.Type, ti *typeInfo, off uintptr, private
 	switch ti.kind {
 	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
 		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
-		reflect.Chan, reflect.UnsafePointer:
+		reflect.UnsafePointer:
 		p.addBytes(off, t.Size())
 		return
 	case reflect.String:
@@ -441,7 +442,7 @@ func (p *planBuilder) addKind(t reflect.Type, ti *typeInfo, off uintptr, private
 	case reflect.Struct:
 		p.addFields(t, off, private, strict, nil, building)
 		return
-	default: // interfaces and funcs
+	default: // interfaces, funcs and channels
 		op.kind = opValue
 	}
 	p.ops = append(p.ops, op)

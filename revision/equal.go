@@ -203,12 +203,13 @@ func (w *walker) equal(a, b reflect.Value, ti *typeInfo) bool {
 // fields and elements). Values in addressable memory go to run. private
 // says whether the values were reached through an unexported field.
 func (w *walker) equalValue(a, b reflect.Value, ti *typeInfo, private bool) bool {
-	if ti.kind != reflect.Interface && ti.kind != reflect.Func && a.CanAddr() && b.CanAddr() {
+	compiled := ti.kind != reflect.Interface && ti.kind != reflect.Func && ti.kind != reflect.Chan // see opValue
+	if compiled && a.CanAddr() && b.CanAddr() {
 		return w.run(w.plan(ti), unsafe.Pointer(a.UnsafeAddr()), unsafe.Pointer(b.UnsafeAddr()), private)
 	}
-	// Not addressable (or a func): a method with a pointer receiver or
-	// parameter cannot be called, and a time.Time goes through its Equal
-	// method like any other value.
+	// Not addressable (or a kind run leaves to reflection): a method with a
+	// pointer receiver or parameter cannot be called, and a time.Time goes
+	// through its Equal method like any other value.
 	if m := ti.equal; !w.strict && !private && m.call != noEqual &&
 		(m.call != pointerEqual || a.CanAddr()) && (!m.argPointer || b.CanAddr()) {
 		identical := walker{strict: true}
