@@ -390,9 +390,9 @@ func (d *dumper) structFields(v reflect.Value, ti *typeInfo) {
 	d.depth++
 	var sh *structShape
 	var base unsafe.Pointer
-	if di := ti.dump; di.testable != 0 && !d.methods && v.CanAddr() {
+	if di := ti.dump; di.checks.testable != 0 && !d.methods && v.CanAddr() {
 		base = unsafe.Pointer(v.UnsafeAddr())
-		sh = di.shape(zeroMask(base, di.testable, di.checks), ti)
+		sh = di.shape(zeroMask(base, &di.checks), ti)
 	}
 	if sh == nil {
 		for i := range ti.fields {
@@ -563,39 +563,67 @@ func newShape(mask uint64, ti *typeInfo) *structShape {
 	return sh
 }
 
-// zeroMask returns testable with the bits cleared of the fields that some
-// of checks finds not zero in the struct at base.
-func zeroMask(base unsafe.Pointer, testable uint64, checks []zeroCheck) uint64 {
-	mask := testable
-	for i := range checks {
-		c := &checks[i]
-		if mask&c.bit == 0 {
-			continue // a check of the same field failed
+// zeroMask returns the bits of c.testable cleared for the fields that
+// some check of c finds not zero in the struct at base.
+func zeroMask(base unsafe.Pointer, c *zeroChecks) uint64 {
+	mask := c.testable
+	for i, off := range c.words {
+		if *(*uintptr)(unsafe.Add(base, off)) != 0 {
+			mask &^= c.wordBits[i]
 		}
-		p := unsafe.Add(base, c.off)
-		var zero bool
-		switch c.kind {
-		case zeroWord:
-			zero = *(*uintptr)(p) == 0
-		case zeroWords:
-			for k, bit := range c.bits {
-				if *(*uintptr)(unsafe.Add(p, uintptr(k)*unsafe.Sizeof(uintptr(0)))) != 0 {
-					mask &^= bit
-				}
-			}
-			continue
-		case zeroString:
-			zero = len(*(*string)(p)) == 0
-		case zeroSlice:
-			zero = (*sliceHeader)(p).data == nil
-		default:
-			zero = zeroBytesAt(p, c.n)
+	}
+	for i, off := range c.strs {
+		if len(*(*string)(unsafe.Add(base, off))) != 0 {
+			mask &^= c.strBits[i]
 		}
-		if !zero {
-			mask &^= c.bit
+	}
+	for i, off := range c.slices {
+		if (*sliceHeader)(unsafe.Add(base, off)).data != nil {
+			mask &^= c.sliceBits[i]
+		}
+	}
+	for i := range c.bytes {
+		b := &c.bytes[i]
+		if !zeroBytesAt(unsafe.Add(base, b.off), b.n) {
+			mask &^= b.bit
 		}
 	}
 	return mask
+}
+
+// zeroChecks are the checks of a struct's fields, grouped by what they
+// read, so that each group is one tight loop: a field is zero exactly when
+// all its checks hold, and each check carries its field's bit.
+type zeroChecks struct {
+	testable uint64 // bit i is set when field i can be tested in memory
+
+	words     []uintptr // aligned machine words (pointers, maps, 64-bit integers)
+	wordBits  []uint64
+	strs      []uintptr // string lengths
+	strBits   []uint64
+	slices    []uintptr // slice data pointers
+	sliceBits []uint64
+	bytes     []zeroCheck // other runs of bytes
+}
+
+// add adds the checks of field i.
+func (c *zeroChecks) add(i int, checks []zeroCheck, align uintptr) {
+	bit := uint64(1) << i
+	c.testable |= bit
+	for _, k := range checks {
+		switch {
+		case k.kind == zeroString:
+			c.strs, c.strBits = append(c.strs, k.off), append(c.strBits, bit)
+		case k.kind == zeroSlice:
+			c.slices, c.sliceBits = append(c.slices, k.off), append(c.sliceBits, bit)
+		case k.n == unsafe.Sizeof(uintptr(0)) && k.off%k.n == 0 && align >= k.n:
+			// An aligned word, as the struct is.
+			c.words, c.wordBits = append(c.words, k.off), append(c.wordBits, bit)
+		default:
+			k.bit = bit
+			c.bytes = append(c.bytes, k)
+		}
+	}
 }
 
 // zero renders field f, of the type described by ti, holding its zero
@@ -646,39 +674,6 @@ func zeroRun(ti *typeInfo, i, j int) *zeroDump {
 	return z
 }
 
-// mergeWords replaces runs of word checks of adjacent fields, each with
-// one check, by zeroWords checks.
-func mergeWords(checks []zeroCheck) []zeroCheck {
-	const word = unsafe.Sizeof(uintptr(0))
-	single := func(i int) bool {
-		c := &checks[i]
-		return c.kind == zeroWord &&
-			(i == 0 || checks[i-1].bit != c.bit) && (i == len(checks)-1 || checks[i+1].bit != c.bit)
-	}
-	var out []zeroCheck
-	for i := 0; i < len(checks); {
-		j := i + 1
-		if single(i) {
-			for j < len(checks) && single(j) && checks[j].off == checks[j-1].off+word {
-				j++
-			}
-		}
-		if j-i < 2 {
-			out = append(out, checks[i])
-			i++
-			continue
-		}
-		w := zeroCheck{off: checks[i].off, n: uintptr(j-i) * word, kind: zeroWords}
-		for _, c := range checks[i:j] {
-			w.bit |= c.bit
-			w.bits = append(w.bits, c.bit)
-		}
-		out = append(out, w)
-		i = j
-	}
-	return out
-}
-
 // zeroBytesAt reports whether the n bytes at p are all zero.
 func zeroBytesAt(p unsafe.Pointer, n uintptr) bool {
 	const word = unsafe.Sizeof(uintptr(0))
@@ -709,8 +704,7 @@ type zeroCheck struct {
 	off  uintptr
 	n    uintptr
 	kind zeroKind
-	bit  uint64   // 1<<i for the struct field i checked, in dumpInfo.checks (zeroWords: all their bits)
-	bits []uint64 // zeroWords: the bit of each word's field
+	bit  uint64 // 1<<i for the struct field i checked (see zeroChecks)
 }
 
 // zeroKind says what a zeroCheck reads.
@@ -718,18 +712,16 @@ type zeroKind uint8
 
 const (
 	zeroBytes  zeroKind = iota // integers, booleans, pointers and maps, as bytes
-	zeroWord                   // the same, one aligned machine word
-	zeroWords                  // n aligned words of as many fields, whose bits are in bits
 	zeroString                 // a string's length
 	zeroSlice                  // a slice's data pointer
 )
 
-// zeroChecks appends to checks where a value of type t at offset off must
+// appendZeroChecks appends to checks where a value of type t at offset off must
 // be zero for reflect.Value.IsZero to report true, for a type that
 // zeroable accepts. ok is false for types whose zero values cannot be
 // told from memory this way (those holding interfaces, funcs, channels
 // or unsafe pointers).
-func zeroChecks(t reflect.Type, off uintptr, checks []zeroCheck) (_ []zeroCheck, ok bool) {
+func appendZeroChecks(t reflect.Type, off uintptr, checks []zeroCheck) (_ []zeroCheck, ok bool) {
 	switch t.Kind() {
 	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
 		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
@@ -745,7 +737,7 @@ func zeroChecks(t reflect.Type, off uintptr, checks []zeroCheck) (_ []zeroCheck,
 		return append(checks, zeroCheck{off: off, kind: zeroSlice}), true
 	case reflect.Array:
 		for i := range t.Len() {
-			if checks, ok = zeroChecks(t.Elem(), off+uintptr(i)*t.Elem().Size(), checks); !ok {
+			if checks, ok = appendZeroChecks(t.Elem(), off+uintptr(i)*t.Elem().Size(), checks); !ok {
 				return nil, false
 			}
 		}
@@ -753,7 +745,7 @@ func zeroChecks(t reflect.Type, off uintptr, checks []zeroCheck) (_ []zeroCheck,
 	case reflect.Struct:
 		for i := range t.NumField() {
 			sf := t.Field(i)
-			if checks, ok = zeroChecks(sf.Type, off+sf.Offset, checks); !ok {
+			if checks, ok = appendZeroChecks(sf.Type, off+sf.Offset, checks); !ok {
 				return nil, false
 			}
 		}
@@ -1073,13 +1065,11 @@ type dumpInfo struct {
 	// fields describe the fields of a struct type, in order.
 	fields []fieldDump
 
-	// For a struct of at most 64 fields: testable has bit i set when
-	// whether field i is zero can be read from memory, and checks are
-	// how, field after field. shapes caches the struct's shapes (see
+	// checks, for a struct of at most 64 fields, tell which fields hold
+	// zero values from memory; shapes caches the struct's shapes (see
 	// dumper.structFields).
-	testable uint64
-	checks   []zeroCheck
-	shapes   atomic.Pointer[[]*structShape]
+	checks zeroChecks
+	shapes atomic.Pointer[[]*structShape]
 }
 
 // fieldDump describes how one struct field renders.
@@ -1100,7 +1090,7 @@ type fieldDump struct {
 	// zeroAt says where, from the start of the struct, a value of the
 	// field's type must be zero in memory for reflect.Value.IsZero to
 	// report true; nil when the field is not zeroable or cannot be tested
-	// in memory (see zeroChecks).
+	// in memory (see appendZeroChecks).
 	zeroAt []zeroCheck
 }
 
@@ -1112,7 +1102,6 @@ func newDumpInfo(t reflect.Type) *dumpInfo {
 		return di
 	}
 	di.fields = make([]fieldDump, t.NumField())
-	var all []zeroCheck
 	for i := range di.fields {
 		sf := t.Field(i)
 		prefix := sf.Name + ":"
@@ -1125,21 +1114,12 @@ func newDumpInfo(t reflect.Type) *dumpInfo {
 		f.typed = newSegment(prefix + "(" + sf.Type.String() + ")")
 		f.zeroable = zeroable(sf.Type)
 		if f.zeroable && sf.Type.Kind() != reflect.Interface && len(di.fields) <= 64 {
-			if checks, ok := zeroChecks(sf.Type, sf.Offset, nil); ok && len(checks) > 0 {
-				for k := range checks {
-					c := &checks[k]
-					c.bit = 1 << i
-					if c.kind == zeroBytes && c.n == unsafe.Sizeof(uintptr(0)) && c.off%c.n == 0 && uintptr(t.Align()) >= c.n {
-						c.kind = zeroWord // an aligned word, as the struct is
-					}
-				}
+			if checks, ok := appendZeroChecks(sf.Type, sf.Offset, nil); ok && len(checks) > 0 {
 				f.zeroAt = checks
-				di.testable |= 1 << i
-				all = append(all, checks...)
+				di.checks.add(i, checks, uintptr(t.Align()))
 			}
 		}
 	}
-	di.checks = mergeWords(all)
 	return di
 }
 
