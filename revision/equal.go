@@ -59,17 +59,16 @@ import (
 // A nil template equals only another nil template. EqualIgnoreHash never
 // modifies or copies the templates, never panics, and does not allocate,
 // except when it calls an Equal method on values that are not identical
-// (reflection allocates for the call), and for maps whose entries
-// reflection must copy out: maps of more than 32 entries whose type is
-// not map[string]string underneath (labels, annotations and selectors
-// never allocate; inside the dynamic value of an interface, only the type
-// map[string]string itself is exempt), and maps that sit in the dynamic
-// value of an interface reached through an unexported field, and for the
-// set of pairs it
-// remembers (see above) once a comparison enters more than 128 pairs of
-// references or 16 nested ones. The first comparison of a template type
-// also compiles that type's comparison (a list of steps over memory
-// offsets, see eqOp) and caches it.
+// (reflection allocates for the call); for maps whose entries reflection
+// must copy out: maps of more than 32 entries whose type is not
+// map[string]string underneath (labels, annotations and selectors never
+// allocate; inside the dynamic value of an interface, only the type
+// map[string]string itself is exempt), and maps in the dynamic value of
+// an interface reached through an unexported field; and for the set of
+// pairs it remembers (see above) once a comparison enters more than 128
+// pairs of references or 16 nested ones. The first comparison of a
+// template type also compiles that type's comparison (a list of steps
+// over the offsets of its fields in memory) and caches it.
 // Upstream: deploymentutil.EqualIgnoreHash.
 func EqualIgnoreHash[T any](a, b *T) bool {
 	if a == nil || b == nil {
