@@ -63,10 +63,10 @@ import (
 // must copy out: maps of more than 32 entries whose type is not
 // map[string]string underneath (labels, annotations and selectors never
 // allocate; inside the dynamic value of an interface, only the type
-// map[string]string itself is exempt), and maps in the dynamic value of
-// an interface reached through an unexported field; and for the set of
-// pairs it remembers (see above) once a comparison enters more than 128
-// pairs of references or 16 nested ones. The first comparison of a
+// map[string]string itself is exempt), and maps reached through an
+// unexported field of a struct held by value in an interface; and for the
+// set of pairs it remembers (see above) once a comparison enters more
+// than 128 pairs of references or 16 nested ones. The first comparison of a
 // template type also compiles that type's comparison (a list of steps
 // over the offsets of its fields in memory) and caches it.
 // Upstream: deploymentutil.EqualIgnoreHash.
