@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 )
 
 // dumper renders a value exactly as go-spew's Sprintf("%#v", v) does with
@@ -377,42 +378,380 @@ func (d *dumper) format(v reflect.Value, ti *typeInfo, field *fieldDump) {
 
 // structFields renders the fields of struct v, described by ti, in
 // braces.
+//
+// When v is in addressable memory, which fields hold their zero values is
+// read from memory (see dumpInfo.checks), and the struct renders through
+// the shape cached for that pattern of zero fields, where a run of
+// adjacent zero fields is one segment: most fields of a pod template are
+// nil pointers, empty strings and zeros, and rendering them one by one,
+// through reflection, was most of Hash's time.
 func (d *dumper) structFields(v reflect.Value, ti *typeInfo) {
 	d.byte1('{')
 	d.depth++
-	fields := ti.dump.fields
-	for i, fti := range ti.fields {
-		f := &fields[i]
-		fv := v.Field(i)
-		if fti.kind == reflect.Interface {
-			d.seg(f.prefix)
-			fv, fti = d.unpack(fv, fti)
-			d.format(fv, fti, nil)
-			continue
+	var sh *structShape
+	var base unsafe.Pointer
+	if di := ti.dump; di.checks.testable != 0 && !d.methods && v.CanAddr() {
+		base = unsafe.Pointer(v.UnsafeAddr())
+		sh = di.shape(zeroMask(base, &di.checks), ti)
+	}
+	if sh == nil {
+		for i := range ti.fields {
+			d.field(v, ti, i)
 		}
-		if f.zeroable && !d.ignoreNextType && !d.methods && fv.IsZero() {
-			d.zero(f, fti)
-			continue
+		d.depth--
+		d.byte1('}')
+		return
+	}
+	for k := range sh.steps {
+		st := &sh.steps[k]
+		switch {
+		case st.run != nil && !d.ignoreNextType:
+			d.applyZero(st.run)
+		case st.run != nil:
+			// The types are hidden: the fields render one by one.
+			for i := st.first; i < st.end; i++ {
+				d.field(v, ti, i)
+			}
+		case st.direct:
+			d.directField(base, &ti.dump.fields[st.first])
+		case st.nonZero:
+			d.format(v.Field(st.first), ti.fields[st.first], &ti.dump.fields[st.first])
+		default:
+			d.field(v, ti, st.first)
 		}
-		d.format(fv, fti, f)
 	}
 	d.depth--
 	d.byte1('}')
 }
 
+// directKind reports whether directField renders fields of kind k.
+func directKind(k reflect.Kind) bool {
+	switch k {
+	case reflect.String, reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return true
+	}
+	return false
+}
+
+// directField renders field f of the struct at base, of a kind directKind
+// accepts, reading it from memory, as format renders it when methods are
+// not called.
+func (d *dumper) directField(base unsafe.Pointer, f *fieldDump) {
+	if d.ignoreNextType {
+		d.seg(f.prefix)
+	} else {
+		d.seg(f.typed)
+	}
+	d.ignoreNextType = false
+	p := unsafe.Add(base, f.off)
+	switch f.kind {
+	case reflect.String:
+		d.str(*(*string)(p))
+	case reflect.Bool:
+		if *(*bool)(p) {
+			d.str("true")
+		} else {
+			d.str("false")
+		}
+	case reflect.Int:
+		d.bytes(strconv.AppendInt(d.num[:0], int64(*(*int)(p)), 10))
+	case reflect.Int8:
+		d.bytes(strconv.AppendInt(d.num[:0], int64(*(*int8)(p)), 10))
+	case reflect.Int16:
+		d.bytes(strconv.AppendInt(d.num[:0], int64(*(*int16)(p)), 10))
+	case reflect.Int32:
+		d.bytes(strconv.AppendInt(d.num[:0], int64(*(*int32)(p)), 10))
+	case reflect.Int64:
+		d.bytes(strconv.AppendInt(d.num[:0], *(*int64)(p), 10))
+	case reflect.Uint:
+		d.bytes(strconv.AppendUint(d.num[:0], uint64(*(*uint)(p)), 10))
+	case reflect.Uint8:
+		d.bytes(strconv.AppendUint(d.num[:0], uint64(*(*uint8)(p)), 10))
+	case reflect.Uint16:
+		d.bytes(strconv.AppendUint(d.num[:0], uint64(*(*uint16)(p)), 10))
+	case reflect.Uint32:
+		d.bytes(strconv.AppendUint(d.num[:0], uint64(*(*uint32)(p)), 10))
+	case reflect.Uint64:
+		d.bytes(strconv.AppendUint(d.num[:0], *(*uint64)(p), 10))
+	}
+}
+
+// field renders field i of struct v, described by ti.
+func (d *dumper) field(v reflect.Value, ti *typeInfo, i int) {
+	f, fti := &ti.dump.fields[i], ti.fields[i]
+	fv := v.Field(i)
+	if fti.kind == reflect.Interface {
+		d.seg(f.prefix)
+		fv, fti = d.unpack(fv, fti)
+		d.format(fv, fti, nil)
+		return
+	}
+	if f.zeroable && !d.ignoreNextType && !d.methods && fv.IsZero() {
+		d.zero(f, fti)
+		return
+	}
+	d.format(fv, fti, f)
+}
+
+// A structShape is how a struct type renders when the fields that can be
+// tested in memory hold zero values exactly where mask has bits: a list of
+// steps, each one field or one run of adjacent zero fields.
+type structShape struct {
+	mask  uint64
+	steps []shapeStep
+}
+
+// shapeStep is one step of a structShape: the run of zero fields first to
+// end-1, rendered as run when the types show, or field first alone, known
+// not to be zero if nonZero is set.
+type shapeStep struct {
+	first, end int
+	run        *zeroDump
+	nonZero    bool
+	direct     bool // field first is a string, boolean or integer, rendered from memory
+}
+
+// maxShapes is how many shapes a struct type caches. Templates of one
+// controller share few patterns of zero fields; beyond that many, the
+// fields render one by one.
+const maxShapes = 16
+
+// shape returns the cached shape of the struct type described by ti for
+// mask, building and caching it if there is room; nil if there is not.
+func (di *dumpInfo) shape(mask uint64, ti *typeInfo) *structShape {
+	shapes := di.shapes.Load()
+	if shapes != nil {
+		for _, sh := range *shapes {
+			if sh.mask == mask {
+				return sh
+			}
+		}
+		if len(*shapes) >= maxShapes {
+			return nil
+		}
+	}
+	sh := newShape(mask, ti)
+	var grown []*structShape
+	if shapes != nil {
+		grown = append(grown, *shapes...)
+	}
+	grown = append(grown, sh)
+	di.shapes.CompareAndSwap(shapes, &grown) // a racing builder's shapes are as good
+	return sh
+}
+
+// newShape builds the shape of the struct type described by ti for mask.
+// A run ends after a field whose zero value leaves the types hidden.
+func newShape(mask uint64, ti *typeInfo) *structShape {
+	sh := &structShape{mask: mask}
+	fields := ti.dump.fields
+	for i := 0; i < len(fields); {
+		if mask&(1<<i) == 0 {
+			nonZero := fields[i].zeroAt != nil
+			sh.steps = append(sh.steps, shapeStep{first: i, end: i + 1, nonZero: nonZero, direct: nonZero && directKind(fields[i].kind)})
+			i++
+			continue
+		}
+		j := i + 1
+		for j < len(fields) && mask&(1<<j) != 0 && !fields[j-1].zeroDump(ti.fields[j-1]).ignoreNextType {
+			j++
+		}
+		sh.steps = append(sh.steps, shapeStep{first: i, end: j, run: zeroRun(ti, i, j)})
+		i = j
+	}
+	return sh
+}
+
+// zeroMask returns the bits of c.testable cleared for the fields that
+// some check of c finds not zero in the struct at base.
+func zeroMask(base unsafe.Pointer, c *zeroChecks) uint64 {
+	mask := c.testable
+	for i, off := range c.words {
+		if *(*uintptr)(unsafe.Add(base, off)) != 0 {
+			mask &^= c.wordBits[i]
+		}
+	}
+	for i, off := range c.strs {
+		if len(*(*string)(unsafe.Add(base, off))) != 0 {
+			mask &^= c.strBits[i]
+		}
+	}
+	for i, off := range c.slices {
+		if (*sliceHeader)(unsafe.Add(base, off)).data != nil {
+			mask &^= c.sliceBits[i]
+		}
+	}
+	for i := range c.bytes {
+		b := &c.bytes[i]
+		if !zeroBytesAt(unsafe.Add(base, b.off), b.n) {
+			mask &^= b.bit
+		}
+	}
+	return mask
+}
+
+// zeroChecks are the checks of a struct's fields, grouped by what they
+// read, so that each group is one tight loop: a field is zero exactly when
+// all its checks hold, and each check carries its field's bit.
+type zeroChecks struct {
+	testable uint64 // bit i is set when field i can be tested in memory
+
+	words     []uintptr // aligned machine words (pointers, maps, 64-bit integers)
+	wordBits  []uint64
+	strs      []uintptr // string lengths
+	strBits   []uint64
+	slices    []uintptr // slice data pointers
+	sliceBits []uint64
+	bytes     []zeroCheck // other runs of bytes
+}
+
+// add adds the checks of field i.
+func (c *zeroChecks) add(i int, checks []zeroCheck, align uintptr) {
+	bit := uint64(1) << i
+	c.testable |= bit
+	for _, k := range checks {
+		switch {
+		case k.kind == zeroString:
+			c.strs, c.strBits = append(c.strs, k.off), append(c.strBits, bit)
+		case k.kind == zeroSlice:
+			c.slices, c.sliceBits = append(c.slices, k.off), append(c.sliceBits, bit)
+		case k.n == unsafe.Sizeof(uintptr(0)) && k.off%k.n == 0 && align >= k.n:
+			// An aligned word, as the struct is.
+			c.words, c.wordBits = append(c.words, k.off), append(c.wordBits, bit)
+		default:
+			k.bit = bit
+			c.bytes = append(c.bytes, k)
+		}
+	}
+}
+
 // zero renders field f, of the type described by ti, holding its zero
 // value, with the type showing.
 func (d *dumper) zero(f *fieldDump, ti *typeInfo) {
-	z := f.zero.Load()
-	if z == nil {
-		z = zeroOf(f, ti)
-		f.zero.Store(z) // a racing builder stores an identical description
-	}
+	d.applyZero(f.zeroDump(ti))
+}
+
+// applyZero writes z's text and applies its effects on the state.
+func (d *dumper) applyZero(z *zeroDump) {
 	d.seg(z.text)
 	if z.cleanup != noCleanup {
 		d.cleanup(d.depth + z.cleanup)
 	}
 	d.ignoreNextType = z.ignoreNextType
+}
+
+// zeroDump returns the description of field f's zero value, of the type
+// described by ti, computing it on first use.
+func (f *fieldDump) zeroDump(ti *typeInfo) *zeroDump {
+	z := f.zero.Load()
+	if z == nil {
+		z = zeroOf(f, ti)
+		f.zero.Store(z) // a racing builder stores an identical description
+	}
+	return z
+}
+
+// zeroRun describes the rendering of fields i to j-1 of the struct type
+// described by ti, each holding its zero value, with the types showing,
+// every field but the last leaving them showing: the concatenation of the
+// fields' renderings, and their effects combined (the last field's
+// ignoreNextType, and the deepest cleanup).
+func zeroRun(ti *typeInfo, i, j int) *zeroDump {
+	fields := ti.dump.fields
+	if j == i+1 {
+		return fields[i].zeroDump(ti.fields[i])
+	}
+	var text strings.Builder
+	z := &zeroDump{cleanup: noCleanup}
+	for k := i; k < j; k++ {
+		zk := fields[k].zeroDump(ti.fields[k])
+		text.WriteString(zk.text.text)
+		z.cleanup = min(z.cleanup, zk.cleanup)
+		z.ignoreNextType = zk.ignoreNextType
+	}
+	z.text = newSegment(text.String())
+	return z
+}
+
+// zeroBytesAt reports whether the n bytes at p are all zero.
+func zeroBytesAt(p unsafe.Pointer, n uintptr) bool {
+	const word = unsafe.Sizeof(uintptr(0))
+	if uintptr(p)%word == 0 {
+		if n == word {
+			return *(*uintptr)(p) == 0
+		}
+		for ; n >= word; n -= word {
+			if *(*uintptr)(p) != 0 {
+				return false
+			}
+			p = unsafe.Add(p, word)
+		}
+	}
+	for ; n > 0; n-- {
+		if *(*byte)(p) != 0 {
+			return false
+		}
+		p = unsafe.Add(p, 1)
+	}
+	return true
+}
+
+// A zeroCheck is a part of a value that must be zero for
+// reflect.Value.IsZero to call the value zero: n bytes, a string's
+// length, or a slice's data pointer, at offset off.
+type zeroCheck struct {
+	off  uintptr
+	n    uintptr
+	kind zeroKind
+	bit  uint64 // 1<<i for the struct field i checked (see zeroChecks)
+}
+
+// zeroKind says what a zeroCheck reads.
+type zeroKind uint8
+
+const (
+	zeroBytes  zeroKind = iota // integers, booleans, pointers and maps, as bytes
+	zeroString                 // a string's length
+	zeroSlice                  // a slice's data pointer
+)
+
+// appendZeroChecks appends to checks where a value of type t at offset off must
+// be zero for reflect.Value.IsZero to report true, for a type that
+// zeroable accepts. ok is false for types whose zero values cannot be
+// told from memory this way (those holding interfaces, funcs, channels
+// or unsafe pointers).
+func appendZeroChecks(t reflect.Type, off uintptr, checks []zeroCheck) (_ []zeroCheck, ok bool) {
+	switch t.Kind() {
+	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
+		reflect.Pointer, reflect.Map:
+		if n := len(checks); n > 0 && checks[n-1].kind == zeroBytes && checks[n-1].off+checks[n-1].n == off {
+			checks[n-1].n += t.Size()
+			return checks, true
+		}
+		return append(checks, zeroCheck{off: off, n: t.Size(), kind: zeroBytes}), true
+	case reflect.String:
+		return append(checks, zeroCheck{off: off, kind: zeroString}), true
+	case reflect.Slice:
+		return append(checks, zeroCheck{off: off, kind: zeroSlice}), true
+	case reflect.Array:
+		for i := range t.Len() {
+			if checks, ok = appendZeroChecks(t.Elem(), off+uintptr(i)*t.Elem().Size(), checks); !ok {
+				return nil, false
+			}
+		}
+		return checks, true
+	case reflect.Struct:
+		for i := range t.NumField() {
+			sf := t.Field(i)
+			if checks, ok = appendZeroChecks(sf.Type, off+sf.Offset, checks); !ok {
+				return nil, false
+			}
+		}
+		return checks, true
+	}
+	return nil, false
 }
 
 // zeroDump describes how a struct field holding its zero value renders,
@@ -468,7 +807,7 @@ func (d *dumper) array(v reflect.Value, ti *typeInfo, n int) {
 }
 
 // maxScan is the largest map with string keys whose entries mapEntries
-// sorts without allocating, by looking up each key with a scan.
+// sorts without allocating, by copying them out (see stringKeyEntries).
 const maxScan = 16
 
 func (d *dumper) mapEntries(v reflect.Value, ti *typeInfo) {
@@ -534,41 +873,38 @@ func (d *dumper) pairEntries(base int) {
 }
 
 // stringKeyEntries renders, sorted by key, the entries of map v, whose
-// keys have a string kind: it sorts the keys, then looks up each one's
-// value by iterating over the map.
+// keys have a string kind and which has at most maxScan entries: it
+// copies the entries out in one pass over the map, into the scratch
+// space of v's type, and sorts their positions by key.
 func (d *dumper) stringKeyEntries(v reflect.Value, ti *typeInfo) {
 	s := ti.scratch.Get().(*mapScratch)
 	defer s.release(ti.scratch)
-	base := len(d.keys)
-	s.iterA.Reset(v)
-	for s.iterA.Next() {
-		s.keyA.SetIterKey(&s.iterA)
-		d.keys = append(d.keys, s.keyA.String())
+	if s.elems == nil {
+		s.makeElems(v.Type().Elem())
 	}
-	keys := d.keys[base:]
-	slices.Sort(keys)
-	for i, k := range keys {
+	var keys [maxScan]string
+	var order [maxScan]int
+	n := 0
+	s.iterA.Reset(v)
+	for n < maxScan && s.iterA.Next() {
+		s.keyA.SetIterKey(&s.iterA)
+		keys[n], order[n] = s.keyA.String(), n
+		s.elems[n].SetIterValue(&s.iterA)
+		n++
+	}
+	slices.SortFunc(order[:n], func(a, b int) int { return strings.Compare(keys[a], keys[b]) })
+	for i, k := range order[:n] {
 		if i > 0 {
 			d.byte1(' ')
 		}
 		d.ignoreNextType = true
-		d.str(k)
+		d.str(keys[k])
 		d.ignoreNextType = false
 		d.byte1(':')
-		s.iterA.Reset(v)
-		for s.iterA.Next() {
-			s.keyA.SetIterKey(&s.iterA)
-			if s.keyA.String() == k {
-				break
-			}
-		}
-		s.elemA.SetIterValue(&s.iterA)
 		d.ignoreNextType = true
-		ev, evti := d.unpack(s.elemA, ti.elem)
+		ev, evti := d.unpack(s.elems[k], ti.elem)
 		d.format(ev, evti, nil)
 	}
-	clear(keys)
-	d.keys = d.keys[:base]
 }
 
 // mapEntriesSorted renders the entries of map v with go-spew's own
@@ -728,13 +1064,21 @@ type dumpInfo struct {
 
 	// fields describe the fields of a struct type, in order.
 	fields []fieldDump
+
+	// checks, for a struct of at most 64 fields, tell which fields hold
+	// zero values from memory; shapes caches the struct's shapes (see
+	// dumper.structFields).
+	checks zeroChecks
+	shapes atomic.Pointer[[]*structShape]
 }
 
 // fieldDump describes how one struct field renders.
 type fieldDump struct {
 	typ    reflect.Type
-	prefix *segment // the field's name and a colon, after a space unless it is the first field
-	typed  *segment // prefix followed by the field type's name in parentheses
+	off    uintptr      // from the start of the struct
+	kind   reflect.Kind // of typ
+	prefix *segment     // the field's name and a colon, after a space unless it is the first field
+	typed  *segment     // prefix followed by the field type's name in parentheses
 
 	// zeroable says that every value of the field's type for which
 	// reflect.Value.IsZero reports true renders as the zero value.
@@ -742,6 +1086,12 @@ type fieldDump struct {
 
 	// zero describes the zero value's rendering, once computed.
 	zero atomic.Pointer[zeroDump]
+
+	// zeroAt says where, from the start of the struct, a value of the
+	// field's type must be zero in memory for reflect.Value.IsZero to
+	// report true; nil when the field is not zeroable or cannot be tested
+	// in memory (see appendZeroChecks).
+	zeroAt []zeroCheck
 }
 
 // newDumpInfo returns the description of type t.
@@ -759,10 +1109,16 @@ func newDumpInfo(t reflect.Type) *dumpInfo {
 			prefix = " " + prefix
 		}
 		f := &di.fields[i]
-		f.typ = sf.Type
+		f.typ, f.off, f.kind = sf.Type, sf.Offset, sf.Type.Kind()
 		f.prefix = newSegment(prefix)
 		f.typed = newSegment(prefix + "(" + sf.Type.String() + ")")
 		f.zeroable = zeroable(sf.Type)
+		if f.zeroable && sf.Type.Kind() != reflect.Interface && len(di.fields) <= 64 {
+			if checks, ok := appendZeroChecks(sf.Type, sf.Offset, nil); ok && len(checks) > 0 {
+				f.zeroAt = checks
+				di.checks.add(i, checks, uintptr(t.Align()))
+			}
+		}
 	}
 	return di
 }

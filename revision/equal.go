@@ -59,13 +59,16 @@ import (
 // A nil template equals only another nil template. EqualIgnoreHash never
 // modifies or copies the templates, never panics, and does not allocate,
 // except when it calls an Equal method on values that are not identical
-// (reflection allocates for the call), and for maps whose entries
-// reflection must copy out: maps of more than 32 entries, other than
-// map[string]string (labels, annotations and selectors never allocate),
-// and maps reached through unexported fields, and for the set of pairs it
-// remembers (see above) once a comparison enters more than 128 pairs of
-// references or 16 nested ones. The first comparison of a template type
-// also builds that type's cached description.
+// (reflection allocates for the call); for maps whose entries reflection
+// must copy out: maps of more than 32 entries whose type is not
+// map[string]string underneath (labels, annotations and selectors never
+// allocate; inside the dynamic value of an interface, only the type
+// map[string]string itself is exempt), and maps reached through an
+// unexported field of a struct held by value in an interface; and for the
+// set of pairs it remembers (see above) once a comparison enters more
+// than 128 pairs of references or 16 nested ones. The first comparison of a
+// template type also compiles that type's comparison (a list of steps
+// over the offsets of its fields in memory) and caches it.
 // Upstream: deploymentutil.EqualIgnoreHash.
 func EqualIgnoreHash[T any](a, b *T) bool {
 	if a == nil || b == nil {
@@ -74,13 +77,13 @@ func EqualIgnoreHash[T any](a, b *T) bool {
 	if a == b {
 		return true
 	}
-	va, vb := reflect.ValueOf(a).Elem(), reflect.ValueOf(b).Elem()
-	ti := infoOf(va.Type())
-	var w walker
+	ti := infoOf(reflect.TypeFor[T]())
+	ops := ti.eq
 	if ti.labels != nil {
-		return w.equalExcept(va, vb, ti, ti.labels)
+		ops = ti.eqLabels
 	}
-	return w.equal(va, vb, ti)
+	var w walker
+	return w.run(ops, unsafe.Pointer(a), unsafe.Pointer(b), false)
 }
 
 // smallMap is the largest map compareMap compares without allocating, by
@@ -103,15 +106,6 @@ type visit struct {
 	// reached the other way, and a slice pair with the same starts but
 	// other lengths holds other elements.
 	tag uint
-}
-
-// privateTag is the visit tag bit of references reached through an
-// unexported field (either of them).
-func privateTag(a, b reflect.Value) uint {
-	if a.CanInterface() && b.CanInterface() {
-		return 0
-	}
-	return 1
 }
 
 // memoAfter is how many pairs of references a comparison enters keeping
@@ -195,38 +189,44 @@ func (w *walker) leave() {
 	}
 }
 
-// equalExcept compares structs a and b field by field, comparing the
-// labels map at path (relative to a) without its HashLabel entry.
-func (w *walker) equalExcept(a, b reflect.Value, ti *typeInfo, path []int) bool {
-	for i, fi := range ti.fields {
-		fa, fb := a.Field(i), b.Field(i)
-		var ok bool
-		switch {
-		case i != path[0]:
-			ok = w.equal(fa, fb, fi)
-		case len(path) > 1:
-			ok = w.equalExcept(fa, fb, fi, path[1:])
-		default:
-			ok = w.compareMap(fa, fb, fi, true)
-		}
-		if !ok {
-			return false
-		}
-	}
-	return true
+// equal compares a and b, which have the type described by ti, in w's
+// mode. Values that reflection marks as reached through an unexported
+// field are compared as such.
+func (w *walker) equal(a, b reflect.Value, ti *typeInfo) bool {
+	return w.equalValue(a, b, ti, !a.CanInterface() || !b.CanInterface())
 }
 
-// equal compares a and b, which have the type described by ti.
-func (w *walker) equal(a, b reflect.Value, ti *typeInfo) bool {
-	if !w.strict {
-		if ti.isTime && a.CanAddr() && b.CanAddr() && a.CanInterface() && b.CanInterface() {
-			return a.Addr().Interface().(*time.Time).Equal(*b.Addr().Interface().(*time.Time))
+// equalValue compares a and b, which have the type described by ti, with
+// reflection where it must: interfaces and funcs, and values that are not
+// in addressable memory (the dynamic value of an interface, and its
+// fields and elements). Values in addressable memory go to run. private
+// says whether the values were reached through an unexported field.
+func (w *walker) equalValue(a, b reflect.Value, ti *typeInfo, private bool) bool {
+	compiled := ti.kind != reflect.Interface && ti.kind != reflect.Func && ti.kind != reflect.Chan // see opValue
+	if compiled && a.CanAddr() && b.CanAddr() {
+		return w.run(w.plan(ti), unsafe.Pointer(a.UnsafeAddr()), unsafe.Pointer(b.UnsafeAddr()), private)
+	}
+	// Not addressable (or a kind run leaves to reflection): a method with a
+	// pointer receiver or parameter cannot be called, and a time.Time goes
+	// through its Equal method like any other value.
+	if m := ti.equal; !w.strict && !private && m.call != noEqual &&
+		(m.call != pointerEqual || a.CanAddr()) && (!m.argPointer || b.CanAddr()) {
+		identical := walker{strict: true}
+		if identical.equalValue(a, b, ti, false) {
+			return true
 		}
-		if ti.equal.call != noEqual {
-			if equalResult, called := callEqual(ti, a, b); called {
-				return equalResult
-			}
+		return invokeEqual(m, a, b)
+	}
+	switch ti.kind {
+	case reflect.Interface:
+		if a.IsNil() || b.IsNil() {
+			return a.IsNil() == b.IsNil()
 		}
+		ea, eb := a.Elem(), b.Elem()
+		t := ea.Type()
+		return t == eb.Type() && w.equalValue(ea, eb, infoOf(t), private)
+	case reflect.Func:
+		return a.IsNil() && b.IsNil()
 	}
 	switch ti.kind {
 	case reflect.Bool:
@@ -243,88 +243,26 @@ func (w *walker) equal(a, b reflect.Value, ti *typeInfo) bool {
 		return a.String() == b.String()
 	case reflect.Chan, reflect.UnsafePointer:
 		return a.Pointer() == b.Pointer()
-	case reflect.Func:
-		return a.IsNil() && b.IsNil()
-	case reflect.Interface:
-		if a.IsNil() || b.IsNil() {
-			return a.IsNil() == b.IsNil()
-		}
-		ea, eb := a.Elem(), b.Elem()
-		t := ea.Type()
-		return t == eb.Type() && w.equal(ea, eb, infoOf(t))
 	case reflect.Pointer:
 		if a.IsNil() || b.IsNil() {
 			return a.IsNil() == b.IsNil()
 		}
-		pa, pb := a.Pointer(), b.Pointer()
-		if pa == pb {
-			return true
-		}
-		if w.enter(pa, pb, ti, privateTag(a, b)) {
-			return true
-		}
-		ok := w.equal(a.Elem(), b.Elem(), ti.elem)
-		w.leave()
-		return ok
+		xa, xb := a.UnsafePointer(), b.UnsafePointer()
+		return xa == xb || w.equalPointees(xa, xb, ti, private)
+	case reflect.Slice:
+		return w.equalSlices(a.UnsafePointer(), b.UnsafePointer(), a.Len(), b.Len(), ti, private)
 	case reflect.Array:
 		for i := range a.Len() {
-			if !w.equal(a.Index(i), b.Index(i), ti.elem) {
+			if !w.equalValue(a.Index(i), b.Index(i), ti.elem, private) {
 				return false
 			}
 		}
 		return true
-	case reflect.Slice:
-		if w.strict && a.IsNil() != b.IsNil() {
-			return false
-		}
-		n := a.Len()
-		if n != b.Len() {
-			return false
-		}
-		if n == 0 {
-			return true
-		}
-		pa, pb := a.Pointer(), b.Pointer()
-		if pa == pb {
-			return true
-		}
-		et := ti.elem
-		plain := w.strict || et.equal.call == noEqual
-		if et.kind == reflect.String && plain {
-			// Compare the strings in place, as equal would.
-			da, db := a.UnsafePointer(), b.UnsafePointer()
-			for i := range n {
-				off := uintptr(i) * unsafe.Sizeof("")
-				if *(*string)(unsafe.Add(da, off)) != *(*string)(unsafe.Add(db, off)) {
-					return false
-				}
-			}
-			return true
-		}
-		if w.enter(pa, pb, ti, uint(n)<<1|privateTag(a, b)) {
-			return true
-		}
-		ok := true
-		if et.kind == reflect.Struct && !et.isTime && plain {
-			// Slice elements are addressable: what equal would do.
-			for i := 0; i < n && ok; i++ {
-				ok = w.equalFields(a.Index(i), b.Index(i), et)
-			}
-		} else {
-			for i := 0; i < n && ok; i++ {
-				ok = w.equal(a.Index(i), b.Index(i), et)
-			}
-		}
-		w.leave()
-		return ok
 	case reflect.Map:
-		return w.compareMap(a, b, ti, false)
+		return w.compareMap(a, b, ti, private, false)
 	case reflect.Struct:
-		if a.CanAddr() && b.CanAddr() {
-			return w.equalFields(a, b, ti)
-		}
 		for i, fi := range ti.fields {
-			if !w.equal(a.Field(i), b.Field(i), fi) {
+			if !w.equalValue(a.Field(i), b.Field(i), fi, private || ti.unexported[i]) {
 				return false
 			}
 		}
@@ -333,217 +271,10 @@ func (w *walker) equal(a, b reflect.Value, ti *typeInfo) bool {
 	return false // reflect.Invalid: not reachable from a typed value
 }
 
-// equalFields compares structs a and b, which are addressable and have
-// the type described by ti, field by field.
-//
-// It reads fields of the kinds listed in rawKind straight from memory at
-// their offsets, rather than through reflect.Value.Field, which costs
-// more than the comparison itself (it looks up whether the field is
-// exported): numbers and strings compare with ==, as equal compares
-// them, and nil or identical pointers, maps, slices and interfaces are
-// settled without looking further, with equal's rules. Fields of nested
-// structs are read the same way (see leafPlan). Anything else goes
-// through equal. No field read from memory has an Equal method that
-// applies, so whether reflection could call one (the field being
-// exported) does not matter.
-//
-// The order in which fields are compared does not change the result: the
-// comparisons of two fields share no state but the stack of their common
-// ancestors.
-func (w *walker) equalFields(a, b reflect.Value, ti *typeInfo) bool {
-	p := &ti.leaves
-	if w.strict {
-		p = &ti.strictLeaves
-	}
-	ba, bb := unsafe.Pointer(a.UnsafeAddr()), unsafe.Pointer(b.UnsafeAddr())
-	if !p.equalScalars(ba, bb) {
-		return false
-	}
-	for i := range p.refs {
-		f := &p.refs[i]
-		switch equalRef(f, ba, bb, w.strict) {
-		case refsEqual:
-			continue
-		case refsDiffer:
-			return false
-		}
-		if f.kind == reflect.Pointer {
-			// Two different non-nil pointers: what equal would do next.
-			xa, xb := *(*uintptr)(unsafe.Add(ba, f.offset)), *(*uintptr)(unsafe.Add(bb, f.offset))
-			fa, fb := fieldOf(a, f), fieldOf(b, f)
-			if w.enter(xa, xb, f.ti, privateTag(fa, fb)) {
-				continue
-			}
-			ok := w.equal(fa.Elem(), fb.Elem(), f.ti.elem)
-			w.leave()
-			if !ok {
-				return false
-			}
-			continue
-		}
-		if !w.equal(fieldOf(a, f), fieldOf(b, f), f.ti) {
-			return false
-		}
-	}
-	for i := range p.rest {
-		f := &p.rest[i]
-		if !w.equal(fieldOf(a, f), fieldOf(b, f), f.ti) {
-			return false
-		}
-	}
-	return true
-}
-
-// fieldOf returns the leaf f of struct v.
-func fieldOf(v reflect.Value, f *rawField) reflect.Value {
-	if len(f.index) == 1 {
-		return v.Field(f.index[0])
-	}
-	return v.FieldByIndex(f.index)
-}
-
-// equalScalars compares the string and number leaves of the structs at
-// ba and bb.
-func (p *leafPlan) equalScalars(ba, bb unsafe.Pointer) bool {
-	for _, o := range p.strs {
-		if *(*string)(unsafe.Add(ba, o)) != *(*string)(unsafe.Add(bb, o)) {
-			return false
-		}
-	}
-	for _, o := range p.words {
-		if *(*uint64)(unsafe.Add(ba, o)) != *(*uint64)(unsafe.Add(bb, o)) {
-			return false
-		}
-	}
-	for _, o := range p.halves {
-		if *(*uint32)(unsafe.Add(ba, o)) != *(*uint32)(unsafe.Add(bb, o)) {
-			return false
-		}
-	}
-	for _, o := range p.quarters {
-		if *(*uint16)(unsafe.Add(ba, o)) != *(*uint16)(unsafe.Add(bb, o)) {
-			return false
-		}
-	}
-	for _, o := range p.bytes {
-		if *(*uint8)(unsafe.Add(ba, o)) != *(*uint8)(unsafe.Add(bb, o)) {
-			return false
-		}
-	}
-	for _, o := range p.floats32 {
-		if *(*float32)(unsafe.Add(ba, o)) != *(*float32)(unsafe.Add(bb, o)) {
-			return false
-		}
-	}
-	for _, o := range p.floats64 {
-		if *(*float64)(unsafe.Add(ba, o)) != *(*float64)(unsafe.Add(bb, o)) {
-			return false
-		}
-	}
-	return true
-}
-
-// A refResult is what equalRef can tell from memory.
-type refResult uint8
-
-const (
-	refsEqual refResult = iota
-	refsDiffer
-	refsUnknown // compare through reflection
-)
-
-// equalRef compares the pointer, map, slice or interface leaf f of the
-// structs at ba and bb from memory, as far as equal's rules allow: nil,
-// empty or identical references.
-func equalRef(f *rawField, ba, bb unsafe.Pointer, strict bool) refResult {
-	pa, pb := unsafe.Add(ba, f.offset), unsafe.Add(bb, f.offset)
-	switch f.kind {
-	case reflect.Pointer, reflect.Map:
-		xa, xb := *(*unsafe.Pointer)(pa), *(*unsafe.Pointer)(pb)
-		if xa == xb {
-			return refsEqual // both nil, or the same
-		}
-		if f.kind == reflect.Pointer && (xa == nil || xb == nil) {
-			return refsDiffer
-		}
-	case reflect.Slice:
-		sa, sb := (*sliceHeader)(pa), (*sliceHeader)(pb)
-		if sa.len != sb.len {
-			return refsDiffer
-		}
-		if sa.len == 0 {
-			if strict && (sa.data == nil) != (sb.data == nil) {
-				return refsDiffer
-			}
-			return refsEqual
-		}
-		if sa.data == sb.data {
-			return refsEqual
-		}
-	case reflect.Interface:
-		ta, tb := *(*unsafe.Pointer)(pa), *(*unsafe.Pointer)(pb)
-		if ta == nil || tb == nil {
-			if ta != tb {
-				return refsDiffer
-			}
-			return refsEqual
-		}
-	}
-	return refsUnknown
-}
-
-// identicalLeaves reports whether the structs at ba and bb, described by
-// p (strict leaves), are identical, as far as memory shows: known is
-// false when some leaf needs reflection.
-func (p *leafPlan) identicalLeaves(ba, bb unsafe.Pointer) (identical, known bool) {
-	if !p.equalScalars(ba, bb) {
-		return false, true
-	}
-	known = len(p.rest) == 0
-	for i := range p.refs {
-		switch equalRef(&p.refs[i], ba, bb, true) {
-		case refsDiffer:
-			return false, true
-		case refsUnknown:
-			known = false
-		}
-	}
-	return true, known
-}
-
 // sliceHeader is the memory layout of a slice.
 type sliceHeader struct {
 	data     unsafe.Pointer
 	len, cap int
-}
-
-// callEqual compares a and b with their type's own Equal method m. It
-// first checks whether they are identical, which needs no call. called is
-// false when the method cannot be called through reflection on these
-// values; the caller then compares them field by field.
-func callEqual(ti *typeInfo, a, b reflect.Value) (equal, called bool) {
-	m := ti.equal
-	if m.call == pointerEqual && !a.CanAddr() || m.argPointer && !b.CanAddr() {
-		return false, false
-	}
-	if !a.CanInterface() || !b.CanInterface() {
-		return false, false // reached through an unexported field
-	}
-	if ti.kind == reflect.Struct && a.CanAddr() && b.CanAddr() {
-		// Most often the leaves alone show whether a and b are identical.
-		ba, bb := unsafe.Pointer(a.UnsafeAddr()), unsafe.Pointer(b.UnsafeAddr())
-		switch identical, known := ti.strictLeaves.identicalLeaves(ba, bb); {
-		case !identical:
-			return invokeEqual(m, a, b), true
-		case known:
-			return true, true
-		}
-	}
-	identical := walker{strict: true}
-	if identical.equal(a, b, ti) {
-		return true, true
-	}
-	return invokeEqual(m, a, b), true
 }
 
 // invokeEqual calls a's Equal method m with b, taking their addresses as
@@ -564,38 +295,42 @@ func invokeEqual(m equalMethod, a, b reflect.Value) (equal bool) {
 	return recv.Method(m.index).Call([]reflect.Value{arg})[0].Bool()
 }
 
-// compareMap compares maps a and b of the type described by ti. With
-// labels set, the maps have string keys and values and their HashLabel
-// entries are ignored.
-func (w *walker) compareMap(a, b reflect.Value, ti *typeInfo, labels bool) bool {
+// compareMap compares maps a and b of the type described by ti, reached
+// through an unexported field if private is set. With labels set, the
+// maps have keys and values of string kinds and their HashLabel entries
+// are ignored. Entries are copied out of the maps into addressable
+// scratch space, where their values are compared with run.
+func (w *walker) compareMap(a, b reflect.Value, ti *typeInfo, private, labels bool) bool {
 	if w.strict && a.IsNil() != b.IsNil() {
 		return false
 	}
-	if !labels && a.Len() != b.Len() {
+	na, nb := a.Len(), b.Len()
+	if !labels && na != nb {
 		return false
 	}
-	if a.Len() == 0 && b.Len() == 0 {
+	if na == 0 && nb == 0 {
 		return true
 	}
 	pa, pb := a.Pointer(), b.Pointer()
 	if pa == pb {
 		return true
 	}
-	if a.Type() == stringMapType && a.CanInterface() && b.CanInterface() {
+	canIter := a.CanInterface() && b.CanInterface() // copying entries out needs this
+	if ti.stringMap && canIter {
 		return equalStringMaps(a.Interface().(map[string]string), b.Interface().(map[string]string), labels)
 	}
-	if w.enter(pa, pb, ti, privateTag(a, b)) {
+	if w.enter(pa, pb, ti, privateTag(private)) {
 		return true
 	}
 	var ok bool
-	if !a.CanInterface() || !b.CanInterface() || a.Len() > smallMap || b.Len() > smallMap {
-		ok = w.compareMapByIndex(a, b, ti, labels)
+	if !canIter || na > smallMap || nb > smallMap {
+		ok = w.compareMapByIndex(a, b, ti, private, labels)
 	} else {
 		s := ti.scratch.Get().(*mapScratch)
-		if !labels && ti.mapKey == reflect.String && a.Len() <= smallPairs {
-			ok = w.compareSmallMaps(a, b, ti, s)
+		if !labels && ti.mapKey == reflect.String && na <= smallPairs {
+			ok = w.compareSmallMaps(a, b, ti, private, s)
 		} else {
-			ok = w.compareMapScan(a, b, ti, labels, s)
+			ok = w.compareMapScan(a, b, ti, private, labels, s)
 		}
 		s.release(ti.scratch)
 	}
@@ -606,7 +341,7 @@ func (w *walker) compareMap(a, b reflect.Value, ti *typeInfo, labels bool) bool 
 // compareMapScan is compareMap for maps of at most smallMap entries
 // that can be read through reflection: it looks up each key of a by
 // scanning b, with the scratch space s.
-func (w *walker) compareMapScan(a, b reflect.Value, ti *typeInfo, labels bool, s *mapScratch) bool {
+func (w *walker) compareMapScan(a, b reflect.Value, ti *typeInfo, private, labels bool, s *mapScratch) bool {
 	// Every entry of a must be in b with an equal value; then the maps
 	// are equal if they have as many entries (not counting the hash label).
 	na := 0
@@ -631,7 +366,7 @@ func (w *walker) compareMapScan(a, b reflect.Value, ti *typeInfo, labels bool, s
 			return false
 		}
 		s.elemB.SetIterValue(&s.iterB)
-		if !w.equal(s.elemA, s.elemB, ti.elem) {
+		if !w.run(w.plan(ti.elem), s.addrA, s.addrB, private) {
 			return false
 		}
 	}
@@ -656,27 +391,29 @@ const smallPairs = 8
 // compareSmallMaps is compareMap for maps a and b of as many entries, at
 // most smallPairs, with keys of a string kind, not labels: it copies out
 // the entries of each map in one pass, and pairs them up by key.
-func (w *walker) compareSmallMaps(a, b reflect.Value, ti *typeInfo, s *mapScratch) bool {
-	if !s.elems[0][0].IsValid() {
-		et := a.Type().Elem()
-		for i := range s.elems {
-			for j := range s.elems[i] {
-				s.elems[i][j] = reflect.New(et).Elem()
-			}
-		}
+func (w *walker) compareSmallMaps(a, b reflect.Value, ti *typeInfo, private bool, s *mapScratch) bool {
+	if s.elems == nil {
+		s.makeElems(a.Type().Elem())
 	}
 	n := a.Len()
 	var ka, kb [smallPairs]string
-	if !copyEntries(&s.iterA, a, s.keyA, ka[:n], s.elems[0][:n]) ||
-		!copyEntries(&s.iterB, b, s.keyB, kb[:n], s.elems[1][:n]) {
+	if !copyEntries(&s.iterA, a, s.keyA, ka[:n], s.elems[:n]) ||
+		!copyEntries(&s.iterB, b, s.keyB, kb[:n], s.elems[smallPairs:smallPairs+n]) {
 		return false
 	}
+	eops := w.plan(ti.elem)
+	size := ti.elem.size
 	for i, k := range ka[:n] {
 		j := 0
 		for j < n && kb[j] != k {
 			j++
 		}
-		if j == n || !w.equal(s.elems[0][i], s.elems[1][j], ti.elem) {
+		if j == n {
+			return false
+		}
+		ea := unsafe.Add(s.elemsAt, uintptr(i)*size)
+		eb := unsafe.Add(s.elemsAt, uintptr(smallPairs+j)*size)
+		if !w.run(eops, ea, eb, private) {
 			return false
 		}
 	}
@@ -701,7 +438,7 @@ func copyEntries(it *reflect.MapIter, m, key reflect.Value, keys []string, elems
 // compareMapByIndex is compareMap for large maps and maps reached through
 // unexported fields: it looks each key of a up in b, which allocates a
 // copy of every value.
-func (w *walker) compareMapByIndex(a, b reflect.Value, ti *typeInfo, labels bool) bool {
+func (w *walker) compareMapByIndex(a, b reflect.Value, ti *typeInfo, private, labels bool) bool {
 	na := 0
 	it := a.MapRange()
 	for it.Next() {
@@ -711,7 +448,7 @@ func (w *walker) compareMapByIndex(a, b reflect.Value, ti *typeInfo, labels bool
 		}
 		na++
 		eb := b.MapIndex(k)
-		if !eb.IsValid() || !w.equal(it.Value(), eb, ti.elem) {
+		if !eb.IsValid() || !w.equalValue(it.Value(), eb, ti.elem, private) {
 			return false
 		}
 	}

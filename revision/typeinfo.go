@@ -3,6 +3,7 @@ package revision
 import (
 	"reflect"
 	"sync"
+	"unsafe"
 )
 
 // typeInfo holds the reflection facts this package needs about one type.
@@ -11,7 +12,9 @@ import (
 // composite type points to those of its element and field types, so that
 // a comparison walks the plan without further lookups.
 type typeInfo struct {
+	t    reflect.Type
 	kind reflect.Kind
+	size uintptr
 
 	// equal says how to call the type's own Equal method, if it has one.
 	equal equalMethod
@@ -22,14 +25,19 @@ type typeInfo struct {
 	// elem is the element type of a pointer, slice, array or map.
 	elem *typeInfo
 
-	// fields are the field types of a struct, in order.
-	fields []*typeInfo
+	// fields are the field types of a struct, in order, and unexported
+	// marks those whose names are not exported.
+	fields     []*typeInfo
+	unexported []bool
 
-	// leaves are the fields of a struct that equalFields compares, with
-	// nested struct fields replaced by their own leaves when the nested
-	// type has no Equal method (strictLeaves: even when it has one, as
-	// strict comparison ignores Equal methods).
-	leaves, strictLeaves leafPlan
+	// eq is how EqualIgnoreHash compares two values of the type, compiled
+	// (see eqOp): with the type's own Equal method if it has one. eqPlain
+	// ignores that method (a struct's fields are compared one by one),
+	// eqStrict ignores all Equal methods and tells nil from empty, to
+	// check that two values are identical. eqLabels, for a template type
+	// with labels, is eqPlain with the labels compared without their
+	// HashLabel entry.
+	eq, eqPlain, eqStrict, eqLabels []eqOp
 
 	// labels is the field index path from a template type to its labels
 	// map (see labelsPath), or nil when the type has none.
@@ -46,92 +54,6 @@ type typeInfo struct {
 
 	// dump describes how the type renders, for Hash.
 	dump *dumpInfo
-}
-
-// rawField is a field of a struct, or of structs nested in it: where it
-// is, and the kind equalFields reads it as from memory, or
-// reflect.Invalid if it must go through reflection.
-type rawField struct {
-	offset uintptr // from the start of the outermost struct
-	kind   reflect.Kind
-	index  []int     // the field index path, for reflect.Value.FieldByIndex
-	ti     *typeInfo // the field's type
-}
-
-// leafPlan is how equalFields compares two structs: the leaves of each
-// kind, grouped so that each loop compares one kind. Strings and numbers
-// are compared from memory at their offsets; references (pointers, maps,
-// slices, interfaces) from memory when they are nil, empty or identical,
-// else through reflection; the rest through reflection.
-type leafPlan struct {
-	strs                           []uintptr
-	words, halves, quarters, bytes []uintptr // integers of 8, 4, 2 and 1 bytes
-	floats32, floats64             []uintptr
-	refs, rest                     []rawField
-}
-
-// addLeaves adds to p the leaves of struct type t at offset base and index
-// path prefix; see typeInfo.leaves.
-func (p *leafPlan) addLeaves(t reflect.Type, base uintptr, prefix []int, strict bool, building map[reflect.Type]*typeInfo) {
-	for i := range t.NumField() {
-		sf := t.Field(i)
-		fi := buildInfo(sf.Type, building)
-		index := append(prefix[:len(prefix):len(prefix)], i)
-		if fi.kind == reflect.Struct && !fi.isTime && (strict || fi.equal.call == noEqual) {
-			p.addLeaves(sf.Type, base+sf.Offset, index, strict, building)
-			continue
-		}
-		kind := rawKind(sf.Type, fi)
-		if strict && kind == reflect.Invalid && !fi.isTime {
-			kind = rawKind(sf.Type, &typeInfo{}) // strict ignores Equal methods
-		}
-		off := base + sf.Offset
-		switch kind {
-		case reflect.String:
-			p.strs = append(p.strs, off)
-		case reflect.Int, reflect.Int64, reflect.Uint, reflect.Uint64, reflect.Uintptr:
-			p.words = append(p.words, off)
-		case reflect.Int32, reflect.Uint32:
-			p.halves = append(p.halves, off)
-		case reflect.Int16, reflect.Uint16:
-			p.quarters = append(p.quarters, off)
-		case reflect.Bool, reflect.Int8, reflect.Uint8:
-			p.bytes = append(p.bytes, off)
-		case reflect.Float32:
-			p.floats32 = append(p.floats32, off)
-		case reflect.Float64:
-			p.floats64 = append(p.floats64, off)
-		case reflect.Pointer, reflect.Map, reflect.Slice, reflect.Interface:
-			p.refs = append(p.refs, rawField{offset: off, kind: kind, index: index, ti: fi})
-		default:
-			p.rest = append(p.rest, rawField{offset: off, kind: kind, index: index, ti: fi})
-		}
-	}
-}
-
-// rawKind returns the kind equalFields reads a field of type t, described
-// by ti, as: the kind of t for numbers (other than complex), strings,
-// pointers, maps, slices and interfaces whose types have no Equal method
-// of their own; reflect.Invalid for the rest. Integers of the same size
-// read alike.
-func rawKind(t reflect.Type, ti *typeInfo) reflect.Kind {
-	if ti.equal.call != noEqual || ti.isTime {
-		return reflect.Invalid
-	}
-	switch k := t.Kind(); k {
-	case reflect.Int, reflect.Uint, reflect.Uintptr:
-		if t.Size() != 8 {
-			return reflect.Invalid
-		}
-		return k
-	case reflect.String, reflect.Bool,
-		reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-		reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64,
-		reflect.Float32, reflect.Float64,
-		reflect.Pointer, reflect.Map, reflect.Slice, reflect.Interface:
-		return k
-	}
-	return reflect.Invalid
 }
 
 // equalCall says how a type's own Equal method is reached.
@@ -155,11 +77,27 @@ type equalMethod struct {
 // allocate once the pool is warm.
 type mapScratch struct {
 	keyA, elemA, keyB, elemB reflect.Value
+	addrA, addrB             unsafe.Pointer // of elemA and elemB
 	iterA, iterB             reflect.MapIter
 
 	// elems hold the values of two small maps with string keys (see
-	// compareSmallMaps), created on first use.
-	elems [2][smallPairs]reflect.Value
+	// compareSmallMaps), smallPairs of each, or of one map being rendered
+	// (see dumper.stringKeyEntries), created on first use: they are the
+	// elements of one array, which starts at elemsAt.
+	elems   []reflect.Value
+	elemsAt unsafe.Pointer
+}
+
+// makeElems creates s.elems, for values of type et: 2*smallPairs of
+// them for compareSmallMaps, and at least maxScan for stringKeyEntries.
+func (s *mapScratch) makeElems(et reflect.Type) {
+	n := max(2*smallPairs, maxScan)
+	arr := reflect.New(reflect.ArrayOf(n, et)).Elem()
+	s.elems = make([]reflect.Value, n)
+	for i := range s.elems {
+		s.elems[i] = arr.Index(i)
+	}
+	s.elemsAt = arr.Addr().UnsafePointer()
 }
 
 // release returns s to pool. The iterators let go of their maps, but the
@@ -206,6 +144,8 @@ func buildInfo(t reflect.Type, building map[reflect.Type]*typeInfo) *typeInfo {
 		return ti
 	}
 	ti := &typeInfo{
+		t:      t,
+		size:   t.Size(),
 		kind:   t.Kind(),
 		equal:  findEqual(t),
 		isTime: t == timeType,
@@ -222,21 +162,25 @@ func buildInfo(t reflect.Type, building map[reflect.Type]*typeInfo) *typeInfo {
 		ti.mapKey = kt.Kind()
 		ti.stringMap = t == stringMapType
 		ti.scratch = &sync.Pool{New: func() any {
-			return &mapScratch{
+			s := &mapScratch{
 				keyA:  reflect.New(kt).Elem(),
 				elemA: reflect.New(et).Elem(),
 				keyB:  reflect.New(kt).Elem(),
 				elemB: reflect.New(et).Elem(),
 			}
+			s.addrA, s.addrB = s.elemA.Addr().UnsafePointer(), s.elemB.Addr().UnsafePointer()
+			return s
 		}}
 	case reflect.Struct:
 		ti.fields = make([]*typeInfo, t.NumField())
+		ti.unexported = make([]bool, t.NumField())
 		for i := range ti.fields {
-			ti.fields[i] = buildInfo(t.Field(i).Type, building)
+			sf := t.Field(i)
+			ti.fields[i] = buildInfo(sf.Type, building)
+			ti.unexported[i] = !sf.IsExported()
 		}
-		ti.leaves.addLeaves(t, 0, nil, false, building)
-		ti.strictLeaves.addLeaves(t, 0, nil, true, building)
 	}
+	ti.buildPlans(t, building)
 	return ti
 }
 
