@@ -245,10 +245,11 @@ func keyString(k reflect.Value) string {
 	return fmt.Sprint(k)
 }
 
-// callEqual is callEqual for a value and its copy: they are identical
-// unless v holds something an identity check finds unequal to itself, and
-// then v's Equal method is called with v as receiver and argument. called
-// is false when EqualIgnoreHash could not call the method on v.
+// callEqual is what EqualIgnoreHash does with an Equal method (see
+// opMethod), for a value and its copy: they are identical unless v holds
+// something an identity check finds unequal to itself, and then v's Equal
+// method is called with v as receiver and argument. called is false when
+// EqualIgnoreHash could not call the method on v.
 func (s *selfWalker) callEqual(v reflect.Value, ti *typeInfo) (equal, called bool) {
 	m := ti.equal
 	if (m.call == pointerEqual || m.argPointer) && !v.CanAddr() || !v.CanInterface() {
