@@ -26,8 +26,9 @@
 //
 // A controller that syncs on every event, or a tool that replays many
 // rollouts, keeps a [Planner] per worker instead: [Planner.Plan] gives the
-// same Sync as Plan but reuses its memory (two allocations in a sync that
-// scales one ReplicaSet, none at rest), takes the new ReplicaSet's name
+// same Sync as Plan but reuses its memory (no allocation in a sync that
+// scales a ReplicaSet at an unchanged size of the deployment, or at
+// rest), takes the new ReplicaSet's name
 // when the caller knows it (skipping the template comparisons that cost
 // most with a real pod template), and leaves the reasons to
 // [Planner.Explain], so they are formatted only when read.

@@ -942,12 +942,18 @@ func (p *planner[T]) scale(i int, size int32, force bool, w why) bool {
 	if i == p.newIdx && p.pendingAnn != nil {
 		base, p.pendingAnn = p.pendingAnn, nil
 	}
-	ann := maps.Clone(base)
-	if ann == nil {
-		ann = map[string]string{}
+	// The write carries both replicas annotations. When base holds them
+	// already (the usual scale, R unchanged) it is written as it is and
+	// shared, as nothing in it changes; otherwise a copy is changed.
+	ann := base
+	if !replicasAnnotationIs(base, revision.DesiredReplicasAnnotation, desired) || !replicasAnnotationIs(base, revision.MaxReplicasAnnotation, maxReplicas) {
+		ann = maps.Clone(base)
+		if ann == nil {
+			ann = map[string]string{}
+		}
+		ann[revision.DesiredReplicasAnnotation] = proportion.FormatReplicas(desired)
+		ann[revision.MaxReplicasAnnotation] = proportion.FormatReplicas(maxReplicas)
 	}
-	ann[revision.DesiredReplicasAnnotation] = formatKept(base[revision.DesiredReplicasAnnotation], desired)
-	ann[revision.MaxReplicasAnnotation] = formatKept(base[revision.MaxReplicasAnnotation], maxReplicas)
 	rs.Annotations = ann
 	from := rs.Replicas
 	w.name, w.isNew = rs.Name, i == p.newIdx
@@ -1501,14 +1507,12 @@ func (p *planner[T]) result(out *Sync[T]) {
 	}
 }
 
-// formatKept returns proportion.FormatReplicas(n), as old itself when it
-// already says so, so that rewriting an unchanged value does not allocate.
-func formatKept(old string, n int32) string {
+// replicasAnnotationIs reports whether ann[key] is there and is
+// proportion.FormatReplicas(n), without allocating.
+func replicasAnnotationIs(ann map[string]string, key string, n int32) bool {
 	var b [12]byte
-	if string(strconv.AppendInt(b[:0], int64(n), 10)) == old {
-		return old
-	}
-	return proportion.FormatReplicas(n)
+	old, ok := ann[key]
+	return ok && string(strconv.AppendInt(b[:0], int64(n), 10)) == old
 }
 
 func orNone(s string) string {
