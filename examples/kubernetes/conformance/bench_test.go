@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"flag"
 	"fmt"
+	"reflect"
 	"runtime"
 	"runtime/debug"
 	"slices"
@@ -582,6 +583,14 @@ func TestBenchmarkInputsAgree(t *testing.T) {
 	s, err := ourPlan(pdep, prss)
 	if err != nil {
 		t.Fatal(err)
+	}
+	// The Planner pair computes Plan's very Sync (once explained).
+	ps, err := ourPlanner(pdep, prss)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if benchPlanner.Explain(); !reflect.DeepEqual(*ps, s) {
+		t.Errorf("the Planner pair's Sync differs from Plan's:\n%+v\n%+v", *ps, s)
 	}
 	pure := upstreamPureSync(logger, pdep, prss)
 	if pure.newRS == nil || s.NewReplicaSet < 0 || s.ReplicaSets[s.NewReplicaSet].Name != pure.newRS.Name {
