@@ -299,16 +299,16 @@ func (p *planner[T]) run() error {
 // It returns the update step's failure, if any.
 func (p *planner[T]) sync() (string, error) {
 	cs := p.in
-	sd, err := Scale(cs, p.pods, p.revs, p.now, p.opts)
-	if err != nil {
-		return "", err
-	}
+	// PlanWith checked the CloneSet and the pods once; the pods it adds
+	// get names no pod has (podName), so Scale's, Update's and
+	// CalculateStatus's checks would pass: call them without.
+	sd := scale(cs, p.pods, p.revs, p.now, p.opts)
 	p.scale = sd
 	p.applyScale()
 	if sd.Modified {
 		return "", nil
 	}
-	ud, err := Update(cs, p.pods, p.outRevs, p.revs, p.now, p.opts)
+	ud, err := update(cs, p.pods, p.outRevs, p.revs, p.now, p.opts)
 	if err != nil {
 		return "", err
 	}
@@ -575,10 +575,7 @@ func (p *planner[T]) finish(failure string) error {
 		}
 		base = &c
 	}
-	su, err := CalculateStatus(base, p.pods, p.revs, p.now)
-	if err != nil {
-		return err
-	}
+	su := calculateStatus(base, p.pods, p.revs, p.now) // inputs checked: see sync
 	p.status = su
 	if su.Write {
 		p.cs.Status = su.Status

@@ -139,8 +139,13 @@ func Scale[T any](cs *CloneSet[T], pods []Pod, revs Revisions, now time.Time, op
 	if err := checkPods(pods); err != nil {
 		return ScaleDecision{}, err
 	}
+	return scale(cs, pods, revs, now, opts), nil
+}
+
+// scale is Scale on inputs already checked (checkCloneSet, checkPods).
+func scale[T any](cs *CloneSet[T], pods []Pod, revs Revisions, now time.Time, opts Options) ScaleDecision {
 	s := scaler[T]{cs: cs, pods: pods, revs: revs, now: now, opts: opts}
-	return s.run(), nil
+	return s.run()
 }
 
 type scaler[T any] struct {

@@ -94,6 +94,12 @@ func CalculateStatus[T any](cs *CloneSet[T], pods []Pod, revs Revisions, now tim
 	if err := checkPods(pods); err != nil {
 		return StatusUpdate{}, err
 	}
+	return calculateStatus(cs, pods, revs, now), nil
+}
+
+// calculateStatus is CalculateStatus on inputs already checked
+// (checkCloneSet, checkPods).
+func calculateStatus[T any](cs *CloneSet[T], pods []Pod, revs Revisions, now time.Time) StatusUpdate {
 	st := Status{
 		ObservedGeneration: cs.Generation,
 		CurrentRevision:    revs.current(),
@@ -129,7 +135,7 @@ func CalculateStatus[T any](cs *CloneSet[T], pods []Pod, revs Revisions, now tim
 		u.MinReadyRequeue = time.Duration(cs.MinReadySeconds) * time.Second
 	}
 	u.Write = StatusDiffers(&cs.Status, &u.Status)
-	return u, nil
+	return u
 }
 
 func b2i(b bool) int32 {

@@ -230,6 +230,12 @@ func Update[T any](cs *CloneSet[T], pods []Pod, revisions []ControllerRevision, 
 	if err := checkPods(pods); err != nil {
 		return UpdateDecision{}, err
 	}
+	return update(cs, pods, revisions, revs, now, opts)
+}
+
+// update is Update on a CloneSet and pods already checked (checkCloneSet,
+// checkPods); the revisions and the strategy are checked here.
+func update[T any](cs *CloneSet[T], pods []Pod, revisions []ControllerRevision, revs Revisions, now time.Time, opts Options) (UpdateDecision, error) {
 	revOrder, err := sortRevisions(revisions)
 	if err != nil {
 		return UpdateDecision{}, err
@@ -322,10 +328,8 @@ func (u *updater[T]) run() (UpdateDecision, error) {
 		return u.d, nil
 	}
 
-	d, err := CalculateDiffs(cs, u.pods, u.revs, u.now, UpdateStep, u.opts)
-	if err != nil {
-		return UpdateDecision{}, err
-	}
+	// The CloneSet and pods were checked on the way in.
+	d := calculateDiffs(cs, u.pods, u.revs, u.now, UpdateStep, u.opts)
 	u.d.Diffs = d
 	if d.UpdateNum == 0 {
 		u.d.Branch = UpdateNothing
@@ -336,7 +340,7 @@ func (u *updater[T]) run() (UpdateDecision, error) {
 		target = u.revs.current()
 	}
 	u.d.Target = target
-	cands, err := SortUpdateIndexes(cs.UpdateStrategy, u.pods, UpdateCandidates(u.pods, update, d.UpdateNum), u.opts.UpdateOrder)
+	cands, err := sortUpdateIndexes(cs.UpdateStrategy, u.pods, UpdateCandidates(u.pods, update, d.UpdateNum), u.opts.UpdateOrder)
 	if err != nil {
 		return UpdateDecision{}, err
 	}

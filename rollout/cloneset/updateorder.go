@@ -99,6 +99,12 @@ func SortUpdateIndexes(strategy UpdateStrategy, pods []Pod, candidates []int, op
 	if err := checkPods(pods); err != nil {
 		return nil, err
 	}
+	return sortUpdateIndexes(strategy, pods, candidates, opts)
+}
+
+// sortUpdateIndexes is SortUpdateIndexes on pods already checked
+// (checkPods); the candidates are checked here.
+func sortUpdateIndexes(strategy UpdateStrategy, pods []Pod, candidates []int, opts UpdateOrderOptions) ([]int, error) {
 	if err := checkCandidates(pods, candidates); err != nil {
 		return nil, err
 	}
