@@ -50,40 +50,38 @@ func FuzzPlanner(f *testing.F) {
 }
 
 func plannerMatchesPlanWith(t *rapid.T) {
-	{
-		var p Planner[tmpl]
-		for state := range rapid.IntRange(1, 4).Draw(t, "states") {
-			st := drawSyncState(t, state == 0)
-			p.Options = st.opts
-			d, rss, now := st.d, st.rss, st.now
-			var older *Sync[tmpl] // the Sync before the last one
-			for k := range rapid.IntRange(1, 4).Draw(t, "syncs") {
-				dBefore, rssBefore := deepCopyDeployment(d), deepCopyRSs(rss)
-				want, wantErr := planWithCopy(d, rss, now, st.opts)
-				got, err := explained(&p, d, rss, now, "")
-				if fmt.Sprint(err) != fmt.Sprint(wantErr) {
-					t.Fatalf("state %d sync %d: Planner.Plan error %v, PlanWith error %v", state, k, err, wantErr)
-				}
-				if !reflect.DeepEqual(dBefore, *d) || !reflect.DeepEqual(rssBefore, rss) {
-					t.Fatalf("state %d sync %d: Planner.Plan modified its inputs:\n%s\n%s", state, k,
-						cmp.Diff(dBefore, *d, cmp.AllowUnexported(intorpercent.Value{})), cmp.Diff(rssBefore, rss))
-				}
-				if err != nil {
-					break
-				}
-				if diff := cmp.Diff(want, *got, cmp.AllowUnexported(intorpercent.Value{})); diff != "" {
-					t.Fatalf("state %d sync %d (%v): Planner.Plan differs from PlanWith (-PlanWith +Planner):\n%s", state, k, got.Path, diff)
-				}
-				// The next sync reads this one's result in place, or now
-				// and then the one before it, whose memory the next call
-				// writes.
-				if older != nil && rapid.IntRange(0, 3).Draw(t, "twoBack") == 0 {
-					d, rss = &older.Deployment, older.ReplicaSets
-				} else {
-					d, rss = &got.Deployment, got.ReplicaSets
-				}
-				older, now = got, now.Add(10*time.Second)
+	var p Planner[tmpl]
+	for state := range rapid.IntRange(1, 4).Draw(t, "states") {
+		st := drawSyncState(t, state == 0)
+		p.Options = st.opts
+		d, rss, now := st.d, st.rss, st.now
+		var older *Sync[tmpl] // the Sync before the last one
+		for k := range rapid.IntRange(1, 4).Draw(t, "syncs") {
+			dBefore, rssBefore := deepCopyDeployment(d), deepCopyRSs(rss)
+			want, wantErr := planWithCopy(d, rss, now, st.opts)
+			got, err := explained(&p, d, rss, now, "")
+			if fmt.Sprint(err) != fmt.Sprint(wantErr) {
+				t.Fatalf("state %d sync %d: Planner.Plan error %v, PlanWith error %v", state, k, err, wantErr)
 			}
+			if !reflect.DeepEqual(dBefore, *d) || !reflect.DeepEqual(rssBefore, rss) {
+				t.Fatalf("state %d sync %d: Planner.Plan modified its inputs:\n%s\n%s", state, k,
+					cmp.Diff(dBefore, *d, cmp.AllowUnexported(intorpercent.Value{})), cmp.Diff(rssBefore, rss))
+			}
+			if err != nil {
+				break
+			}
+			if diff := cmp.Diff(want, *got, cmp.AllowUnexported(intorpercent.Value{})); diff != "" {
+				t.Fatalf("state %d sync %d (%v): Planner.Plan differs from PlanWith (-PlanWith +Planner):\n%s", state, k, got.Path, diff)
+			}
+			// The next sync reads this one's result in place, or now
+			// and then the one before it, whose memory the next call
+			// writes.
+			if older != nil && rapid.IntRange(0, 3).Draw(t, "twoBack") == 0 {
+				d, rss = &older.Deployment, older.ReplicaSets
+			} else {
+				d, rss = &got.Deployment, got.ReplicaSets
+			}
+			older, now = got, now.Add(10*time.Second)
 		}
 	}
 }
