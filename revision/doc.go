@@ -25,6 +25,10 @@
 // does and returns the same pod-template-hash. [EqualsItself] tells
 // whether a template equals a copy of itself (a NaN or a non-nil func
 // makes it not, and then no ReplicaSet ever matches it).
+// [RegisterEqualIgnoreHash] replaces the reflection, for one template
+// type, with a comparator written or generated for it: the adapt package
+// of the examples/kubernetes module registers a generated one for
+// corev1.PodTemplateSpec.
 //
 // # ReplicaSets
 //
@@ -32,9 +36,11 @@
 // take a slice of them never reorder, modify or retain it; where upstream
 // sorts in place, this package sorts its own copy of the indices.
 //
-// Everything is pure and safe for concurrent use. The only shared state is
-// internal and never changes a result: a per-type cache of reflection
-// facts (where the labels are, which types have an Equal method, how
-// values of the type render for hashing) and pools of scratch space that
-// let map comparisons and hashing run without allocating.
+// Everything is pure and safe for concurrent use. The shared state is a
+// per-type cache of reflection facts (where the labels are, which types
+// have an Equal method, how values of the type render for hashing), pools
+// of scratch space that let map comparisons and hashing run without
+// allocating, and the typed comparators registered with
+// [RegisterEqualIgnoreHash]; only a registered comparator can change a
+// result, and it must not.
 package revision

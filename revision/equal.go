@@ -69,6 +69,10 @@ import (
 // than 128 pairs of references or 16 nested ones. The first comparison of a
 // template type also compiles that type's comparison (a list of steps
 // over the offsets of its fields in memory) and caches it.
+//
+// A comparator registered for T with [RegisterEqualIgnoreHash] replaces
+// the reflective comparison of two distinct non-nil templates, and its
+// answer is returned as it is.
 // Upstream: deploymentutil.EqualIgnoreHash.
 func EqualIgnoreHash[T any](a, b *T) bool {
 	if a == nil || b == nil {
@@ -78,6 +82,9 @@ func EqualIgnoreHash[T any](a, b *T) bool {
 		return true
 	}
 	ti := infoOf(reflect.TypeFor[T]())
+	if r := ti.typedEqual.Load(); r != nil {
+		return r.f.(func(a, b *T) bool)(a, b)
+	}
 	ops := ti.eq
 	if ti.labels != nil {
 		ops = ti.eqLabels

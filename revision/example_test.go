@@ -3,7 +3,9 @@ package revision_test
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"time"
@@ -396,4 +398,29 @@ func ExampleEqualsItself() {
 	// Output:
 	// true
 	// false template.Spec.Weight (NaN)
+}
+
+func ExampleRegisterEqualIgnoreHash() {
+	// A typed comparator for Template[[]string], with EqualIgnoreHash's
+	// rules: labels without the hash label, nil equal to empty. Register
+	// it once, in an init function.
+	revision.RegisterEqualIgnoreHash(func(a, b *revision.Template[[]string]) bool {
+		la, lb := maps.Clone(a.Labels), maps.Clone(b.Labels)
+		delete(la, revision.HashLabel)
+		delete(lb, revision.HashLabel)
+		return maps.Equal(la, lb) && maps.Equal(a.Annotations, b.Annotations) && slices.Equal(a.Spec, b.Spec)
+	})
+	defer revision.RegisterEqualIgnoreHash[revision.Template[[]string]](nil)
+
+	deployment := revision.Template[[]string]{Labels: map[string]string{"app": "web"}, Spec: []string{"nginx:1.27"}}
+	rs := revision.Template[[]string]{
+		Labels: map[string]string{"app": "web", revision.HashLabel: "5d4c8f7b9"},
+		Spec:   []string{"nginx:1.27"},
+	}
+	fmt.Println(revision.EqualIgnoreHash(&deployment, &rs))
+	rs.Spec = []string{"nginx:1.28"}
+	fmt.Println(revision.EqualIgnoreHash(&deployment, &rs))
+	// Output:
+	// true
+	// false
 }

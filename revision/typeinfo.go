@@ -3,6 +3,7 @@ package revision
 import (
 	"reflect"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 )
 
@@ -54,6 +55,10 @@ type typeInfo struct {
 
 	// dump describes how the type renders, for Hash.
 	dump *dumpInfo
+
+	// typedEqual is the comparator registered for the type with
+	// RegisterEqualIgnoreHash, if any.
+	typedEqual atomic.Pointer[typedEqual]
 }
 
 // equalCall says how a type's own Equal method is reached.
@@ -110,8 +115,9 @@ func (s *mapScratch) release(pool *sync.Pool) {
 	pool.Put(s)
 }
 
-// typeInfos caches *typeInfo by reflect.Type. It only ever holds facts
-// derived from the types themselves, so it never changes a result.
+// typeInfos caches *typeInfo by reflect.Type. Apart from the comparators
+// registered with RegisterEqualIgnoreHash, it only holds facts derived
+// from the types themselves, so it never changes a result.
 // Complete typeInfos are published to it under infoMu.
 var (
 	typeInfos sync.Map

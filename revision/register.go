@@ -1,0 +1,42 @@
+package revision
+
+import "reflect"
+
+// RegisterEqualIgnoreHash makes [EqualIgnoreHash] compare templates of
+// type T with f instead of by reflection. Every caller of EqualIgnoreHash
+// for T then uses f too: [FindNew], [RollbackTarget], and package
+// rollout's Plan, Planner and Simulate.
+//
+// It exists for speed: a comparator written for one type, typically
+// generated from it, needs no reflection, and compares a realistic
+// corev1 pod template several times faster. The module
+// github.com/rolloutmath/rolloutmath/examples/kubernetes registers a
+// generated one for corev1.PodTemplateSpec when its adapt package is
+// imported, and tests it against this package's reflective comparison
+// and against upstream's.
+//
+// f must give exactly the answers EqualIgnoreHash gives without it (see
+// its rules: semantic equality, the HashLabel label ignored), or every
+// answer that depends on it changes. EqualIgnoreHash settles nil
+// templates and a template compared with itself before calling f, so f
+// is only given two distinct non-nil pointers. f must not modify or
+// retain the templates.
+//
+// A later registration for the same T replaces f; a nil f goes back to
+// the reflective comparison. Registering is safe for concurrent use, but
+// is meant for an init function: a comparison that runs while f is being
+// registered may use either.
+func RegisterEqualIgnoreHash[T any](f func(a, b *T) bool) {
+	ti := infoOf(reflect.TypeFor[T]())
+	if f == nil {
+		ti.typedEqual.Store(nil)
+		return
+	}
+	ti.typedEqual.Store(&typedEqual{f: f})
+}
+
+// typedEqual is a comparator registered with RegisterEqualIgnoreHash: a
+// func(a, b *T) bool for the type whose typeInfo holds it.
+type typedEqual struct {
+	f any
+}
