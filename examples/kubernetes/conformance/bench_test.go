@@ -102,6 +102,11 @@ const (
 	inputAdapt        = "apps/v1, adapt in the loop"
 	inputMinimal      = "apps/v1, minimal conversion in the loop"
 	inputPreConverted = "pre-converted"
+
+	// inputReflection: the same templates in a wrapper type, for which no
+	// comparator is registered, so that revision compares them by
+	// reflection (see reflectiveTemplate).
+	inputReflection = "the same objects, by reflection"
 )
 
 // sink keeps results alive so the compiler cannot drop the calls.
@@ -262,6 +267,7 @@ func benchPairs() []benchPair {
 	ourRSs := adapt.ReplicaSets(rss)
 	a, b2 := realisticTemplate(), realisticTemplate()
 	b2.Labels[revision.HashLabel] = "6b966d6b4"
+	wa, wb := reflectiveTemplate{a}, reflectiveTemplate{b2}
 	newRS := 9
 	pd := proportion.Deployment{Replicas: 20, MaxSurge: 5, StatusReplicas: 13, RollingUpdate: true}
 	d20 := d.DeepCopy()
@@ -285,6 +291,9 @@ func benchPairs() []benchPair {
 		{"EqualIgnoreHash", inputSame,
 			func() { sink = deploymentutil.EqualIgnoreHash(&a, &b2) },
 			func() { sink = revision.EqualIgnoreHash(&a, &b2) }},
+		{"EqualIgnoreHash", inputReflection,
+			func() { sink = deploymentutil.EqualIgnoreHash(&a, &b2) },
+			func() { sink = revision.EqualIgnoreHash(&wa, &wb) }},
 		{"Hash", inputSame,
 			func() { sink = controller.ComputeHash(&a, nil) },
 			func() { sink = revision.Hash(&a, nil) }},
@@ -525,8 +534,9 @@ func TestBenchmarkInputsAgree(t *testing.T) {
 	}
 	b2 := realisticTemplate()
 	b2.Labels[revision.HashLabel] = "x"
-	if !revision.EqualIgnoreHash(&a, &b2) || !deploymentutil.EqualIgnoreHash(&a, &b2) {
-		t.Errorf("the benchmark templates are not equal for both")
+	wa, wb := reflectiveTemplate{a}, reflectiveTemplate{b2}
+	if !revision.EqualIgnoreHash(&a, &b2) || !revision.EqualIgnoreHash(&wa, &wb) || !deploymentutil.EqualIgnoreHash(&a, &b2) {
+		t.Errorf("the benchmark templates are not equal for all three")
 	}
 	got, _ := rollout.NewReplicas(&ours, ourRSs, 9)
 	up, _ := deploymentutil.NewRSNewReplicas(d, rss, rss[9])
