@@ -23,7 +23,7 @@ type registeredTemplate = revision.Template[registeredSpec]
 func typedEqualImages(calls *int) func(a, b *registeredTemplate) bool {
 	return func(a, b *registeredTemplate) bool {
 		*calls++
-		return equalStringMaps(withoutHash(a.Labels), withoutHash(b.Labels)) && equalStringMaps(a.Annotations, b.Annotations) &&
+		return maps.Equal(withoutHash(a.Labels), withoutHash(b.Labels)) && maps.Equal(a.Annotations, b.Annotations) &&
 			slices.Equal(a.Spec.Images, b.Spec.Images)
 	}
 }
@@ -33,18 +33,6 @@ func withoutHash(labels map[string]string) map[string]string {
 	out := maps.Clone(labels)
 	delete(out, revision.HashLabel)
 	return out
-}
-
-func equalStringMaps(a, b map[string]string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k, v := range a {
-		if w, ok := b[k]; !ok || v != w {
-			return false
-		}
-	}
-	return true
 }
 
 // TestRegisteredComparatorIsWhatEqualIgnoreHashCalls registers a typed

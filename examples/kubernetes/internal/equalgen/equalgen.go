@@ -424,6 +424,12 @@ func upperFirst(s string) string {
 	return strings.ToUpper(s[:1]) + s[1:]
 }
 
+// findEqual and labelsPath repeat the rules of revision's unexported
+// functions of the same names: the generated code must find the same
+// Equal methods and the same labels map as the reflective comparison, and
+// the conformance module's TestGeneratedEqualIgnoreHashMatchesReflectionAndUpstream
+// fails if, for the corev1 types, they do not.
+
 // equalMethod is a type's Equal method, found as revision finds it.
 type equalMethod struct {
 	found      bool
