@@ -44,6 +44,11 @@ type dumper struct {
 
 	ignoreNextType bool
 
+	// ro marks a value reached through an unexported field and rendered
+	// from memory, where reflect.Value.CanInterface cannot tell (see
+	// dumpplan.go).
+	ro bool
+
 	// methods makes the dumper call String and Error methods, as go-spew's
 	// default configuration does when it renders map keys to sort them.
 	methods bool
@@ -92,6 +97,7 @@ func putDumper(d *dumper) {
 	d.pointers = d.pointers[:0]
 	d.active = d.active[:0]
 	d.ignoreNextType = false
+	d.ro = false
 	d.methods = false
 	clear(d.keys[:cap(d.keys)])
 	d.keys = d.keys[:0]
@@ -379,46 +385,28 @@ func (d *dumper) format(v reflect.Value, ti *typeInfo, field *fieldDump) {
 // structFields renders the fields of struct v, described by ti, in
 // braces.
 //
-// When v is in addressable memory, which fields hold their zero values is
-// read from memory (see dumpInfo.checks), and the struct renders through
-// the shape cached for that pattern of zero fields, where a run of
-// adjacent zero fields is one segment: most fields of a pod template are
-// nil pointers, empty strings and zeros, and rendering them one by one,
-// through reflection, was most of Hash's time.
+// When v is in addressable memory (as every template Hash is given is),
+// the struct renders from memory (see memStruct): which fields hold their
+// zero values is read from memory (see dumpInfo.checks), and the struct
+// renders through the shape cached for that pattern of zero fields, where
+// a run of adjacent zero fields is one segment: most fields of a pod
+// template are nil pointers, empty strings and zeros, and rendering them
+// one by one, through reflection, was most of Hash's time.
 func (d *dumper) structFields(v reflect.Value, ti *typeInfo) {
-	d.byte1('{')
-	d.depth++
-	var sh *structShape
-	var base unsafe.Pointer
-	if di := ti.dump; di.checks.testable != 0 && !d.methods && v.CanAddr() {
-		base = unsafe.Pointer(v.UnsafeAddr())
-		sh = di.shape(zeroMask(base, &di.checks), ti)
-	}
-	if sh == nil {
-		for i := range ti.fields {
-			d.field(v, ti, i)
+	if !d.methods && v.CanAddr() {
+		if !d.ro && !v.CanInterface() {
+			d.ro = true
+			d.memStruct(unsafe.Pointer(v.UnsafeAddr()), ti)
+			d.ro = false
+			return
 		}
-		d.depth--
-		d.byte1('}')
+		d.memStruct(unsafe.Pointer(v.UnsafeAddr()), ti)
 		return
 	}
-	for k := range sh.steps {
-		st := &sh.steps[k]
-		switch {
-		case st.run != nil && !d.ignoreNextType:
-			d.applyZero(st.run)
-		case st.run != nil:
-			// The types are hidden: the fields render one by one.
-			for i := st.first; i < st.end; i++ {
-				d.field(v, ti, i)
-			}
-		case st.direct:
-			d.directField(base, &ti.dump.fields[st.first])
-		case st.nonZero:
-			d.format(v.Field(st.first), ti.fields[st.first], &ti.dump.fields[st.first])
-		default:
-			d.field(v, ti, st.first)
-		}
+	d.byte1('{')
+	d.depth++
+	for i := range ti.fields {
+		d.field(v, ti, i)
 	}
 	d.depth--
 	d.byte1('}')
@@ -444,37 +432,7 @@ func (d *dumper) directField(base unsafe.Pointer, f *fieldDump) {
 		d.seg(f.typed)
 	}
 	d.ignoreNextType = false
-	p := unsafe.Add(base, f.off)
-	switch f.kind {
-	case reflect.String:
-		d.str(*(*string)(p))
-	case reflect.Bool:
-		if *(*bool)(p) {
-			d.str("true")
-		} else {
-			d.str("false")
-		}
-	case reflect.Int:
-		d.bytes(strconv.AppendInt(d.num[:0], int64(*(*int)(p)), 10))
-	case reflect.Int8:
-		d.bytes(strconv.AppendInt(d.num[:0], int64(*(*int8)(p)), 10))
-	case reflect.Int16:
-		d.bytes(strconv.AppendInt(d.num[:0], int64(*(*int16)(p)), 10))
-	case reflect.Int32:
-		d.bytes(strconv.AppendInt(d.num[:0], int64(*(*int32)(p)), 10))
-	case reflect.Int64:
-		d.bytes(strconv.AppendInt(d.num[:0], *(*int64)(p), 10))
-	case reflect.Uint:
-		d.bytes(strconv.AppendUint(d.num[:0], uint64(*(*uint)(p)), 10))
-	case reflect.Uint8:
-		d.bytes(strconv.AppendUint(d.num[:0], uint64(*(*uint8)(p)), 10))
-	case reflect.Uint16:
-		d.bytes(strconv.AppendUint(d.num[:0], uint64(*(*uint16)(p)), 10))
-	case reflect.Uint32:
-		d.bytes(strconv.AppendUint(d.num[:0], uint64(*(*uint32)(p)), 10))
-	case reflect.Uint64:
-		d.bytes(strconv.AppendUint(d.num[:0], *(*uint64)(p), 10))
-	}
+	d.scalar(unsafe.Add(base, f.off), f.kind)
 }
 
 // field renders field i of struct v, described by ti.
@@ -911,7 +869,7 @@ func (d *dumper) stringKeyEntries(v reflect.Value, ti *typeInfo) {
 // sorting. It allocates.
 func (d *dumper) mapEntriesSorted(v reflect.Value, ti *typeInfo) {
 	keys := v.MapKeys()
-	sortKeys(keys)
+	sortKeys(keys, d.ro)
 	for i, k := range keys {
 		if i > 0 {
 			d.byte1(' ')
@@ -980,8 +938,11 @@ func (d *dumper) callMethods(v reflect.Value) (handled bool) {
 
 // sortKeys orders map keys as go-spew does with SortKeys and SpewKeys:
 // keys of simple kinds by value, other keys by their rendering with
-// go-spew's default configuration.
-func sortKeys(keys []reflect.Value) {
+// go-spew's default configuration. ro says that the keys belong to a map
+// reached through an unexported field although reflection does not mark
+// them so (see dumper.ro): their String and Error methods are not called,
+// as for keys reflection marks.
+func sortKeys(keys []reflect.Value, ro bool) {
 	if len(keys) == 0 {
 		return
 	}
@@ -992,7 +953,7 @@ func sortKeys(keys []reflect.Value) {
 	s := keySorter{keys: keys, text: make([]string, len(keys))}
 	for i, k := range keys {
 		d := getDumper(false)
-		d.methods = true
+		d.methods = !ro
 		d.top(k)
 		s.text[i] = string(d.buf)
 		putDumper(d)

@@ -1,0 +1,299 @@
+package revision
+
+import (
+	"reflect"
+	"strconv"
+	"unsafe"
+)
+
+// Rendering from memory.
+//
+// A template handed to Hash sits in memory, and so does everything it
+// reaches through pointers and slices. The dumper renders such values by
+// address (memFormat and the functions below) rather than through
+// reflect.Value: a struct's fields are found at the offsets reflection
+// reports, and read as the types they hold (a named string as a string,
+// a named integer as its kind's integer), pointers as machine words and
+// slices as a sliceHeader, the exceptions eqplan.go also makes. Maps,
+// interfaces, floating-point and complex numbers, arrays, funcs,
+// channels and pointers to pointers or interfaces are rendered by the
+// reflective path (format), on a reflect.Value made for their address;
+// values inside them that sit in memory come back here.
+//
+// The reflective path tells values reached through unexported fields by
+// reflect.Value.CanInterface, and does not call the String and Error
+// methods of the keys of maps among them when it sorts the keys (see
+// sortKeys). A value made for an address cannot carry that mark, so the
+// dumper carries it instead, in ro, while it renders what an unexported
+// field holds. Nothing else in a rendering depends on the mark.
+//
+// Rendering from memory is never used with methods set: String and Error
+// methods need reflect.Value.
+
+// valueAt returns the addressable reflect.Value of the value at p, of
+// the type described by ti.
+func valueAt(p unsafe.Pointer, ti *typeInfo) reflect.Value {
+	return reflect.NewAt(ti.t, p).Elem()
+}
+
+// memFormat renders the value at p, of the type described by ti, as
+// format renders it. If f is not nil, the value is that struct field's
+// (not of interface type), and memFormat writes the field's prefix first.
+func (d *dumper) memFormat(p unsafe.Pointer, ti *typeInfo, f *fieldDump) {
+	switch ti.kind {
+	case reflect.Pointer:
+		d.memPtr(p, ti, f)
+		return
+	case reflect.Struct, reflect.Slice, reflect.String, reflect.Bool,
+		reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+	case reflect.Map:
+		if !ti.stringMap {
+			d.format(valueAt(p, ti), ti, f)
+			return
+		}
+	default:
+		d.format(valueAt(p, ti), ti, f)
+		return
+	}
+	switch {
+	case d.ignoreNextType:
+		if f != nil {
+			d.seg(f.prefix)
+		}
+	case f != nil:
+		d.seg(f.typed)
+	default:
+		d.seg(ti.dump.typed)
+	}
+	d.ignoreNextType = false
+	switch ti.kind {
+	case reflect.Struct:
+		d.memStruct(p, ti)
+	case reflect.Slice:
+		s := (*sliceHeader)(p)
+		if s.data == nil {
+			d.str("<nil>")
+			return
+		}
+		if s.len == 0 {
+			d.str("[]")
+			return
+		}
+		if !d.begin(uintptr(s.data)) {
+			return
+		}
+		d.memArray(s.data, ti, s.len)
+		d.end()
+	case reflect.Map:
+		m := *(*map[string]string)(p)
+		if m == nil {
+			d.str("<nil>")
+			return
+		}
+		if !d.begin(uintptr(reflect.ValueOf(m).UnsafePointer())) {
+			return
+		}
+		d.str("map[")
+		d.depth++
+		d.stringMapEntries(m)
+		d.depth--
+		d.byte1(']')
+		d.end()
+	default:
+		d.scalar(p, ti.kind)
+	}
+}
+
+// memPtr renders the pointer at p, of the type described by ti, as
+// formatPtr renders it. Only a pointer to a value that is neither a
+// pointer nor an interface, and that is not nil and leads to no cycle, is
+// rendered here: the others go to formatPtr, which repeats the cleanup
+// and the search of the followed pointers with the same outcome.
+func (d *dumper) memPtr(p unsafe.Pointer, ti *typeInfo, f *fieldDump) {
+	et := ti.elem
+	q := *(*unsafe.Pointer)(p)
+	if q == nil || et.kind == reflect.Pointer || et.kind == reflect.Interface {
+		d.formatPtr(valueAt(p, ti), ti, f)
+		return
+	}
+	d.cleanup(d.depth)
+	addr := uintptr(q)
+	seen := false
+	for i := len(d.pointers) - 1; i >= 0; i-- {
+		if pt := d.pointers[i]; pt.addr == addr {
+			if pt.depth < d.depth {
+				d.formatPtr(valueAt(p, ti), ti, f)
+				return
+			}
+			seen = true
+			break
+		}
+	}
+	if !seen {
+		d.pointers = append(d.pointers, followed{addr, d.depth})
+	}
+	switch {
+	case d.ignoreNextType:
+		if f != nil {
+			d.seg(f.prefix)
+		}
+		d.str("<*>")
+	case f != nil:
+		d.seg(f.typed)
+	default:
+		d.seg(ti.dump.typed)
+	}
+	d.ignoreNextType = true
+	d.memFormat(q, et, nil)
+}
+
+// memArray renders the n elements of the slice type described by ti that
+// start at data, as array does.
+func (d *dumper) memArray(data unsafe.Pointer, ti *typeInfo, n int) {
+	d.byte1('[')
+	d.depth++
+	et := ti.elem
+	for i := range n {
+		if i > 0 {
+			d.byte1(' ')
+		}
+		d.ignoreNextType = true
+		ep := unsafe.Add(data, uintptr(i)*et.size)
+		if et.kind == reflect.Interface {
+			ev, evti := d.unpack(valueAt(ep, et), et)
+			d.format(ev, evti, nil)
+			continue
+		}
+		d.memFormat(ep, et, nil)
+	}
+	d.depth--
+	d.byte1(']')
+}
+
+// memStruct renders the fields of the struct at p, described by ti, in
+// braces, as structFields does.
+func (d *dumper) memStruct(p unsafe.Pointer, ti *typeInfo) {
+	d.byte1('{')
+	d.depth++
+	di := ti.dump
+	var sh *structShape
+	if di.checks.testable != 0 {
+		sh = di.shape(zeroMask(p, &di.checks), ti)
+	}
+	if sh == nil {
+		for i := range ti.fields {
+			d.memField(p, ti, i)
+		}
+		d.depth--
+		d.byte1('}')
+		return
+	}
+	for k := range sh.steps {
+		st := &sh.steps[k]
+		switch {
+		case st.run != nil && !d.ignoreNextType:
+			d.applyZero(st.run)
+		case st.run != nil:
+			// The types are hidden: the fields render one by one.
+			for i := st.first; i < st.end; i++ {
+				d.memField(p, ti, i)
+			}
+		case st.direct:
+			d.directField(p, &di.fields[st.first])
+		case st.nonZero && !ti.unexported[st.first]:
+			f := &di.fields[st.first]
+			d.memFormat(unsafe.Add(p, f.off), ti.fields[st.first], f)
+		default:
+			d.memField(p, ti, st.first)
+		}
+	}
+	d.depth--
+	d.byte1('}')
+}
+
+// memField renders field i of the struct at p, described by ti, as field
+// does.
+func (d *dumper) memField(p unsafe.Pointer, ti *typeInfo, i int) {
+	f, fti := &ti.dump.fields[i], ti.fields[i]
+	fp := unsafe.Add(p, f.off)
+	if ti.unexported[i] && !d.ro {
+		d.ro = true
+		defer func() { d.ro = false }()
+	}
+	if fti.kind == reflect.Interface {
+		d.seg(f.prefix)
+		fv, fti := d.unpack(valueAt(fp, fti), fti)
+		d.format(fv, fti, nil)
+		return
+	}
+	if f.zeroable && !d.ignoreNextType {
+		var zero bool
+		if f.zeroAt != nil {
+			zero = zeroAt(p, f.zeroAt)
+		} else {
+			zero = valueAt(fp, fti).IsZero()
+		}
+		if zero {
+			d.zero(f, fti)
+			return
+		}
+	}
+	d.memFormat(fp, fti, f)
+}
+
+// zeroAt reports whether every check holds in the struct at base.
+func zeroAt(base unsafe.Pointer, checks []zeroCheck) bool {
+	for _, c := range checks {
+		p := unsafe.Add(base, c.off)
+		switch c.kind {
+		case zeroString:
+			if len(*(*string)(p)) != 0 {
+				return false
+			}
+		case zeroSlice:
+			if (*sliceHeader)(p).data != nil {
+				return false
+			}
+		default:
+			if !zeroBytesAt(p, c.n) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// scalar writes the string, boolean or integer of kind k at p.
+func (d *dumper) scalar(p unsafe.Pointer, k reflect.Kind) {
+	switch k {
+	case reflect.String:
+		d.str(*(*string)(p))
+	case reflect.Bool:
+		if *(*bool)(p) {
+			d.str("true")
+		} else {
+			d.str("false")
+		}
+	case reflect.Int:
+		d.bytes(strconv.AppendInt(d.num[:0], int64(*(*int)(p)), 10))
+	case reflect.Int8:
+		d.bytes(strconv.AppendInt(d.num[:0], int64(*(*int8)(p)), 10))
+	case reflect.Int16:
+		d.bytes(strconv.AppendInt(d.num[:0], int64(*(*int16)(p)), 10))
+	case reflect.Int32:
+		d.bytes(strconv.AppendInt(d.num[:0], int64(*(*int32)(p)), 10))
+	case reflect.Int64:
+		d.bytes(strconv.AppendInt(d.num[:0], *(*int64)(p), 10))
+	case reflect.Uint:
+		d.bytes(strconv.AppendUint(d.num[:0], uint64(*(*uint)(p)), 10))
+	case reflect.Uint8:
+		d.bytes(strconv.AppendUint(d.num[:0], uint64(*(*uint8)(p)), 10))
+	case reflect.Uint16:
+		d.bytes(strconv.AppendUint(d.num[:0], uint64(*(*uint16)(p)), 10))
+	case reflect.Uint32:
+		d.bytes(strconv.AppendUint(d.num[:0], uint64(*(*uint32)(p)), 10))
+	case reflect.Uint64:
+		d.bytes(strconv.AppendUint(d.num[:0], *(*uint64)(p), 10))
+	}
+}

@@ -1,0 +1,67 @@
+package revision
+
+import (
+	"reflect"
+	"testing"
+)
+
+// methodKey is a map key of a kind go-spew sorts by its rendering, whose
+// String method orders keys the other way round from its fields, so that
+// a rendering that calls String where it must not, or fails to where it
+// must, puts the entries in another order.
+type methodKey struct{ N int }
+
+func (k methodKey) String() string { return string(rune('z' - k.N)) }
+
+// hiddenParts reaches maps, pointers, slices and interfaces through
+// unexported fields, directly and inside exported fields of structs held
+// by unexported fields, where rendering from memory must keep what
+// reflection marks as reached through an unexported field (see
+// dumper.ro).
+type hiddenParts struct {
+	Keys   map[methodKey]int
+	keys   map[methodKey]int
+	inner  struct{ Keys map[methodKey]int }
+	ptr    *struct{ Keys map[methodKey]int }
+	list   []struct{ Keys map[methodKey]int }
+	iface  any
+	labels map[string]string
+	Shown  struct {
+		keys map[methodKey]int
+		Ptr  *hiddenParts
+	}
+	arr [2]struct{ Keys map[methodKey]int }
+}
+
+func TestDumpFromMemoryKeepsUnexportedMarks(t *testing.T) {
+	keys := map[methodKey]int{{1}: 1, {2}: 2, {3}: 3}
+	v := hiddenParts{
+		Keys:   keys,
+		keys:   keys,
+		inner:  struct{ Keys map[methodKey]int }{keys},
+		ptr:    &struct{ Keys map[methodKey]int }{keys},
+		list:   []struct{ Keys map[methodKey]int }{{keys}, {nil}},
+		iface:  &struct{ Keys map[methodKey]int }{keys},
+		labels: map[string]string{"b": "2", "a": "1"},
+		arr:    [2]struct{ Keys map[methodKey]int }{{keys}, {}},
+	}
+	v.Shown.keys = keys
+	v.Shown.Ptr = &hiddenParts{Keys: keys, keys: keys}
+	for _, tc := range []struct {
+		name string
+		v    reflect.Value
+	}{
+		{"not addressable", reflect.ValueOf(v)},
+		{"addressable", addressable(reflect.ValueOf(v))},
+		{"through a slice", reflect.ValueOf([]hiddenParts{v, {}})},
+		{"through an interface", reflect.ValueOf([]any{v, &v})},
+	} {
+		want := refDump(tc.v)
+		if got := dump(tc.v); string(got) != string(want) {
+			t.Errorf("dump(%s) =\n%s\nreference\n%s", tc.name, got, want)
+		}
+		if got, want := hashDump(tc.v), fnvBytes(fnvOffset32, want); got != want {
+			t.Errorf("hashDump(%s) = %d, FNV-32a of the reference rendering %d", tc.name, got, want)
+		}
+	}
+}
