@@ -331,9 +331,9 @@ func (d *dumper) format(v reflect.Value, ti *typeInfo, field *fieldDump) {
 			d.str("false")
 		}
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		d.bytes(strconv.AppendInt(d.num[:0], v.Int(), 10))
+		d.intText(v.Int())
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		d.bytes(strconv.AppendUint(d.num[:0], v.Uint(), 10))
+		d.uintText(v.Uint())
 	case reflect.Float32:
 		d.bytes(strconv.AppendFloat(d.num[:0], v.Float(), 'g', -1, 32))
 	case reflect.Float64:

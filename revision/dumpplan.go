@@ -276,24 +276,53 @@ func (d *dumper) scalar(p unsafe.Pointer, k reflect.Kind) {
 			d.str("false")
 		}
 	case reflect.Int:
-		d.bytes(strconv.AppendInt(d.num[:0], int64(*(*int)(p)), 10))
+		d.intText(int64(*(*int)(p)))
 	case reflect.Int8:
-		d.bytes(strconv.AppendInt(d.num[:0], int64(*(*int8)(p)), 10))
+		d.intText(int64(*(*int8)(p)))
 	case reflect.Int16:
-		d.bytes(strconv.AppendInt(d.num[:0], int64(*(*int16)(p)), 10))
+		d.intText(int64(*(*int16)(p)))
 	case reflect.Int32:
-		d.bytes(strconv.AppendInt(d.num[:0], int64(*(*int32)(p)), 10))
+		d.intText(int64(*(*int32)(p)))
 	case reflect.Int64:
-		d.bytes(strconv.AppendInt(d.num[:0], *(*int64)(p), 10))
+		d.intText(*(*int64)(p))
 	case reflect.Uint:
-		d.bytes(strconv.AppendUint(d.num[:0], uint64(*(*uint)(p)), 10))
+		d.uintText(uint64(*(*uint)(p)))
 	case reflect.Uint8:
-		d.bytes(strconv.AppendUint(d.num[:0], uint64(*(*uint8)(p)), 10))
+		d.uintText(uint64(*(*uint8)(p)))
 	case reflect.Uint16:
-		d.bytes(strconv.AppendUint(d.num[:0], uint64(*(*uint16)(p)), 10))
+		d.uintText(uint64(*(*uint16)(p)))
 	case reflect.Uint32:
-		d.bytes(strconv.AppendUint(d.num[:0], uint64(*(*uint32)(p)), 10))
+		d.uintText(uint64(*(*uint32)(p)))
 	case reflect.Uint64:
-		d.bytes(strconv.AppendUint(d.num[:0], *(*uint64)(p), 10))
+		d.uintText(*(*uint64)(p))
 	}
+}
+
+// uintText writes the decimal digits of x, as strconv.AppendUint
+// spells them. Numbers below 1000, the usual ports, probe settings and
+// quantities, are spelled without strconv.
+func (d *dumper) uintText(x uint64) {
+	switch {
+	case x < 10:
+		d.byte1(byte('0' + x))
+	case x < 100:
+		d.byte1(byte('0' + x/10))
+		d.byte1(byte('0' + x%10))
+	case x < 1000:
+		d.byte1(byte('0' + x/100))
+		d.byte1(byte('0' + x/10%10))
+		d.byte1(byte('0' + x%10))
+	default:
+		d.bytes(strconv.AppendUint(d.num[:0], x, 10))
+	}
+}
+
+// intText writes the decimal digits of x, as strconv.AppendInt spells
+// them.
+func (d *dumper) intText(x int64) {
+	if x < 0 {
+		d.bytes(strconv.AppendInt(d.num[:0], x, 10))
+		return
+	}
+	d.uintText(uint64(x))
 }

@@ -47,7 +47,18 @@ const minTable = 12
 type segment struct {
 	text  string
 	mul   uint32 // fnvPrime32^len(text)
-	table atomic.Pointer[[256]uint32]
+	table atomic.Pointer[segTable]
+}
+
+// segTable is what hashing a segment of at least minTable bytes reads.
+type segTable struct {
+	mul uint32 // the segment's
+	add [256]uint32
+}
+
+// step continues the FNV-32a state h with the text of the segment of t.
+func (t *segTable) step(h uint32) uint32 {
+	return h*t.mul + t.add[h&0xff]
 }
 
 // newSegment returns the segment of text s.
@@ -59,18 +70,26 @@ func newSegment(s string) *segment {
 	return &segment{text: s, mul: mul}
 }
 
-// hash continues the FNV-32a state h with the segment's text.
+// hash continues the FNV-32a state h with the segment's text. It is
+// small enough to be inlined where it is called: the table, once built,
+// is one load and one multiply-add away.
 func (s *segment) hash(h uint32) uint32 {
+	if t := s.table.Load(); t != nil {
+		return t.step(h)
+	}
+	return s.slowHash(h)
+}
+
+// slowHash is hash for a segment too short for a table, or whose table
+// is not built yet: it builds the table of a long enough segment.
+func (s *segment) slowHash(h uint32) uint32 {
 	if len(s.text) < minTable {
 		return fnvString(h, s.text)
 	}
-	t := s.table.Load()
-	if t == nil {
-		t = new([256]uint32)
-		for l := range uint32(256) {
-			t[l] = fnvString(l, s.text) - l*s.mul
-		}
-		s.table.Store(t) // a racing builder stores an identical table
+	t := &segTable{mul: s.mul}
+	for l := range uint32(256) {
+		t.add[l] = fnvString(l, s.text) - l*s.mul
 	}
-	return h*s.mul + t[h&0xff]
+	s.table.Store(t) // a racing builder stores an identical table
+	return t.step(h)
 }
