@@ -412,7 +412,7 @@ func (d *dumper) structFields(v reflect.Value, ti *typeInfo) {
 	d.byte1('}')
 }
 
-// directKind reports whether directField renders fields of kind k.
+// directKind reports whether scalar renders values of kind k.
 func directKind(k reflect.Kind) bool {
 	switch k {
 	case reflect.String, reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
@@ -420,19 +420,6 @@ func directKind(k reflect.Kind) bool {
 		return true
 	}
 	return false
-}
-
-// directField renders field f of the struct at base, of a kind directKind
-// accepts, reading it from memory, as format renders it when methods are
-// not called.
-func (d *dumper) directField(base unsafe.Pointer, f *fieldDump) {
-	if d.ignoreNextType {
-		d.seg(f.prefix)
-	} else {
-		d.seg(f.typed)
-	}
-	d.ignoreNextType = false
-	d.scalar(unsafe.Add(base, f.off), f.kind)
 }
 
 // field renders field i of struct v, described by ti.
@@ -454,10 +441,14 @@ func (d *dumper) field(v reflect.Value, ti *typeInfo, i int) {
 
 // A structShape is how a struct type renders when the fields that can be
 // tested in memory hold zero values exactly where mask has bits: a list of
-// steps, each one field or one run of adjacent zero fields.
+// ops (see shapeOp) compiled from a list of steps, each one field or one
+// run of adjacent zero fields.
 type structShape struct {
-	mask  uint64
-	steps []shapeStep
+	mask uint64
+	ops  []shapeOp
+
+	// closed says that the last op writes the closing brace.
+	closed bool
 }
 
 // shapeStep is one step of a structShape: the run of zero fields first to
@@ -467,7 +458,6 @@ type shapeStep struct {
 	first, end int
 	run        *zeroDump
 	nonZero    bool
-	direct     bool // field first is a string, boolean or integer, rendered from memory
 }
 
 // maxShapes is how many shapes a struct type caches. Templates of one
@@ -477,11 +467,17 @@ const maxShapes = 16
 
 // shape returns the cached shape of the struct type described by ti for
 // mask, building and caching it if there is room; nil if there is not.
+// The shape found last is tried first: the structs of one template, such
+// as its containers, tend to share their patterns of zero fields.
 func (di *dumpInfo) shape(mask uint64, ti *typeInfo) *structShape {
+	if sh := di.last.Load(); sh != nil && sh.mask == mask {
+		return sh
+	}
 	shapes := di.shapes.Load()
 	if shapes != nil {
 		for _, sh := range *shapes {
 			if sh.mask == mask {
+				di.last.Store(sh)
 				return sh
 			}
 		}
@@ -502,12 +498,11 @@ func (di *dumpInfo) shape(mask uint64, ti *typeInfo) *structShape {
 // newShape builds the shape of the struct type described by ti for mask.
 // A run ends after a field whose zero value leaves the types hidden.
 func newShape(mask uint64, ti *typeInfo) *structShape {
-	sh := &structShape{mask: mask}
+	var steps []shapeStep
 	fields := ti.dump.fields
 	for i := 0; i < len(fields); {
 		if mask&(1<<i) == 0 {
-			nonZero := fields[i].zeroAt != nil
-			sh.steps = append(sh.steps, shapeStep{first: i, end: i + 1, nonZero: nonZero, direct: nonZero && directKind(fields[i].kind)})
+			steps = append(steps, shapeStep{first: i, end: i + 1, nonZero: fields[i].zeroAt != nil})
 			i++
 			continue
 		}
@@ -515,9 +510,11 @@ func newShape(mask uint64, ti *typeInfo) *structShape {
 		for j < len(fields) && mask&(1<<j) != 0 && !fields[j-1].zeroDump(ti.fields[j-1]).ignoreNextType {
 			j++
 		}
-		sh.steps = append(sh.steps, shapeStep{first: i, end: j, run: zeroRun(ti, i, j)})
+		steps = append(steps, shapeStep{first: i, end: j, run: zeroRun(ti, i, j)})
 		i = j
 	}
+	sh := &structShape{mask: mask}
+	sh.ops, sh.closed = compileShape(steps, ti)
 	return sh
 }
 
@@ -1031,6 +1028,8 @@ type dumpInfo struct {
 	// dumper.structFields).
 	checks zeroChecks
 	shapes atomic.Pointer[[]*structShape]
+	last   atomic.Pointer[structShape] // the shape shape found last
+
 }
 
 // fieldDump describes how one struct field renders.

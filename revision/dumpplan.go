@@ -3,6 +3,7 @@ package revision
 import (
 	"reflect"
 	"strconv"
+	"strings"
 	"unsafe"
 )
 
@@ -40,19 +41,11 @@ func valueAt(p unsafe.Pointer, ti *typeInfo) reflect.Value {
 // format renders it. If f is not nil, the value is that struct field's
 // (not of interface type), and memFormat writes the field's prefix first.
 func (d *dumper) memFormat(p unsafe.Pointer, ti *typeInfo, f *fieldDump) {
-	switch ti.kind {
-	case reflect.Pointer:
+	if ti.kind == reflect.Pointer {
 		d.memPtr(p, ti, f)
 		return
-	case reflect.Struct, reflect.Slice, reflect.String, reflect.Bool,
-		reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-	case reflect.Map:
-		if !ti.stringMap {
-			d.format(valueAt(p, ti), ti, f)
-			return
-		}
-	default:
+	}
+	if !headedKind(ti) {
 		d.format(valueAt(p, ti), ti, f)
 		return
 	}
@@ -67,9 +60,17 @@ func (d *dumper) memFormat(p unsafe.Pointer, ti *typeInfo, f *fieldDump) {
 		d.seg(ti.dump.typed)
 	}
 	d.ignoreNextType = false
+	d.memBody(p, ti)
+}
+
+// memBody renders the value at p, of a type described by ti that
+// headedKind accepts, after format's header, with the types showing.
+func (d *dumper) memBody(p unsafe.Pointer, ti *typeInfo) {
 	switch ti.kind {
 	case reflect.Struct:
 		d.memStruct(p, ti)
+	case reflect.Pointer:
+		d.memPtrBody(p, ti)
 	case reflect.Slice:
 		s := (*sliceHeader)(p)
 		if s.data == nil {
@@ -103,6 +104,35 @@ func (d *dumper) memFormat(p unsafe.Pointer, ti *typeInfo, f *fieldDump) {
 	default:
 		d.scalar(p, ti.kind)
 	}
+}
+
+// memPtrBody renders the pointer at p, of a type described by ti that
+// headedKind accepts, after its header, with the types showing, as
+// formatPtr does.
+func (d *dumper) memPtrBody(p unsafe.Pointer, ti *typeInfo) {
+	d.cleanup(d.depth)
+	q := *(*unsafe.Pointer)(p)
+	if q == nil {
+		d.str("<nil>")
+		return
+	}
+	addr := uintptr(q)
+	seen := false
+	for i := len(d.pointers) - 1; i >= 0; i-- {
+		if pt := d.pointers[i]; pt.addr == addr {
+			if pt.depth < d.depth {
+				d.str("<shown>")
+				return
+			}
+			seen = true
+			break
+		}
+	}
+	if !seen {
+		d.pointers = append(d.pointers, followed{addr, d.depth})
+	}
+	d.ignoreNextType = true
+	d.memFormat(q, ti.elem, nil)
 }
 
 // memPtr renders the pointer at p, of the type described by ti, as
@@ -171,10 +201,133 @@ func (d *dumper) memArray(data unsafe.Pointer, ti *typeInfo, n int) {
 	d.byte1(']')
 }
 
+// A shapeOp is one step of a compiled structShape: constant text, lead,
+// which may end with the header of a field known not to be zero, and then
+// that field's value, read from memory.
+//
+// Constant text that is always adjacent is one segment, hashed in one
+// step: the opening brace, the run of zero fields before a field, and the
+// field's name and type; a run of zero fields at the end and the closing
+// brace. The text assumes that the types show when the op starts (shown),
+// as they do when a struct starts; when a field before has left them
+// hidden, the op's fields render one by one (see dumper.opFields).
+type shapeOp struct {
+	lead *segment // nil when the op has no constant text
+	kind shapeOpKind
+
+	// shown says that lead is right only when the types show at the
+	// start of the op: it holds a run of zero fields or a field's type.
+	shown bool
+
+	// open and close say that lead starts with the opening brace, or
+	// ends with the closing one.
+	open, close bool
+
+	// ro marks a field reached through an unexported field (see
+	// dumper.ro).
+	ro bool
+
+	// hides is ignoreNextType after an dumpText.
+	hides bool
+
+	// scalar is the kind of an dumpScalar field.
+	scalar reflect.Kind
+
+	// cleanup is the depth, relative to the fields', down to which the
+	// zero fields in lead forget the pointers followed, or noCleanup.
+	cleanup int
+
+	// first to end-1 are the fields the op renders; the field of an
+	// dumpScalar, dumpValue or dumpField is end-1.
+	first, end int
+
+	off uintptr   // of field end-1, for dumpScalar and dumpValue
+	ti  *typeInfo // of field end-1, for dumpValue
+}
+
+// shapeOpKind says what a shapeOp renders after its lead.
+type shapeOpKind uint8
+
+const (
+	dumpText   shapeOpKind = iota // nothing: lead is the text of zero fields
+	dumpScalar                    // a string, boolean or integer field
+	dumpValue                     // a field memBody renders after its header
+	dumpField                     // any other field, through memField
+)
+
+// compileShape compiles the steps of a struct shape, of the struct type
+// described by ti, into ops, and reports whether the last op writes the
+// closing brace.
+func compileShape(steps []shapeStep, ti *typeInfo) ([]shapeOp, bool) {
+	var ops []shapeOp
+	fields := ti.dump.fields
+	var text strings.Builder
+	text.WriteByte('{')
+	op := shapeOp{open: true, cleanup: noCleanup}
+	flush := func(kind shapeOpKind, end int) {
+		op.kind, op.end = kind, end
+		if text.Len() > 0 {
+			op.lead = newSegment(text.String())
+			op.lead.hash(0) // builds its table now
+		}
+		ops = append(ops, op)
+		text.Reset()
+		op = shapeOp{first: end, cleanup: noCleanup}
+	}
+	for _, st := range steps {
+		if st.run != nil {
+			text.WriteString(st.run.text.text)
+			op.shown = true
+			op.cleanup = min(op.cleanup, st.run.cleanup)
+			if st.run.ignoreNextType {
+				op.hides = true
+				flush(dumpText, st.end)
+			}
+			continue
+		}
+		i := st.first
+		f, fti := &fields[i], ti.fields[i]
+		op.ro = ti.unexported[i]
+		switch {
+		case st.nonZero && directKind(f.kind):
+			text.WriteString(f.typed.text)
+			op.shown, op.scalar, op.off = true, f.kind, f.off
+			flush(dumpScalar, i+1)
+		case st.nonZero && headedKind(fti):
+			text.WriteString(f.typed.text)
+			op.shown, op.ti, op.off = true, fti, f.off
+			flush(dumpValue, i+1)
+		default:
+			flush(dumpField, i+1)
+		}
+	}
+	if text.Len() > 0 || op.open {
+		text.WriteByte('}')
+		op.close = true
+		flush(dumpText, len(fields))
+		return ops, true
+	}
+	return ops, false
+}
+
+// headedKind reports whether memBody renders values of the type described
+// by ti after the header format writes.
+func headedKind(ti *typeInfo) bool {
+	switch ti.kind {
+	case reflect.Struct, reflect.Slice:
+		return true
+	case reflect.Map:
+		return ti.stringMap
+	case reflect.Pointer:
+		return ti.elem.kind != reflect.Pointer && ti.elem.kind != reflect.Interface
+	}
+	return directKind(ti.kind)
+}
+
 // memStruct renders the fields of the struct at p, described by ti, in
-// braces, as structFields does.
+// braces, as structFields does. The types show when it is called, as
+// format leaves them before a struct's fields.
 func (d *dumper) memStruct(p unsafe.Pointer, ti *typeInfo) {
-	d.byte1('{')
 	d.depth++
 	di := ti.dump
 	var sh *structShape
@@ -182,6 +335,7 @@ func (d *dumper) memStruct(p unsafe.Pointer, ti *typeInfo) {
 		sh = di.shape(zeroMask(p, &di.checks), ti)
 	}
 	if sh == nil {
+		d.byte1('{')
 		for i := range ti.fields {
 			d.memField(p, ti, i)
 		}
@@ -189,27 +343,58 @@ func (d *dumper) memStruct(p unsafe.Pointer, ti *typeInfo) {
 		d.byte1('}')
 		return
 	}
-	for k := range sh.steps {
-		st := &sh.steps[k]
-		switch {
-		case st.run != nil && !d.ignoreNextType:
-			d.applyZero(st.run)
-		case st.run != nil:
-			// The types are hidden: the fields render one by one.
-			for i := st.first; i < st.end; i++ {
-				d.memField(p, ti, i)
+	for k := range sh.ops {
+		op := &sh.ops[k]
+		if op.shown && d.ignoreNextType {
+			d.opFields(p, ti, op)
+			continue
+		}
+		if op.lead != nil {
+			d.seg(op.lead)
+		}
+		if op.cleanup != noCleanup {
+			d.cleanup(d.depth + op.cleanup)
+		}
+		switch op.kind {
+		case dumpText:
+			d.ignoreNextType = op.hides
+		case dumpScalar:
+			d.ignoreNextType = false
+			d.scalar(unsafe.Add(p, op.off), op.scalar)
+		case dumpValue:
+			d.ignoreNextType = false
+			if op.ro && !d.ro {
+				d.ro = true
+				d.memBody(unsafe.Add(p, op.off), op.ti)
+				d.ro = false
+			} else {
+				d.memBody(unsafe.Add(p, op.off), op.ti)
 			}
-		case st.direct:
-			d.directField(p, &di.fields[st.first])
-		case st.nonZero && !ti.unexported[st.first]:
-			f := &di.fields[st.first]
-			d.memFormat(unsafe.Add(p, f.off), ti.fields[st.first], f)
-		default:
-			d.memField(p, ti, st.first)
+		case dumpField:
+			if op.shown {
+				d.ignoreNextType = false
+			}
+			d.memField(p, ti, op.end-1)
 		}
 	}
 	d.depth--
-	d.byte1('}')
+	if !sh.closed {
+		d.byte1('}')
+	}
+}
+
+// opFields renders the fields of op one by one, for when the types are
+// hidden at its start, with the braces its lead holds.
+func (d *dumper) opFields(p unsafe.Pointer, ti *typeInfo, op *shapeOp) {
+	if op.open {
+		d.byte1('{')
+	}
+	for i := op.first; i < op.end; i++ {
+		d.memField(p, ti, i)
+	}
+	if op.close {
+		d.byte1('}')
+	}
 }
 
 // memField renders field i of the struct at p, described by ti, as field
