@@ -215,6 +215,11 @@ type shapeOp struct {
 	lead *segment // nil when the op has no constant text
 	kind shapeOpKind
 
+	// tab is the table of lead, when it is long enough to have one: built
+	// with the shape, it is read without the atomic load segment.hash
+	// needs.
+	tab *segTable
+
 	// shown says that lead is right only when the types show at the
 	// start of the op: it holds a run of zero fields or a field's type.
 	shown bool
@@ -269,6 +274,7 @@ func compileShape(steps []shapeStep, ti *typeInfo) ([]shapeOp, bool) {
 		if text.Len() > 0 {
 			op.lead = newSegment(text.String())
 			op.lead.hash(0) // builds its table now
+			op.tab = op.lead.table.Load()
 		}
 		ops = append(ops, op)
 		text.Reset()
@@ -349,7 +355,9 @@ func (d *dumper) memStruct(p unsafe.Pointer, ti *typeInfo) {
 			d.opFields(p, ti, op)
 			continue
 		}
-		if op.lead != nil {
+		if t := op.tab; t != nil && d.hashing {
+			d.h = d.h*t.mul + t.add[d.h&0xff]
+		} else if op.lead != nil {
 			d.seg(op.lead)
 		}
 		if op.cleanup != noCleanup {
@@ -360,7 +368,11 @@ func (d *dumper) memStruct(p unsafe.Pointer, ti *typeInfo) {
 			d.ignoreNextType = op.hides
 		case dumpScalar:
 			d.ignoreNextType = false
-			d.scalar(unsafe.Add(p, op.off), op.scalar)
+			if op.scalar == reflect.String {
+				d.str(*(*string)(unsafe.Add(p, op.off)))
+			} else {
+				d.scalar(unsafe.Add(p, op.off), op.scalar)
+			}
 		case dumpValue:
 			d.ignoreNextType = false
 			if op.ro && !d.ro {

@@ -8,8 +8,16 @@ const (
 	fnvPrime32  = 16777619
 )
 
-// fnvString continues the FNV-32a state h with the bytes of s.
+// fnvString continues the FNV-32a state h with the bytes of s, four at
+// a time while it can, to spend fewer instructions on the loop.
 func fnvString(h uint32, s string) uint32 {
+	for len(s) >= 4 {
+		h = (h ^ uint32(s[0])) * fnvPrime32
+		h = (h ^ uint32(s[1])) * fnvPrime32
+		h = (h ^ uint32(s[2])) * fnvPrime32
+		h = (h ^ uint32(s[3])) * fnvPrime32
+		s = s[4:]
+	}
 	for i := 0; i < len(s); i++ {
 		h ^= uint32(s[i])
 		h *= fnvPrime32
