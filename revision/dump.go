@@ -522,19 +522,24 @@ func newShape(mask uint64, ti *typeInfo) *structShape {
 // some check of c finds not zero in the struct at base.
 func zeroMask(base unsafe.Pointer, c *zeroChecks) uint64 {
 	mask := c.testable
-	for i, off := range c.words {
-		if *(*uintptr)(unsafe.Add(base, off)) != 0 {
-			mask &^= c.wordBits[i]
+	for _, w := range c.words {
+		if *(*uintptr)(unsafe.Add(base, w.off)) != 0 {
+			mask &^= w.bit
 		}
 	}
-	for i, off := range c.strs {
-		if len(*(*string)(unsafe.Add(base, off))) != 0 {
-			mask &^= c.strBits[i]
+	for _, w := range c.strs {
+		if len(*(*string)(unsafe.Add(base, w.off))) != 0 {
+			mask &^= w.bit
 		}
 	}
-	for i, off := range c.slices {
-		if (*sliceHeader)(unsafe.Add(base, off)).data != nil {
-			mask &^= c.sliceBits[i]
+	for _, w := range c.halves {
+		if *(*uint32)(unsafe.Add(base, w.off)) != 0 {
+			mask &^= w.bit
+		}
+	}
+	for _, w := range c.octets {
+		if *(*uint8)(unsafe.Add(base, w.off)) != 0 {
+			mask &^= w.bit
 		}
 	}
 	for i := range c.bytes {
@@ -552,28 +557,38 @@ func zeroMask(base unsafe.Pointer, c *zeroChecks) uint64 {
 type zeroChecks struct {
 	testable uint64 // bit i is set when field i can be tested in memory
 
-	words     []uintptr // aligned machine words (pointers, maps, 64-bit integers)
-	wordBits  []uint64
-	strs      []uintptr // string lengths
-	strBits   []uint64
-	slices    []uintptr // slice data pointers
-	sliceBits []uint64
-	bytes     []zeroCheck // other runs of bytes
+	words  []offsetBit // aligned machine words (pointers, maps, 64-bit integers, slice data pointers)
+	strs   []offsetBit // string lengths
+	halves []offsetBit // aligned 4-byte integers and runs of smaller ones
+	octets []offsetBit // single bytes (booleans, 8-bit integers)
+	bytes  []zeroCheck // other runs of bytes
 }
 
-// add adds the checks of field i.
+// offsetBit is a check at offset off of the field whose bit is bit.
+type offsetBit struct {
+	off uintptr
+	bit uint64
+}
+
+// add adds the checks of field i, of a struct type aligned to align.
 func (c *zeroChecks) add(i int, checks []zeroCheck, align uintptr) {
 	bit := uint64(1) << i
 	c.testable |= bit
 	for _, k := range checks {
+		ob := offsetBit{k.off, bit}
 		switch {
 		case k.kind == zeroString:
-			c.strs, c.strBits = append(c.strs, k.off), append(c.strBits, bit)
+			c.strs = append(c.strs, ob)
 		case k.kind == zeroSlice:
-			c.slices, c.sliceBits = append(c.slices, k.off), append(c.sliceBits, bit)
+			// A slice is nil when its data pointer, its first word, is.
+			c.words = append(c.words, ob)
 		case k.n == unsafe.Sizeof(uintptr(0)) && k.off%k.n == 0 && align >= k.n:
 			// An aligned word, as the struct is.
-			c.words, c.wordBits = append(c.words, k.off), append(c.wordBits, bit)
+			c.words = append(c.words, ob)
+		case k.n == 4 && k.off%4 == 0 && align >= 4:
+			c.halves = append(c.halves, ob)
+		case k.n == 1:
+			c.octets = append(c.octets, ob)
 		default:
 			k.bit = bit
 			c.bytes = append(c.bytes, k)
