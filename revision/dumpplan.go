@@ -212,13 +212,12 @@ func (d *dumper) memArray(data unsafe.Pointer, ti *typeInfo, n int) {
 // as they do when a struct starts; when a field before has left them
 // hidden, the op's fields render one by one (see dumper.opFields).
 type shapeOp struct {
-	lead *segment // nil when the op has no constant text
-	kind shapeOpKind
+	// lead is the op's constant text, possibly empty, and tab its table,
+	// built with the shape: hashing lead is one multiply-add.
+	lead string
+	tab  *segTable
 
-	// tab is the table of lead, when it is long enough to have one: built
-	// with the shape, it is read without the atomic load segment.hash
-	// needs.
-	tab *segTable
+	kind shapeOpKind
 
 	// shown says that lead is right only when the types show at the
 	// start of the op: it holds a run of zero fields or a field's type.
@@ -232,23 +231,26 @@ type shapeOp struct {
 	// dumper.ro).
 	ro bool
 
-	// hides is ignoreNextType after an dumpText.
+	// hides is ignoreNextType after a dumpText op.
 	hides bool
 
-	// scalar is the kind of an dumpScalar field.
+	// scalar is the kind of a dumpScalar field.
 	scalar reflect.Kind
 
 	// cleanup is the depth, relative to the fields', down to which the
 	// zero fields in lead forget the pointers followed, or noCleanup.
 	cleanup int
 
-	// first to end-1 are the fields the op renders; the field of an
-	// dumpScalar, dumpValue or dumpField is end-1.
+	// first to end-1 are the fields the op renders; the field of a
+	// dumpScalar, dumpValue or dumpField op is end-1.
 	first, end int
 
 	off uintptr   // of field end-1, for dumpScalar and dumpValue
 	ti  *typeInfo // of field end-1, for dumpValue
 }
+
+// emptyTable is the table of the empty text, shared.
+var emptyTable = newTable("")
 
 // shapeOpKind says what a shapeOp renders after its lead.
 type shapeOpKind uint8
@@ -271,10 +273,9 @@ func compileShape(steps []shapeStep, ti *typeInfo) ([]shapeOp, bool) {
 	op := shapeOp{open: true, cleanup: noCleanup}
 	flush := func(kind shapeOpKind, end int) {
 		op.kind, op.end = kind, end
-		if text.Len() > 0 {
-			op.lead = newSegment(text.String())
-			op.lead.hash(0) // builds its table now
-			op.tab = op.lead.table.Load()
+		op.lead, op.tab = text.String(), emptyTable
+		if op.lead != "" {
+			op.tab = newTable(op.lead)
 		}
 		ops = append(ops, op)
 		text.Reset()
@@ -351,14 +352,15 @@ func (d *dumper) memStruct(p unsafe.Pointer, ti *typeInfo) {
 	}
 	for k := range sh.ops {
 		op := &sh.ops[k]
-		if op.shown && d.ignoreNextType {
+		if d.ignoreNextType && op.shown {
 			d.opFields(p, ti, op)
 			continue
 		}
-		if t := op.tab; t != nil && d.hashing {
+		if d.hashing {
+			t := op.tab
 			d.h = d.h*t.mul + t.add[d.h&0xff]
-		} else if op.lead != nil {
-			d.seg(op.lead)
+		} else {
+			d.buf = append(d.buf, op.lead...)
 		}
 		if op.cleanup != noCleanup {
 			d.cleanup(d.depth + op.cleanup)

@@ -94,10 +94,20 @@ func (s *segment) slowHash(h uint32) uint32 {
 	if len(s.text) < minTable {
 		return fnvString(h, s.text)
 	}
-	t := &segTable{mul: s.mul}
-	for l := range uint32(256) {
-		t.add[l] = fnvString(l, s.text) - l*s.mul
-	}
+	t := newTable(s.text)
 	s.table.Store(t) // a racing builder stores an identical table
 	return t.step(h)
+}
+
+// newTable returns the table that hashes text s in one step, of any
+// length: for the empty text, step returns h unchanged.
+func newTable(s string) *segTable {
+	t := &segTable{mul: 1}
+	for range len(s) {
+		t.mul *= fnvPrime32
+	}
+	for l := range uint32(256) {
+		t.add[l] = fnvString(l, s) - l*t.mul
+	}
+	return t
 }
