@@ -2,7 +2,6 @@ package revision
 
 import (
 	"reflect"
-	"strconv"
 	"strings"
 	"unsafe"
 )
@@ -498,30 +497,38 @@ func (d *dumper) scalar(p unsafe.Pointer, k reflect.Kind) {
 }
 
 // uintText writes the decimal digits of x, as strconv.AppendUint
-// spells them. Numbers below 1000, the usual ports, probe settings and
-// quantities, are spelled without strconv.
+// spells them, without going through strconv.
 func (d *dumper) uintText(x uint64) {
-	switch {
-	case x < 10:
+	if x < 10 {
 		d.byte1(byte('0' + x))
-	case x < 100:
-		d.byte1(byte('0' + x/10))
-		d.byte1(byte('0' + x%10))
-	case x < 1000:
-		d.byte1(byte('0' + x/100))
-		d.byte1(byte('0' + x/10%10))
-		d.byte1(byte('0' + x%10))
-	default:
-		d.bytes(strconv.AppendUint(d.num[:0], x, 10))
+		return
 	}
+	d.bytes(d.num[d.digits(x):])
 }
 
 // intText writes the decimal digits of x, as strconv.AppendInt spells
 // them.
 func (d *dumper) intText(x int64) {
-	if x < 0 {
-		d.bytes(strconv.AppendInt(d.num[:0], x, 10))
+	if x >= 0 {
+		d.uintText(uint64(x))
 		return
 	}
-	d.uintText(uint64(x))
+	// -x wraps for math.MinInt64, whose magnitude uint64 still holds.
+	i := d.digits(uint64(-x)) - 1
+	d.num[i] = '-'
+	d.bytes(d.num[i:])
+}
+
+// digits writes the decimal digits of x at the end of d.num and returns
+// where they start.
+func (d *dumper) digits(x uint64) int {
+	i := len(d.num)
+	for x >= 10 {
+		i--
+		d.num[i] = byte('0' + x%10)
+		x /= 10
+	}
+	i--
+	d.num[i] = byte('0' + x)
+	return i
 }
