@@ -467,17 +467,11 @@ const maxShapes = 16
 
 // shape returns the cached shape of the struct type described by ti for
 // mask, building and caching it if there is room; nil if there is not.
-// The shape found last is tried first: the structs of one template, such
-// as its containers, tend to share their patterns of zero fields.
 func (di *dumpInfo) shape(mask uint64, ti *typeInfo) *structShape {
-	if sh := di.last.Load(); sh != nil && sh.mask == mask {
-		return sh
-	}
 	shapes := di.shapes.Load()
 	if shapes != nil {
 		for _, sh := range *shapes {
 			if sh.mask == mask {
-				di.last.Store(sh)
 				return sh
 			}
 		}
@@ -1043,8 +1037,6 @@ type dumpInfo struct {
 	// dumper.structFields).
 	checks zeroChecks
 	shapes atomic.Pointer[[]*structShape]
-	last   atomic.Pointer[structShape] // the shape shape found last
-
 }
 
 // fieldDump describes how one struct field renders.
