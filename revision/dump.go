@@ -856,7 +856,13 @@ func (d *dumper) stringKeyEntries(v reflect.Value, ti *typeInfo) {
 		s.elems[n].SetIterValue(&s.iterA)
 		n++
 	}
-	slices.SortFunc(order[:n], func(a, b int) int { return strings.Compare(keys[a], keys[b]) })
+	// Insertion sort: the maps are small, often of two or three entries.
+	for i := 1; i < n; i++ {
+		for j := i; j > 0 && keys[order[j]] < keys[order[j-1]]; j-- {
+			order[j], order[j-1] = order[j-1], order[j]
+		}
+	}
+	et := ti.elem
 	for i, k := range order[:n] {
 		if i > 0 {
 			d.byte1(' ')
@@ -866,7 +872,12 @@ func (d *dumper) stringKeyEntries(v reflect.Value, ti *typeInfo) {
 		d.ignoreNextType = false
 		d.byte1(':')
 		d.ignoreNextType = true
-		ev, evti := d.unpack(s.elems[k], ti.elem)
+		if et.kind != reflect.Interface && !d.methods {
+			// The copies are in memory, elements of one array.
+			d.memFormat(unsafe.Add(s.elemsAt, uintptr(k)*et.size), et, nil)
+			continue
+		}
+		ev, evti := d.unpack(s.elems[k], et)
 		d.format(ev, evti, nil)
 	}
 }

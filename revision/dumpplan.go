@@ -130,6 +130,12 @@ func (d *dumper) memPtrBody(p unsafe.Pointer, ti *typeInfo) {
 	if !seen {
 		d.pointers = append(d.pointers, followed{addr, d.depth})
 	}
+	if ti.elem.kind == reflect.Struct {
+		// What memFormat does with the types hidden and no field.
+		d.ignoreNextType = false
+		d.memStruct(q, ti.elem)
+		return
+	}
 	d.ignoreNextType = true
 	d.memFormat(q, ti.elem, nil)
 }
@@ -189,12 +195,17 @@ func (d *dumper) memArray(data unsafe.Pointer, ti *typeInfo, n int) {
 		}
 		d.ignoreNextType = true
 		ep := unsafe.Add(data, uintptr(i)*et.size)
-		if et.kind == reflect.Interface {
+		switch et.kind {
+		case reflect.Struct:
+			// What memFormat does with the types hidden and no field.
+			d.ignoreNextType = false
+			d.memStruct(ep, et)
+		case reflect.Interface:
 			ev, evti := d.unpack(valueAt(ep, et), et)
 			d.format(ev, evti, nil)
-			continue
+		default:
+			d.memFormat(ep, et, nil)
 		}
-		d.memFormat(ep, et, nil)
 	}
 	d.depth--
 	d.byte1(']')
