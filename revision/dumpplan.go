@@ -237,10 +237,6 @@ type shapeOp struct {
 	// ends with the closing one.
 	open, close bool
 
-	// ro marks a field reached through an unexported field (see
-	// dumper.ro).
-	ro bool
-
 	// hides is ignoreNextType after a dumpText op.
 	hides bool
 
@@ -267,8 +263,10 @@ type shapeOpKind uint8
 
 const (
 	dumpText   shapeOpKind = iota // nothing: lead is the text of zero fields
-	dumpScalar                    // a string, boolean or integer field
+	dumpString                    // a string field
+	dumpScalar                    // a boolean or integer field
 	dumpValue                     // a field memBody renders after its header
+	dumpHidden                    // the same, for an unexported field (see dumper.ro)
 	dumpField                     // any other field, through memField
 )
 
@@ -304,8 +302,11 @@ func compileShape(steps []shapeStep, ti *typeInfo) ([]shapeOp, bool) {
 		}
 		i := st.first
 		f, fti := &fields[i], ti.fields[i]
-		op.ro = ti.unexported[i]
 		switch {
+		case st.nonZero && f.kind == reflect.String:
+			text.WriteString(f.typed.text)
+			op.shown, op.off = true, f.off
+			flush(dumpString, i+1)
 		case st.nonZero && directKind(f.kind):
 			text.WriteString(f.typed.text)
 			op.shown, op.scalar, op.off = true, f.kind, f.off
@@ -313,7 +314,11 @@ func compileShape(steps []shapeStep, ti *typeInfo) ([]shapeOp, bool) {
 		case st.nonZero && headedKind(fti):
 			text.WriteString(f.typed.text)
 			op.shown, op.ti, op.off = true, fti, f.off
-			flush(dumpValue, i+1)
+			if ti.unexported[i] {
+				flush(dumpHidden, i+1)
+			} else {
+				flush(dumpValue, i+1)
+			}
 		default:
 			flush(dumpField, i+1)
 		}
@@ -360,8 +365,9 @@ func (d *dumper) memStruct(p unsafe.Pointer, ti *typeInfo) {
 		d.byte1('}')
 		return
 	}
-	for k := range sh.ops {
-		op := &sh.ops[k]
+	ops := sh.ops
+	for k := range ops {
+		op := &ops[k]
 		if d.ignoreNextType && op.shown {
 			d.opFields(p, ti, op)
 			continue
@@ -376,35 +382,42 @@ func (d *dumper) memStruct(p unsafe.Pointer, ti *typeInfo) {
 			d.cleanup(d.depth + op.cleanup)
 		}
 		switch op.kind {
+		case dumpString:
+			d.ignoreNextType = false
+			d.str(*(*string)(unsafe.Add(p, op.off)))
 		case dumpText:
 			d.ignoreNextType = op.hides
-		case dumpScalar:
-			d.ignoreNextType = false
-			if op.scalar == reflect.String {
-				d.str(*(*string)(unsafe.Add(p, op.off)))
-			} else {
-				d.scalar(unsafe.Add(p, op.off), op.scalar)
-			}
 		case dumpValue:
 			d.ignoreNextType = false
-			if op.ro && !d.ro {
-				d.ro = true
-				d.memBody(unsafe.Add(p, op.off), op.ti)
-				d.ro = false
-			} else {
-				d.memBody(unsafe.Add(p, op.off), op.ti)
-			}
-		case dumpField:
-			if op.shown {
-				d.ignoreNextType = false
-			}
-			d.memField(p, ti, op.end-1)
+			d.memBody(unsafe.Add(p, op.off), op.ti)
+		case dumpScalar:
+			d.ignoreNextType = false
+			d.scalar(unsafe.Add(p, op.off), op.scalar)
+		default:
+			d.opField(p, ti, op)
 		}
 	}
 	d.depth--
 	if !sh.closed {
 		d.byte1('}')
 	}
+}
+
+// opField renders the field of op, of kind dumpField or dumpHidden,
+// after its lead.
+func (d *dumper) opField(p unsafe.Pointer, ti *typeInfo, op *shapeOp) {
+	if op.kind == dumpHidden {
+		d.ignoreNextType = false
+		ro := d.ro
+		d.ro = true
+		d.memBody(unsafe.Add(p, op.off), op.ti)
+		d.ro = ro
+		return
+	}
+	if op.shown {
+		d.ignoreNextType = false
+	}
+	d.memField(p, ti, op.end-1)
 }
 
 // opFields renders the fields of op one by one, for when the types are

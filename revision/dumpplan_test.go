@@ -35,7 +35,16 @@ type hiddenParts struct {
 		Ptr  *hiddenParts
 	}
 	arr [2]struct{ Keys map[methodKey]int }
+	// nested and deep are comparable, so they render through their
+	// shapes' ops rather than field by field.
+	nested struct {
+		deep struct{ P *keyed }
+		P    *keyed
+	}
 }
+
+// keyed holds a map with methodKey keys.
+type keyed struct{ Keys map[methodKey]int }
 
 func TestDumpFromMemoryKeepsUnexportedMarks(t *testing.T) {
 	keys := map[methodKey]int{{1}: 1, {2}: 2, {3}: 3}
@@ -50,6 +59,7 @@ func TestDumpFromMemoryKeepsUnexportedMarks(t *testing.T) {
 		arr:    [2]struct{ Keys map[methodKey]int }{{keys}, {}},
 	}
 	v.Shown.keys = keys
+	v.nested.deep.P, v.nested.P = &keyed{keys}, &keyed{keys}
 	v.Shown.Ptr = &hiddenParts{Keys: keys, keys: keys}
 	for _, tc := range []struct {
 		name string
