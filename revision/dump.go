@@ -387,7 +387,7 @@ func (d *dumper) format(v reflect.Value, ti *typeInfo, field *fieldDump) {
 //
 // When v is in addressable memory (as every template Hash is given is),
 // the struct renders from memory (see memStruct): which fields hold their
-// zero values is read from memory (see dumpInfo.checks), and the struct
+// zero values is read from memory (see flatPlan.checks), and the struct
 // renders through the shape cached for that pattern of zero fields, where
 // a run of adjacent zero fields is one segment: most fields of a pod
 // template are nil pointers, empty strings and zeros, and rendering them
@@ -437,79 +437,6 @@ func (d *dumper) field(v reflect.Value, ti *typeInfo, i int) {
 		return
 	}
 	d.format(fv, fti, f)
-}
-
-// A structShape is how a struct type renders when the fields that can be
-// tested in memory hold zero values exactly where mask has bits: a list of
-// ops (see shapeOp) compiled from a list of steps, each one field or one
-// run of adjacent zero fields.
-type structShape struct {
-	mask uint64
-	ops  []shapeOp
-
-	// closed says that the last op writes the closing brace.
-	closed bool
-}
-
-// shapeStep is one step of a structShape: the run of zero fields first to
-// end-1, rendered as run when the types show, or field first alone, known
-// not to be zero if nonZero is set.
-type shapeStep struct {
-	first, end int
-	run        *zeroDump
-	nonZero    bool
-}
-
-// maxShapes is how many shapes a struct type caches. Templates of one
-// controller share few patterns of zero fields; beyond that many, the
-// fields render one by one.
-const maxShapes = 16
-
-// shape returns the cached shape of the struct type described by ti for
-// mask, building and caching it if there is room; nil if there is not.
-func (di *dumpInfo) shape(mask uint64, ti *typeInfo) *structShape {
-	shapes := di.shapes.Load()
-	if shapes != nil {
-		for _, sh := range *shapes {
-			if sh.mask == mask {
-				return sh
-			}
-		}
-		if len(*shapes) >= maxShapes {
-			return nil
-		}
-	}
-	sh := newShape(mask, ti)
-	var grown []*structShape
-	if shapes != nil {
-		grown = append(grown, *shapes...)
-	}
-	grown = append(grown, sh)
-	di.shapes.CompareAndSwap(shapes, &grown) // a racing builder's shapes are as good
-	return sh
-}
-
-// newShape builds the shape of the struct type described by ti for mask.
-// A run ends after a field whose zero value leaves the types hidden.
-func newShape(mask uint64, ti *typeInfo) *structShape {
-	var steps []shapeStep
-	fields := ti.dump.fields
-	for i := 0; i < len(fields); {
-		if mask&(1<<i) == 0 {
-			steps = append(steps, shapeStep{first: i, end: i + 1, nonZero: fields[i].zeroAt != nil})
-			i++
-			continue
-		}
-		j := i + 1
-		for j < len(fields) && mask&(1<<j) != 0 && !fields[j-1].zeroDump(ti.fields[j-1]).ignoreNextType {
-			j++
-		}
-		steps = append(steps, shapeStep{first: i, end: j, run: zeroRun(ti, i, j)})
-		i = j
-	}
-	sh := &structShape{mask: mask}
-	sh.ops, sh.closed = compileShape(steps, ti)
-	return sh
 }
 
 // zeroMask returns the bits of c.testable cleared for the fields that
@@ -613,28 +540,6 @@ func (f *fieldDump) zeroDump(ti *typeInfo) *zeroDump {
 		z = zeroOf(f, ti)
 		f.zero.Store(z) // a racing builder stores an identical description
 	}
-	return z
-}
-
-// zeroRun describes the rendering of fields i to j-1 of the struct type
-// described by ti, each holding its zero value, with the types showing,
-// every field but the last leaving them showing: the concatenation of the
-// fields' renderings, and their effects combined (the last field's
-// ignoreNextType, and the deepest cleanup).
-func zeroRun(ti *typeInfo, i, j int) *zeroDump {
-	fields := ti.dump.fields
-	if j == i+1 {
-		return fields[i].zeroDump(ti.fields[i])
-	}
-	var text strings.Builder
-	z := &zeroDump{cleanup: noCleanup}
-	for k := i; k < j; k++ {
-		zk := fields[k].zeroDump(ti.fields[k])
-		text.WriteString(zk.text.text)
-		z.cleanup = min(z.cleanup, zk.cleanup)
-		z.ignoreNextType = zk.ignoreNextType
-	}
-	z.text = newSegment(text.String())
 	return z
 }
 
@@ -1043,11 +948,9 @@ type dumpInfo struct {
 	// fields describe the fields of a struct type, in order.
 	fields []fieldDump
 
-	// checks, for a struct of at most 64 fields, tell which fields hold
-	// zero values from memory; shapes caches the struct's shapes (see
-	// dumper.structFields).
-	checks zeroChecks
-	shapes atomic.Pointer[[]*structShape]
+	// flat is the flat plan of a struct type, built on first use (see
+	// planOf).
+	flat atomic.Pointer[flatPlan]
 }
 
 // fieldDump describes how one struct field renders.
@@ -1094,7 +997,6 @@ func newDumpInfo(t reflect.Type) *dumpInfo {
 		if f.zeroable && sf.Type.Kind() != reflect.Interface && len(di.fields) <= 64 {
 			if checks, ok := appendZeroChecks(sf.Type, sf.Offset, nil); ok && len(checks) > 0 {
 				f.zeroAt = checks
-				di.checks.add(i, checks, uintptr(t.Align()))
 			}
 		}
 	}
