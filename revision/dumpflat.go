@@ -225,9 +225,10 @@ type shapeOp struct {
 	scalar reflect.Kind
 
 	// cleanup is the depth, relative to the outer struct's fields', down
-	// to which the zero fields in lead forget the pointers followed, or
-	// noCleanup.
+	// to which the zero fields in lead forget the pointers followed, if
+	// cleans is set.
 	cleanup int
+	cleans  bool
 
 	// first to end-1 are the plan's pieces the op renders; its field is
 	// piece end-1, at depth.
@@ -261,6 +262,7 @@ func (fp *flatPlan) compile(mask uint64) []shapeOp {
 	op := shapeOp{open: true, cleanup: noCleanup}
 	flush := func(kind shapeOpKind, end int) {
 		op.kind, op.end = kind, end
+		op.cleans = op.cleanup != noCleanup
 		op.lead, op.tab = text.String(), emptyTable
 		if op.lead != "" {
 			op.tab = newTable(op.lead)
@@ -360,10 +362,9 @@ func (d *dumper) memStruct(p unsafe.Pointer, ti *typeInfo) {
 		} else {
 			d.buf = append(d.buf, op.lead...)
 		}
-		if op.cleanup != noCleanup {
+		if op.cleans {
 			d.cleanup(base + op.cleanup)
 		}
-		d.depth = base + op.depth
 		switch op.kind {
 		case dumpString:
 			d.ignoreNextType = false
@@ -374,11 +375,13 @@ func (d *dumper) memStruct(p unsafe.Pointer, ti *typeInfo) {
 			}
 		case dumpValue:
 			d.ignoreNextType = false
+			d.depth = base + op.depth
 			d.memBody(unsafe.Add(p, op.off), op.ti)
 		case dumpScalar:
 			d.ignoreNextType = false
 			d.scalar(unsafe.Add(p, op.off), op.scalar)
 		default:
+			d.depth = base + op.depth
 			d.opField(p, fp, op)
 		}
 	}

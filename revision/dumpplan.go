@@ -313,11 +313,15 @@ func (d *dumper) scalar(p unsafe.Pointer, k reflect.Kind) {
 // uintText writes the decimal digits of x, as strconv.AppendUint
 // spells them, without going through strconv.
 func (d *dumper) uintText(x uint64) {
-	if x < 10 {
+	switch {
+	case x < 10:
 		d.byte1(byte('0' + x))
-		return
+	case x < 100:
+		d.byte1(byte('0' + x/10))
+		d.byte1(byte('0' + x%10))
+	default:
+		d.bytes(d.num[d.digits(x):])
 	}
-	d.bytes(d.num[d.digits(x):])
 }
 
 // intText writes the decimal digits of x, as strconv.AppendInt spells
@@ -337,12 +341,31 @@ func (d *dumper) intText(x int64) {
 // where they start.
 func (d *dumper) digits(x uint64) int {
 	i := len(d.num)
-	for x >= 10 {
-		i--
-		d.num[i] = byte('0' + x%10)
-		x /= 10
+	for x >= 100 {
+		q := x / 100
+		r := x - q*100
+		i -= 2
+		d.num[i], d.num[i+1] = pairDigits[2*r], pairDigits[2*r+1]
+		x = q
+	}
+	if x >= 10 {
+		i -= 2
+		d.num[i], d.num[i+1] = pairDigits[2*x], pairDigits[2*x+1]
+		return i
 	}
 	i--
 	d.num[i] = byte('0' + x)
 	return i
 }
+
+// pairDigits spells 00 to 99.
+const pairDigits = "00010203040506070809" +
+	"10111213141516171819" +
+	"20212223242526272829" +
+	"30313233343536373839" +
+	"40414243444546474849" +
+	"50515253545556575859" +
+	"60616263646566676869" +
+	"70717273747576777879" +
+	"80818283848586878889" +
+	"90919293949596979899"

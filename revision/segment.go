@@ -27,6 +27,13 @@ func fnvString(h uint32, s string) uint32 {
 
 // fnvBytes is fnvString for a byte slice.
 func fnvBytes(h uint32, b []byte) uint32 {
+	for len(b) >= 4 {
+		h = (h ^ uint32(b[0])) * fnvPrime32
+		h = (h ^ uint32(b[1])) * fnvPrime32
+		h = (h ^ uint32(b[2])) * fnvPrime32
+		h = (h ^ uint32(b[3])) * fnvPrime32
+		b = b[4:]
+	}
 	for _, c := range b {
 		h ^= uint32(c)
 		h *= fnvPrime32

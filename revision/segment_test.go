@@ -38,3 +38,12 @@ func TestSegmentHashMatchesHashFnv(t *testing.T) {
 		}
 	})
 }
+
+func TestFnvBytesMatchesHashFnv(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		b := rapid.SliceOf(rapid.Byte()).Draw(t, "b")
+		if got, want := fnvBytes(fnvOffset32, b), fnvRef(string(b)); got != want {
+			t.Fatalf("fnvBytes(offset, %q) = %d, hash/fnv %d", b, got, want)
+		}
+	})
+}
