@@ -356,14 +356,21 @@ func (d *dumper) memStruct(p unsafe.Pointer, ti *typeInfo) {
 			d.opPieces(p, fp, op, base)
 			continue
 		}
-		if d.hashing {
-			t := op.tab
-			d.h = d.h*t.mul + t.add[d.h&0xff]
-		} else {
-			d.buf = append(d.buf, op.lead...)
-		}
 		if op.cleans {
 			d.cleanup(base + op.cleanup)
+		}
+		if d.hashing {
+			t := op.tab
+			h := d.h*t.mul + t.add[d.h&0xff]
+			if op.kind == dumpString {
+				// Inline, without a call: the commonest op.
+				d.h = fnvString(h, *(*string)(unsafe.Add(p, op.off)))
+				d.ignoreNextType = false
+				continue
+			}
+			d.h = h
+		} else {
+			d.buf = append(d.buf, op.lead...)
 		}
 		switch op.kind {
 		case dumpString:
