@@ -13,11 +13,13 @@ import (
 // reflect.Value: a struct's fields are found at the offsets reflection
 // reports, and read as the types they hold (a named string as a string,
 // a named integer as its kind's integer), pointers as machine words and
-// slices as a sliceHeader, the exceptions eqplan.go also makes. Maps,
-// interfaces, floating-point and complex numbers, arrays, funcs,
-// channels and pointers to pointers or interfaces are rendered by the
-// reflective path (format), on a reflect.Value made for their address;
-// values inside them that sit in memory come back here.
+// slices as a sliceHeader, the exceptions eqplan.go also makes. A
+// map[string]string is ranged over directly; the entries of other maps
+// are read through a reflect.Value made for the map's address (see
+// mapEntries). Interfaces, floating-point and complex numbers, arrays,
+// funcs, channels and pointers to pointers or interfaces are rendered by
+// the reflective path (format), on a reflect.Value made for their
+// address; values inside them that sit in memory come back here.
 //
 // The reflective path tells values reached through unexported fields by
 // reflect.Value.CanInterface, and does not call the String and Error
@@ -85,6 +87,20 @@ func (d *dumper) memBody(p unsafe.Pointer, ti *typeInfo) {
 		d.memArray(s.data, ti, s.len)
 		d.end()
 	case reflect.Map:
+		if !ti.stringMap {
+			// What format does with a map.
+			v := valueAt(p, ti)
+			if v.IsNil() {
+				d.str("<nil>")
+				return
+			}
+			if !d.begin(v.Pointer()) {
+				return
+			}
+			d.mapEntries(v, ti)
+			d.end()
+			return
+		}
 		m := *(*map[string]string)(p)
 		if m == nil {
 			d.str("<nil>")
@@ -214,10 +230,8 @@ func (d *dumper) memArray(data unsafe.Pointer, ti *typeInfo, n int) {
 // by ti after the header format writes.
 func headedKind(ti *typeInfo) bool {
 	switch ti.kind {
-	case reflect.Struct, reflect.Slice:
+	case reflect.Struct, reflect.Slice, reflect.Map:
 		return true
-	case reflect.Map:
-		return ti.stringMap
 	case reflect.Pointer:
 		return ti.elem.kind != reflect.Pointer && ti.elem.kind != reflect.Interface
 	}
