@@ -362,9 +362,15 @@ func (d *dumper) memStruct(p unsafe.Pointer, ti *typeInfo) {
 		if d.hashing {
 			t := op.tab
 			h := d.h*t.mul + t.add[d.h&0xff]
-			if op.kind == dumpString {
+			switch {
+			case op.kind == dumpString:
 				// Inline, without a call: the commonest op.
 				d.h = fnvString(h, *(*string)(unsafe.Add(p, op.off)))
+				d.ignoreNextType = false
+				continue
+			case op.kind == dumpScalar && op.scalar == reflect.Int32:
+				// The next commonest: ports, probe settings.
+				d.h = fnvInt(h, int64(*(*int32)(unsafe.Add(p, op.off))))
 				d.ignoreNextType = false
 				continue
 			}

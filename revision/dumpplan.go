@@ -2,6 +2,7 @@ package revision
 
 import (
 	"reflect"
+	"strconv"
 	"unsafe"
 )
 
@@ -325,51 +326,59 @@ func (d *dumper) scalar(p unsafe.Pointer, k reflect.Kind) {
 }
 
 // uintText writes the decimal digits of x, as strconv.AppendUint
-// spells them, without going through strconv.
+// spells them.
 func (d *dumper) uintText(x uint64) {
-	switch {
-	case x < 10:
-		d.byte1(byte('0' + x))
-	case x < 100:
-		d.byte1(byte('0' + x/10))
-		d.byte1(byte('0' + x%10))
-	default:
-		d.bytes(d.num[d.digits(x):])
+	if d.hashing {
+		d.h = fnvUint(d.h, x)
+		return
 	}
+	d.buf = strconv.AppendUint(d.buf, x, 10)
 }
 
 // intText writes the decimal digits of x, as strconv.AppendInt spells
 // them.
 func (d *dumper) intText(x int64) {
-	if x >= 0 {
-		d.uintText(uint64(x))
+	if d.hashing {
+		d.h = fnvInt(d.h, x)
 		return
 	}
-	// -x wraps for math.MinInt64, whose magnitude uint64 still holds.
-	i := d.digits(uint64(-x)) - 1
-	d.num[i] = '-'
-	d.bytes(d.num[i:])
+	d.buf = strconv.AppendInt(d.buf, x, 10)
 }
 
-// digits writes the decimal digits of x at the end of d.num and returns
-// where they start.
-func (d *dumper) digits(x uint64) int {
-	i := len(d.num)
+// fnvInt continues the FNV-32a state h with the decimal digits of x, as
+// strconv.AppendInt spells them, without going through strconv.
+func fnvInt(h uint32, x int64) uint32 {
+	if x < 0 {
+		h = (h ^ '-') * fnvPrime32
+		// -x wraps for math.MinInt64, whose magnitude uint64 still holds.
+		return fnvUint(h, uint64(-x))
+	}
+	return fnvUint(h, uint64(x))
+}
+
+// fnvUint continues the FNV-32a state h with the decimal digits of x, as
+// strconv.AppendUint spells them. The digits are spelled two at a time.
+func fnvUint(h uint32, x uint64) uint32 {
+	if x < 10 {
+		return (h ^ uint32('0'+x)) * fnvPrime32
+	}
+	var b [20]byte
+	i := len(b)
 	for x >= 100 {
 		q := x / 100
 		r := x - q*100
 		i -= 2
-		d.num[i], d.num[i+1] = pairDigits[2*r], pairDigits[2*r+1]
+		b[i], b[i+1] = pairDigits[2*r], pairDigits[2*r+1]
 		x = q
 	}
 	if x >= 10 {
 		i -= 2
-		d.num[i], d.num[i+1] = pairDigits[2*x], pairDigits[2*x+1]
-		return i
+		b[i], b[i+1] = pairDigits[2*x], pairDigits[2*x+1]
+	} else {
+		i--
+		b[i] = byte('0' + x)
 	}
-	i--
-	d.num[i] = byte('0' + x)
-	return i
+	return fnvBytes(h, b[i:])
 }
 
 // pairDigits spells 00 to 99.

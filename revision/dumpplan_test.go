@@ -93,6 +93,12 @@ func TestNumberTextMatchesStrconv(t *testing.T) {
 		if want := strconv.FormatUint(uint64(x), 10); string(d.buf) != want {
 			t.Fatalf("uintText(%d) wrote %q, want %q", uint64(x), d.buf, want)
 		}
+		if got, want := fnvInt(fnvOffset32, x), fnvString(fnvOffset32, strconv.FormatInt(x, 10)); got != want {
+			t.Fatalf("fnvInt(offset, %d) = %d, FNV-32a of its digits %d", x, got, want)
+		}
+		if got, want := fnvUint(fnvOffset32, uint64(x)), fnvString(fnvOffset32, strconv.FormatUint(uint64(x), 10)); got != want {
+			t.Fatalf("fnvUint(offset, %d) = %d, FNV-32a of its digits %d", uint64(x), got, want)
+		}
 	}
 	for _, x := range []int64{0, 1, 9, 10, 99, 100, 999, 1000, 1001, -1, -10, math.MaxInt64, math.MinInt64} {
 		check(t, x)
