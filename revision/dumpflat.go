@@ -335,10 +335,19 @@ func (fp *flatPlan) compile(mask uint64) []shapeOp {
 func (d *dumper) memStruct(p unsafe.Pointer, ti *typeInfo) {
 	d.depth++
 	base := d.depth
-	fp := planOf(ti)
+	// planOf and shape, with their common cases inline.
+	fp := ti.dump.flat.Load()
+	if fp == nil {
+		fp = planOf(ti)
+	}
 	var sh *structShape
 	if fp.checks.testable != 0 {
-		sh = fp.shape(zeroMask(p, &fp.checks))
+		mask := zeroMask(p, &fp.checks)
+		if shapes := fp.shapes.Load(); shapes != nil && (*shapes)[0].mask == mask {
+			sh = (*shapes)[0]
+		} else {
+			sh = fp.shape(mask)
+		}
 	}
 	if sh == nil {
 		d.byte1('{')

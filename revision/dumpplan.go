@@ -365,15 +365,15 @@ func fnvUint(h uint32, x uint64) uint32 {
 	var b [20]byte
 	i := len(b)
 	for x >= 100 {
-		q := x / 100
-		r := x - q*100
+		p := &digitPairs[x%100]
+		x /= 100
 		i -= 2
-		b[i], b[i+1] = pairDigits[2*r], pairDigits[2*r+1]
-		x = q
+		b[i], b[i+1] = p[0], p[1]
 	}
 	if x >= 10 {
+		p := &digitPairs[x]
 		i -= 2
-		b[i], b[i+1] = pairDigits[2*x], pairDigits[2*x+1]
+		b[i], b[i+1] = p[0], p[1]
 	} else {
 		i--
 		b[i] = byte('0' + x)
@@ -381,14 +381,10 @@ func fnvUint(h uint32, x uint64) uint32 {
 	return fnvBytes(h, b[i:])
 }
 
-// pairDigits spells 00 to 99.
-const pairDigits = "00010203040506070809" +
-	"10111213141516171819" +
-	"20212223242526272829" +
-	"30313233343536373839" +
-	"40414243444546474849" +
-	"50515253545556575859" +
-	"60616263646566676869" +
-	"70717273747576777879" +
-	"80818283848586878889" +
-	"90919293949596979899"
+// digitPairs spells 00 to 99.
+var digitPairs = func() (t [100][2]byte) {
+	for i := range t {
+		t[i] = [2]byte{byte('0' + i/10), byte('0' + i%10)}
+	}
+	return t
+}()
