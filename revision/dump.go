@@ -727,7 +727,16 @@ func (d *dumper) stringPairEntries(v reflect.Value, ti *typeInfo) {
 // on, and drops them.
 func (d *dumper) pairEntries(base int) {
 	pairs := d.pairs[base:]
-	slices.SortFunc(pairs, func(a, b stringPair) int { return strings.Compare(a.key, b.key) })
+	if len(pairs) <= maxScan {
+		// Insertion sort: labels and annotations are few.
+		for i := 1; i < len(pairs); i++ {
+			for j := i; j > 0 && pairs[j].key < pairs[j-1].key; j-- {
+				pairs[j], pairs[j-1] = pairs[j-1], pairs[j]
+			}
+		}
+	} else {
+		slices.SortFunc(pairs, func(a, b stringPair) int { return strings.Compare(a.key, b.key) })
+	}
 	for i, p := range pairs {
 		if i > 0 {
 			d.byte1(' ')

@@ -108,3 +108,28 @@ func TestNumberTextMatchesStrconv(t *testing.T) {
 		check(t, rapid.Int64Range(-2000, 2000).Draw(t, "small"))
 	})
 }
+
+func TestDumpSortsStringMapsOfEverySize(t *testing.T) {
+	for _, n := range []int{0, 1, 2, maxScan, maxScan + 1, 40} {
+		m := map[string]string{}
+		for i := range n {
+			m["k"+strconv.Itoa((i*7)%n)] = strconv.Itoa(i)
+		}
+		v := struct {
+			Labels map[string]string
+			Named  map[dumpName]dumpName
+		}{Labels: m, Named: map[dumpName]dumpName{}}
+		for k, e := range m {
+			v.Named[dumpName(k)] = dumpName(e)
+		}
+		for _, rv := range []reflect.Value{reflect.ValueOf(v), addressable(reflect.ValueOf(v))} {
+			want := refDump(rv)
+			if got := dump(rv); string(got) != string(want) {
+				t.Errorf("dump of %d labels =\n%s\nreference\n%s", n, got, want)
+			}
+			if got, want := hashDump(rv), fnvBytes(fnvOffset32, want); got != want {
+				t.Errorf("hashDump of %d labels = %d, FNV-32a of the reference rendering %d", n, got, want)
+			}
+		}
+	}
+}
