@@ -153,6 +153,10 @@ func countLeaves(ti *typeInfo) int {
 type structShape struct {
 	mask uint64
 	ops  []shapeOp
+
+	// leads holds the constant text of each op, possibly empty: ops are
+	// kept small, as hashing reads only their tables.
+	leads []string
 }
 
 // maxShapes is how many shapes a struct type caches. Templates of one
@@ -174,7 +178,8 @@ func (fp *flatPlan) shape(mask uint64) *structShape {
 			return nil
 		}
 	}
-	sh := &structShape{mask: mask, ops: fp.compile(mask)}
+	sh := &structShape{mask: mask}
+	sh.ops, sh.leads = fp.compile(mask)
 	var grown []*structShape
 	if shapes != nil {
 		grown = append(grown, *shapes...)
@@ -197,23 +202,37 @@ func (fp *flatPlan) shape(mask uint64) *structShape {
 // one (see dumper.opPieces). A run of zero fields ends after one whose
 // zero value leaves the types hidden.
 type shapeOp struct {
-	// lead is the op's constant text, possibly empty, and tab its table,
-	// built with the shape: hashing lead is one multiply-add.
-	lead string
-	tab  *segTable
+	// tab is the table of the op's constant text (see structShape.leads),
+	// built with the shape: hashing the text is one multiply-add. mul is
+	// the table's multiplier, kept here so that hashing reads one line of
+	// the table, not two.
+	tab *segTable
+	mul uint32
+
+	// cleanup is the depth, relative to the outer struct's fields', down
+	// to which the zero fields in the text forget the pointers followed,
+	// if cleans is set.
+	cleanup int32
+
+	// first to end-1 are the plan's pieces the op renders; its field is
+	// piece end-1, at depth.
+	first, end, depth int32
 
 	kind shapeOpKind
 
-	// shown says that lead is right only when the types show at the
+	// scalar is the reflect.Kind of a dumpScalar field.
+	scalar uint8
+
+	// shown says that the text is right only when the types show at the
 	// start of the op: it holds a zero field, an inner struct's header
 	// or a field's type.
 	shown bool
 
-	// open and close say that lead starts with the outer struct's opening
-	// brace, or ends with its closing one.
+	// open and close say that the text starts with the outer struct's
+	// opening brace, or ends with its closing one.
 	open, close bool
 
-	// hides is ignoreNextType after a dumpText op whose lead is shown;
+	// hides is ignoreNextType after a dumpText op whose text is shown;
 	// closing braces alone leave it as it is.
 	hides bool
 
@@ -221,19 +240,7 @@ type shapeOp struct {
 	// through an unexported field.
 	ro bool
 
-	// scalar is the kind of a dumpScalar field.
-	scalar reflect.Kind
-
-	// cleanup is the depth, relative to the outer struct's fields', down
-	// to which the zero fields in lead forget the pointers followed, if
-	// cleans is set.
-	cleanup int
-	cleans  bool
-
-	// first to end-1 are the plan's pieces the op renders; its field is
-	// piece end-1, at depth.
-	first, end int
-	depth      int
+	cleans bool
 
 	off uintptr   // of the field from the outer struct, for dumpString, dumpScalar, dumpValue and dumpHidden
 	ti  *typeInfo // of the field, for dumpValue and dumpHidden
@@ -254,22 +261,28 @@ const (
 	dumpField                     // any other field, through memField
 )
 
-// compile compiles the plan's shape for mask into ops.
-func (fp *flatPlan) compile(mask uint64) []shapeOp {
+// compile compiles the plan's shape for mask into ops and their texts.
+func (fp *flatPlan) compile(mask uint64) ([]shapeOp, []string) {
 	var ops []shapeOp
+	var leads []string
 	var text strings.Builder
 	text.WriteByte('{')
-	op := shapeOp{open: true, cleanup: noCleanup}
+	op := shapeOp{open: true}
+	cleanup := noCleanup
 	flush := func(kind shapeOpKind, end int) {
-		op.kind, op.end = kind, end
-		op.cleans = op.cleanup != noCleanup
-		op.lead, op.tab = text.String(), emptyTable
-		if op.lead != "" {
-			op.tab = newTable(op.lead)
+		op.kind, op.end = kind, int32(end)
+		if cleanup != noCleanup {
+			op.cleans, op.cleanup = true, int32(cleanup)
 		}
-		ops = append(ops, op)
+		lead := text.String()
+		op.tab = emptyTable
+		if lead != "" {
+			op.tab = newTable(lead)
+		}
+		op.mul = op.tab.mul
+		ops, leads = append(ops, op), append(leads, lead)
 		text.Reset()
-		op = shapeOp{first: end, cleanup: noCleanup}
+		op, cleanup = shapeOp{first: int32(end)}, noCleanup
 	}
 	for k := range fp.pieces {
 		pc := &fp.pieces[k]
@@ -290,7 +303,7 @@ func (fp *flatPlan) compile(mask uint64) []shapeOp {
 			text.WriteString(z.text.text)
 			op.shown = true
 			if z.cleanup != noCleanup {
-				op.cleanup = min(op.cleanup, pc.depth+z.cleanup)
+				cleanup = min(cleanup, pc.depth+z.cleanup)
 			}
 			if z.ignoreNextType {
 				op.hides = true
@@ -298,7 +311,7 @@ func (fp *flatPlan) compile(mask uint64) []shapeOp {
 			}
 			continue
 		}
-		op.depth = pc.depth
+		op.depth = int32(pc.depth)
 		off := pc.soff + f.off
 		hidden := pc.ro || pc.st.unexported[pc.index]
 		switch {
@@ -308,7 +321,7 @@ func (fp *flatPlan) compile(mask uint64) []shapeOp {
 			flush(dumpString, k+1)
 		case pc.bit != 0 && directKind(f.kind):
 			text.WriteString(f.typed.text)
-			op.shown, op.scalar, op.off = true, f.kind, off
+			op.shown, op.scalar, op.off = true, uint8(f.kind), off
 			flush(dumpScalar, k+1)
 		case pc.bit != 0 && headedKind(fti):
 			text.WriteString(f.typed.text)
@@ -326,7 +339,7 @@ func (fp *flatPlan) compile(mask uint64) []shapeOp {
 	text.WriteByte('}')
 	op.close = true
 	flush(dumpText, len(fp.pieces))
-	return ops
+	return ops, leads
 }
 
 // memStruct renders the fields of the struct at p, described by ti, in
@@ -366,18 +379,17 @@ func (d *dumper) memStruct(p unsafe.Pointer, ti *typeInfo) {
 			continue
 		}
 		if op.cleans {
-			d.cleanup(base + op.cleanup)
+			d.cleanup(base + int(op.cleanup))
 		}
 		if d.hashing {
-			t := op.tab
-			h := d.h*t.mul + t.add[d.h&0xff]
+			h := d.h*op.mul + op.tab.add[d.h&0xff]
 			switch {
 			case op.kind == dumpString:
 				// Inline, without a call: the commonest op.
 				d.h = fnvString(h, *(*string)(unsafe.Add(p, op.off)))
 				d.ignoreNextType = false
 				continue
-			case op.kind == dumpScalar && op.scalar == reflect.Int32:
+			case op.kind == dumpScalar && op.scalar == uint8(reflect.Int32):
 				// The next commonest: ports, probe settings.
 				d.h = fnvInt(h, int64(*(*int32)(unsafe.Add(p, op.off))))
 				d.ignoreNextType = false
@@ -385,7 +397,7 @@ func (d *dumper) memStruct(p unsafe.Pointer, ti *typeInfo) {
 			}
 			d.h = h
 		} else {
-			d.buf = append(d.buf, op.lead...)
+			d.buf = append(d.buf, sh.leads[k]...)
 		}
 		switch op.kind {
 		case dumpString:
@@ -397,13 +409,13 @@ func (d *dumper) memStruct(p unsafe.Pointer, ti *typeInfo) {
 			}
 		case dumpValue:
 			d.ignoreNextType = false
-			d.depth = base + op.depth
+			d.depth = base + int(op.depth)
 			d.memBody(unsafe.Add(p, op.off), op.ti)
 		case dumpScalar:
 			d.ignoreNextType = false
-			d.scalar(unsafe.Add(p, op.off), op.scalar)
+			d.scalar(unsafe.Add(p, op.off), reflect.Kind(op.scalar))
 		default:
-			d.depth = base + op.depth
+			d.depth = base + int(op.depth)
 			d.opField(p, fp, op)
 		}
 	}
