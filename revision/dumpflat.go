@@ -60,8 +60,10 @@ type flatPlan struct {
 	pieces []flatPiece
 	checks zeroChecks
 
-	// shapes caches the shapes compiled for masks seen (see shape).
+	// shapes caches the shapes compiled for masks seen (see shape), and
+	// first is the first of them, one load away from the plan.
 	shapes atomic.Pointer[[]*structShape]
+	first  atomic.Pointer[structShape]
 }
 
 // maxLeaves is how many fields a flat plan holds at most: one bit of a
@@ -185,7 +187,9 @@ func (fp *flatPlan) shape(mask uint64) *structShape {
 		grown = append(grown, *shapes...)
 	}
 	grown = append(grown, sh)
-	fp.shapes.CompareAndSwap(shapes, &grown) // a racing builder's shapes are as good
+	if fp.shapes.CompareAndSwap(shapes, &grown) && shapes == nil {
+		fp.first.Store(sh)
+	} // else a racing builder's shapes are as good
 	return sh
 }
 
@@ -356,9 +360,7 @@ func (d *dumper) memStruct(p unsafe.Pointer, ti *typeInfo) {
 	var sh *structShape
 	if fp.checks.testable != 0 {
 		mask := zeroMask(p, &fp.checks)
-		if shapes := fp.shapes.Load(); shapes != nil && (*shapes)[0].mask == mask {
-			sh = (*shapes)[0]
-		} else {
+		if sh = fp.first.Load(); sh == nil || sh.mask != mask {
 			sh = fp.shape(mask)
 		}
 	}
