@@ -133,3 +133,34 @@ func TestDumpSortsStringMapsOfEverySize(t *testing.T) {
 		}
 	}
 }
+
+func TestHashAllocatesOnlyItsResult(t *testing.T) {
+	if raceEnabled {
+		t.Skip("allocation counts mean nothing under the race detector")
+	}
+	realistic := realisticTemplate()
+	one := 1
+	flat := flatNode{Name: "n", After: &one}
+	flat.In.S = "s"
+	flat.In.P = &flatNode{Name: "leaf"}
+	flat.Deep.Nils = []*int{nil, &one}
+	flat.hidden.B = true
+	private := hiddenParts{labels: map[string]string{"b": "2", "a": "1"}}
+	tests := []struct {
+		name   string
+		hash   func() string
+		allocs float64
+		reason string
+	}{
+		{"realistic template", func() string { return Hash(&realistic, nil) }, 1, "the result"},
+		{"realistic template, collision count", func() string { return Hash(&realistic, new(int32)) }, 1, "the result"},
+		{"string map behind an unexported field", func() string { return Hash(&private, nil) }, 1, "read from memory, sorted in place"},
+		{"inner structs, pointers and slices", func() string { return Hash(&flat, nil) }, 1, "the result"},
+	}
+	for _, tt := range tests {
+		tt.hash() // first use builds the plans and shapes
+		if n := testing.AllocsPerRun(100, func() { _ = tt.hash() }); n != tt.allocs {
+			t.Errorf("Hash(%s) allocates %v times per call, want %v (%s)", tt.name, n, tt.allocs, tt.reason)
+		}
+	}
+}
