@@ -476,7 +476,7 @@ func zeroMask(base unsafe.Pointer, c *zeroChecks) uint64 {
 // read, so that each group is one tight loop: a field is zero exactly when
 // all its checks hold, and each check carries its field's bit.
 type zeroChecks struct {
-	testable uint64 // bit i is set when field i can be tested in memory
+	testable uint64 // bit i is set when field i of a flat plan (see flatPiece.bit) can be tested in memory
 
 	words  []offsetBit // aligned machine words (pointers, maps, 64-bit integers, slice data pointers)
 	strs   []offsetBit // string lengths
