@@ -44,6 +44,11 @@ type dumper struct {
 
 	ignoreNextType bool
 
+	// ro marks a value reached through an unexported field and rendered
+	// from memory, where reflect.Value.CanInterface cannot tell (see
+	// dumpplan.go).
+	ro bool
+
 	// methods makes the dumper call String and Error methods, as go-spew's
 	// default configuration does when it renders map keys to sort them.
 	methods bool
@@ -92,6 +97,7 @@ func putDumper(d *dumper) {
 	d.pointers = d.pointers[:0]
 	d.active = d.active[:0]
 	d.ignoreNextType = false
+	d.ro = false
 	d.methods = false
 	clear(d.keys[:cap(d.keys)])
 	d.keys = d.keys[:0]
@@ -325,9 +331,9 @@ func (d *dumper) format(v reflect.Value, ti *typeInfo, field *fieldDump) {
 			d.str("false")
 		}
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		d.bytes(strconv.AppendInt(d.num[:0], v.Int(), 10))
+		d.intText(v.Int())
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		d.bytes(strconv.AppendUint(d.num[:0], v.Uint(), 10))
+		d.uintText(v.Uint())
 	case reflect.Float32:
 		d.bytes(strconv.AppendFloat(d.num[:0], v.Float(), 'g', -1, 32))
 	case reflect.Float64:
@@ -379,52 +385,34 @@ func (d *dumper) format(v reflect.Value, ti *typeInfo, field *fieldDump) {
 // structFields renders the fields of struct v, described by ti, in
 // braces.
 //
-// When v is in addressable memory, which fields hold their zero values is
-// read from memory (see dumpInfo.checks), and the struct renders through
-// the shape cached for that pattern of zero fields, where a run of
-// adjacent zero fields is one segment: most fields of a pod template are
-// nil pointers, empty strings and zeros, and rendering them one by one,
-// through reflection, was most of Hash's time.
+// When v is in addressable memory (as every template Hash is given is),
+// the struct renders from memory (see memStruct): which fields hold their
+// zero values is read from memory (see flatPlan.checks), and the struct
+// renders through the shape cached for that pattern of zero fields, where
+// a run of adjacent zero fields is one segment: most fields of a pod
+// template are nil pointers, empty strings and zeros, and rendering them
+// one by one, through reflection, was most of Hash's time.
 func (d *dumper) structFields(v reflect.Value, ti *typeInfo) {
-	d.byte1('{')
-	d.depth++
-	var sh *structShape
-	var base unsafe.Pointer
-	if di := ti.dump; di.checks.testable != 0 && !d.methods && v.CanAddr() {
-		base = unsafe.Pointer(v.UnsafeAddr())
-		sh = di.shape(zeroMask(base, &di.checks), ti)
-	}
-	if sh == nil {
-		for i := range ti.fields {
-			d.field(v, ti, i)
+	if !d.methods && v.CanAddr() {
+		if !d.ro && !v.CanInterface() {
+			d.ro = true
+			d.memStruct(unsafe.Pointer(v.UnsafeAddr()), ti)
+			d.ro = false
+			return
 		}
-		d.depth--
-		d.byte1('}')
+		d.memStruct(unsafe.Pointer(v.UnsafeAddr()), ti)
 		return
 	}
-	for k := range sh.steps {
-		st := &sh.steps[k]
-		switch {
-		case st.run != nil && !d.ignoreNextType:
-			d.applyZero(st.run)
-		case st.run != nil:
-			// The types are hidden: the fields render one by one.
-			for i := st.first; i < st.end; i++ {
-				d.field(v, ti, i)
-			}
-		case st.direct:
-			d.directField(base, &ti.dump.fields[st.first])
-		case st.nonZero:
-			d.format(v.Field(st.first), ti.fields[st.first], &ti.dump.fields[st.first])
-		default:
-			d.field(v, ti, st.first)
-		}
+	d.byte1('{')
+	d.depth++
+	for i := range ti.fields {
+		d.field(v, ti, i)
 	}
 	d.depth--
 	d.byte1('}')
 }
 
-// directKind reports whether directField renders fields of kind k.
+// directKind reports whether scalar renders values of kind k.
 func directKind(k reflect.Kind) bool {
 	switch k {
 	case reflect.String, reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
@@ -432,49 +420,6 @@ func directKind(k reflect.Kind) bool {
 		return true
 	}
 	return false
-}
-
-// directField renders field f of the struct at base, of a kind directKind
-// accepts, reading it from memory, as format renders it when methods are
-// not called.
-func (d *dumper) directField(base unsafe.Pointer, f *fieldDump) {
-	if d.ignoreNextType {
-		d.seg(f.prefix)
-	} else {
-		d.seg(f.typed)
-	}
-	d.ignoreNextType = false
-	p := unsafe.Add(base, f.off)
-	switch f.kind {
-	case reflect.String:
-		d.str(*(*string)(p))
-	case reflect.Bool:
-		if *(*bool)(p) {
-			d.str("true")
-		} else {
-			d.str("false")
-		}
-	case reflect.Int:
-		d.bytes(strconv.AppendInt(d.num[:0], int64(*(*int)(p)), 10))
-	case reflect.Int8:
-		d.bytes(strconv.AppendInt(d.num[:0], int64(*(*int8)(p)), 10))
-	case reflect.Int16:
-		d.bytes(strconv.AppendInt(d.num[:0], int64(*(*int16)(p)), 10))
-	case reflect.Int32:
-		d.bytes(strconv.AppendInt(d.num[:0], int64(*(*int32)(p)), 10))
-	case reflect.Int64:
-		d.bytes(strconv.AppendInt(d.num[:0], *(*int64)(p), 10))
-	case reflect.Uint:
-		d.bytes(strconv.AppendUint(d.num[:0], uint64(*(*uint)(p)), 10))
-	case reflect.Uint8:
-		d.bytes(strconv.AppendUint(d.num[:0], uint64(*(*uint8)(p)), 10))
-	case reflect.Uint16:
-		d.bytes(strconv.AppendUint(d.num[:0], uint64(*(*uint16)(p)), 10))
-	case reflect.Uint32:
-		d.bytes(strconv.AppendUint(d.num[:0], uint64(*(*uint32)(p)), 10))
-	case reflect.Uint64:
-		d.bytes(strconv.AppendUint(d.num[:0], *(*uint64)(p), 10))
-	}
 }
 
 // field renders field i of struct v, described by ti.
@@ -494,92 +439,28 @@ func (d *dumper) field(v reflect.Value, ti *typeInfo, i int) {
 	d.format(fv, fti, f)
 }
 
-// A structShape is how a struct type renders when the fields that can be
-// tested in memory hold zero values exactly where mask has bits: a list of
-// steps, each one field or one run of adjacent zero fields.
-type structShape struct {
-	mask  uint64
-	steps []shapeStep
-}
-
-// shapeStep is one step of a structShape: the run of zero fields first to
-// end-1, rendered as run when the types show, or field first alone, known
-// not to be zero if nonZero is set.
-type shapeStep struct {
-	first, end int
-	run        *zeroDump
-	nonZero    bool
-	direct     bool // field first is a string, boolean or integer, rendered from memory
-}
-
-// maxShapes is how many shapes a struct type caches. Templates of one
-// controller share few patterns of zero fields; beyond that many, the
-// fields render one by one.
-const maxShapes = 16
-
-// shape returns the cached shape of the struct type described by ti for
-// mask, building and caching it if there is room; nil if there is not.
-func (di *dumpInfo) shape(mask uint64, ti *typeInfo) *structShape {
-	shapes := di.shapes.Load()
-	if shapes != nil {
-		for _, sh := range *shapes {
-			if sh.mask == mask {
-				return sh
-			}
-		}
-		if len(*shapes) >= maxShapes {
-			return nil
-		}
-	}
-	sh := newShape(mask, ti)
-	var grown []*structShape
-	if shapes != nil {
-		grown = append(grown, *shapes...)
-	}
-	grown = append(grown, sh)
-	di.shapes.CompareAndSwap(shapes, &grown) // a racing builder's shapes are as good
-	return sh
-}
-
-// newShape builds the shape of the struct type described by ti for mask.
-// A run ends after a field whose zero value leaves the types hidden.
-func newShape(mask uint64, ti *typeInfo) *structShape {
-	sh := &structShape{mask: mask}
-	fields := ti.dump.fields
-	for i := 0; i < len(fields); {
-		if mask&(1<<i) == 0 {
-			nonZero := fields[i].zeroAt != nil
-			sh.steps = append(sh.steps, shapeStep{first: i, end: i + 1, nonZero: nonZero, direct: nonZero && directKind(fields[i].kind)})
-			i++
-			continue
-		}
-		j := i + 1
-		for j < len(fields) && mask&(1<<j) != 0 && !fields[j-1].zeroDump(ti.fields[j-1]).ignoreNextType {
-			j++
-		}
-		sh.steps = append(sh.steps, shapeStep{first: i, end: j, run: zeroRun(ti, i, j)})
-		i = j
-	}
-	return sh
-}
-
 // zeroMask returns the bits of c.testable cleared for the fields that
 // some check of c finds not zero in the struct at base.
 func zeroMask(base unsafe.Pointer, c *zeroChecks) uint64 {
 	mask := c.testable
-	for i, off := range c.words {
-		if *(*uintptr)(unsafe.Add(base, off)) != 0 {
-			mask &^= c.wordBits[i]
+	for _, w := range c.words {
+		if *(*uintptr)(unsafe.Add(base, w.off)) != 0 {
+			mask &^= w.bit
 		}
 	}
-	for i, off := range c.strs {
-		if len(*(*string)(unsafe.Add(base, off))) != 0 {
-			mask &^= c.strBits[i]
+	for _, w := range c.strs {
+		if len(*(*string)(unsafe.Add(base, w.off))) != 0 {
+			mask &^= w.bit
 		}
 	}
-	for i, off := range c.slices {
-		if (*sliceHeader)(unsafe.Add(base, off)).data != nil {
-			mask &^= c.sliceBits[i]
+	for _, w := range c.halves {
+		if *(*uint32)(unsafe.Add(base, w.off)) != 0 {
+			mask &^= w.bit
+		}
+	}
+	for _, w := range c.octets {
+		if *(*uint8)(unsafe.Add(base, w.off)) != 0 {
+			mask &^= w.bit
 		}
 	}
 	for i := range c.bytes {
@@ -595,30 +476,40 @@ func zeroMask(base unsafe.Pointer, c *zeroChecks) uint64 {
 // read, so that each group is one tight loop: a field is zero exactly when
 // all its checks hold, and each check carries its field's bit.
 type zeroChecks struct {
-	testable uint64 // bit i is set when field i can be tested in memory
+	testable uint64 // bit i is set when field i of a flat plan (see flatPiece.bit) can be tested in memory
 
-	words     []uintptr // aligned machine words (pointers, maps, 64-bit integers)
-	wordBits  []uint64
-	strs      []uintptr // string lengths
-	strBits   []uint64
-	slices    []uintptr // slice data pointers
-	sliceBits []uint64
-	bytes     []zeroCheck // other runs of bytes
+	words  []offsetBit // aligned machine words (pointers, maps, 64-bit integers, slice data pointers)
+	strs   []offsetBit // string lengths
+	halves []offsetBit // aligned 4-byte integers and runs of smaller ones
+	octets []offsetBit // single bytes (booleans, 8-bit integers)
+	bytes  []zeroCheck // other runs of bytes
 }
 
-// add adds the checks of field i.
+// offsetBit is a check at offset off of the field whose bit is bit.
+type offsetBit struct {
+	off uintptr
+	bit uint64
+}
+
+// add adds the checks of field i, of a struct type aligned to align.
 func (c *zeroChecks) add(i int, checks []zeroCheck, align uintptr) {
 	bit := uint64(1) << i
 	c.testable |= bit
 	for _, k := range checks {
+		ob := offsetBit{k.off, bit}
 		switch {
 		case k.kind == zeroString:
-			c.strs, c.strBits = append(c.strs, k.off), append(c.strBits, bit)
+			c.strs = append(c.strs, ob)
 		case k.kind == zeroSlice:
-			c.slices, c.sliceBits = append(c.slices, k.off), append(c.sliceBits, bit)
+			// A slice is nil when its data pointer, its first word, is.
+			c.words = append(c.words, ob)
 		case k.n == unsafe.Sizeof(uintptr(0)) && k.off%k.n == 0 && align >= k.n:
 			// An aligned word, as the struct is.
-			c.words, c.wordBits = append(c.words, k.off), append(c.wordBits, bit)
+			c.words = append(c.words, ob)
+		case k.n == 4 && k.off%4 == 0 && align >= 4:
+			c.halves = append(c.halves, ob)
+		case k.n == 1:
+			c.octets = append(c.octets, ob)
 		default:
 			k.bit = bit
 			c.bytes = append(c.bytes, k)
@@ -649,28 +540,6 @@ func (f *fieldDump) zeroDump(ti *typeInfo) *zeroDump {
 		z = zeroOf(f, ti)
 		f.zero.Store(z) // a racing builder stores an identical description
 	}
-	return z
-}
-
-// zeroRun describes the rendering of fields i to j-1 of the struct type
-// described by ti, each holding its zero value, with the types showing,
-// every field but the last leaving them showing: the concatenation of the
-// fields' renderings, and their effects combined (the last field's
-// ignoreNextType, and the deepest cleanup).
-func zeroRun(ti *typeInfo, i, j int) *zeroDump {
-	fields := ti.dump.fields
-	if j == i+1 {
-		return fields[i].zeroDump(ti.fields[i])
-	}
-	var text strings.Builder
-	z := &zeroDump{cleanup: noCleanup}
-	for k := i; k < j; k++ {
-		zk := fields[k].zeroDump(ti.fields[k])
-		text.WriteString(zk.text.text)
-		z.cleanup = min(z.cleanup, zk.cleanup)
-		z.ignoreNextType = zk.ignoreNextType
-	}
-	z.text = newSegment(text.String())
 	return z
 }
 
@@ -858,7 +727,16 @@ func (d *dumper) stringPairEntries(v reflect.Value, ti *typeInfo) {
 // on, and drops them.
 func (d *dumper) pairEntries(base int) {
 	pairs := d.pairs[base:]
-	slices.SortFunc(pairs, func(a, b stringPair) int { return strings.Compare(a.key, b.key) })
+	if len(pairs) <= maxScan {
+		// Insertion sort: labels and annotations are few.
+		for i := 1; i < len(pairs); i++ {
+			for j := i; j > 0 && pairs[j].key < pairs[j-1].key; j-- {
+				pairs[j], pairs[j-1] = pairs[j-1], pairs[j]
+			}
+		}
+	} else {
+		slices.SortFunc(pairs, func(a, b stringPair) int { return strings.Compare(a.key, b.key) })
+	}
 	for i, p := range pairs {
 		if i > 0 {
 			d.byte1(' ')
@@ -892,7 +770,13 @@ func (d *dumper) stringKeyEntries(v reflect.Value, ti *typeInfo) {
 		s.elems[n].SetIterValue(&s.iterA)
 		n++
 	}
-	slices.SortFunc(order[:n], func(a, b int) int { return strings.Compare(keys[a], keys[b]) })
+	// Insertion sort: the maps are small, often of two or three entries.
+	for i := 1; i < n; i++ {
+		for j := i; j > 0 && keys[order[j]] < keys[order[j-1]]; j-- {
+			order[j], order[j-1] = order[j-1], order[j]
+		}
+	}
+	et := ti.elem
 	for i, k := range order[:n] {
 		if i > 0 {
 			d.byte1(' ')
@@ -902,7 +786,12 @@ func (d *dumper) stringKeyEntries(v reflect.Value, ti *typeInfo) {
 		d.ignoreNextType = false
 		d.byte1(':')
 		d.ignoreNextType = true
-		ev, evti := d.unpack(s.elems[k], ti.elem)
+		if et.kind != reflect.Interface && !d.methods {
+			// The copies are in memory, elements of one array.
+			d.memFormat(unsafe.Add(s.elemsAt, uintptr(k)*et.size), et, nil)
+			continue
+		}
+		ev, evti := d.unpack(s.elems[k], et)
 		d.format(ev, evti, nil)
 	}
 }
@@ -911,7 +800,7 @@ func (d *dumper) stringKeyEntries(v reflect.Value, ti *typeInfo) {
 // sorting. It allocates.
 func (d *dumper) mapEntriesSorted(v reflect.Value, ti *typeInfo) {
 	keys := v.MapKeys()
-	sortKeys(keys)
+	sortKeys(keys, d.ro)
 	for i, k := range keys {
 		if i > 0 {
 			d.byte1(' ')
@@ -980,8 +869,11 @@ func (d *dumper) callMethods(v reflect.Value) (handled bool) {
 
 // sortKeys orders map keys as go-spew does with SortKeys and SpewKeys:
 // keys of simple kinds by value, other keys by their rendering with
-// go-spew's default configuration.
-func sortKeys(keys []reflect.Value) {
+// go-spew's default configuration. ro says that the keys belong to a map
+// reached through an unexported field although reflection does not mark
+// them so (see dumper.ro): their String and Error methods are not called,
+// as for keys reflection marks.
+func sortKeys(keys []reflect.Value, ro bool) {
 	if len(keys) == 0 {
 		return
 	}
@@ -992,7 +884,7 @@ func sortKeys(keys []reflect.Value) {
 	s := keySorter{keys: keys, text: make([]string, len(keys))}
 	for i, k := range keys {
 		d := getDumper(false)
-		d.methods = true
+		d.methods = !ro
 		d.top(k)
 		s.text[i] = string(d.buf)
 		putDumper(d)
@@ -1065,11 +957,9 @@ type dumpInfo struct {
 	// fields describe the fields of a struct type, in order.
 	fields []fieldDump
 
-	// checks, for a struct of at most 64 fields, tell which fields hold
-	// zero values from memory; shapes caches the struct's shapes (see
-	// dumper.structFields).
-	checks zeroChecks
-	shapes atomic.Pointer[[]*structShape]
+	// flat is the flat plan of a struct type, built on first use (see
+	// planOf).
+	flat atomic.Pointer[flatPlan]
 }
 
 // fieldDump describes how one struct field renders.
@@ -1116,7 +1006,6 @@ func newDumpInfo(t reflect.Type) *dumpInfo {
 		if f.zeroable && sf.Type.Kind() != reflect.Interface && len(di.fields) <= 64 {
 			if checks, ok := appendZeroChecks(sf.Type, sf.Offset, nil); ok && len(checks) > 0 {
 				f.zeroAt = checks
-				di.checks.add(i, checks, uintptr(t.Align()))
 			}
 		}
 	}
