@@ -11,6 +11,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/kubernetes/pkg/controller"
 	deploymentutil "k8s.io/kubernetes/pkg/controller/deployment/util"
 	"pgregory.net/rapid"
 
@@ -412,4 +413,29 @@ func edit(r *rand.Rand, v reflect.Value) string {
 		return how
 	}
 	panic(fmt.Sprintf("edit: unexpected kind %v of %v", t.Kind(), t))
+}
+
+// TestHashMatchesComputeHashOnEveryPath compares revision.Hash with
+// upstream's ComputeHash on random templates reached and changed along
+// every path into corev1.PodTemplateSpec (see templatePaths), so that
+// each field's rendering, and each run of zero fields around it, is
+// checked, not only those the model-based generators set.
+func TestHashMatchesComputeHashOnEveryPath(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		r := rand.New(rand.NewPCG(rapid.Uint64().Draw(t, "seed"), 2))
+		p := templatePaths[rapid.IntRange(0, len(templatePaths)-1).Draw(t, "path")]
+		var tmpl corev1.PodTemplateSpec
+		v := reflect.ValueOf(&tmpl).Elem()
+		v.Set(randomValue(r, v.Type(), 0))
+		how := edit(r, reach(r, v, p.steps))
+		var cc *int32
+		if r.IntN(2) == 0 {
+			n := int32(r.IntN(3))
+			cc = &n
+		}
+		if got, up := revision.Hash(&tmpl, cc), controller.ComputeHash(&tmpl, cc); got != up {
+			t.Fatalf("Hash = %q, upstream %q, with %s: %s", got, up, p.name, how)
+		}
+		count("ComputeHash (every path)", "agree")
+	})
 }
