@@ -4,8 +4,8 @@ import "reflect"
 
 // RegisterEqualIgnoreHash makes [EqualIgnoreHash] compare templates of
 // type T with f instead of by reflection. Every caller of EqualIgnoreHash
-// for T then uses f too: [FindNew], [RollbackTarget], and package
-// rollout's Plan, Planner and Simulate.
+// for T then uses f too: [FindNew], [RollbackTarget], [IsHashCollision],
+// and package rollout's Plan, Planner and Simulate.
 //
 // It exists for speed: a comparator written for one type, typically
 // generated from it, needs no reflection, and compares a realistic
