@@ -309,16 +309,7 @@ func (d *dumper) format(v reflect.Value, ti *typeInfo, field *fieldDump) {
 		d.formatPtr(v, ti, field)
 		return
 	}
-	switch {
-	case d.ignoreNextType:
-		if field != nil {
-			d.seg(field.prefix)
-		}
-	case field != nil:
-		d.seg(field.typed)
-	default:
-		d.seg(ti.dump.typed)
-	}
+	d.header(field, ti)
 	d.ignoreNextType = false
 	if d.methods && kind != reflect.Interface && d.callMethods(v) {
 		return
@@ -379,6 +370,22 @@ func (d *dumper) format(v reflect.Value, ti *typeInfo, field *fieldDump) {
 		d.hexPtr(uintptr(v.Uint()))
 	case reflect.UnsafePointer, reflect.Chan, reflect.Func:
 		d.hexPtr(v.Pointer())
+	}
+}
+
+// header writes what comes before a value of the type described by ti:
+// the prefix of field f, if f is not nil, and the type in parentheses
+// unless the types are hidden.
+func (d *dumper) header(f *fieldDump, ti *typeInfo) {
+	switch {
+	case d.ignoreNextType:
+		if f != nil {
+			d.seg(f.prefix)
+		}
+	case f != nil:
+		d.seg(f.typed)
+	default:
+		d.seg(ti.dump.typed)
 	}
 }
 

@@ -50,16 +50,7 @@ func (d *dumper) memFormat(p unsafe.Pointer, ti *typeInfo, f *fieldDump) {
 		d.format(valueAt(p, ti), ti, f)
 		return
 	}
-	switch {
-	case d.ignoreNextType:
-		if f != nil {
-			d.seg(f.prefix)
-		}
-	case f != nil:
-		d.seg(f.typed)
-	default:
-		d.seg(ti.dump.typed)
-	}
+	d.header(f, ti)
 	d.ignoreNextType = false
 	d.memBody(p, ti)
 }
@@ -184,16 +175,10 @@ func (d *dumper) memPtr(p unsafe.Pointer, ti *typeInfo, f *fieldDump) {
 	if !seen {
 		d.pointers = append(d.pointers, followed{addr, d.depth})
 	}
-	switch {
-	case d.ignoreNextType:
-		if f != nil {
-			d.seg(f.prefix)
-		}
+	hidden := d.ignoreNextType
+	d.header(f, ti)
+	if hidden {
 		d.str("<*>")
-	case f != nil:
-		d.seg(f.typed)
-	default:
-		d.seg(ti.dump.typed)
 	}
 	d.ignoreNextType = true
 	d.memFormat(q, et, nil)
