@@ -20,7 +20,8 @@ import "reflect"
 // answer that depends on it changes. EqualIgnoreHash settles nil
 // templates and a template compared with itself before calling f, so f
 // is only given two distinct non-nil pointers. f must not modify or
-// retain the templates.
+// retain the templates, nor call EqualIgnoreHash for T, which would call
+// f again.
 //
 // A later registration for the same T replaces f; a nil f goes back to
 // the reflective comparison. Registering is safe for concurrent use, but
