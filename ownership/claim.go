@@ -15,10 +15,10 @@ const (
 	// Keep: the object is the controller's already.
 	Keep
 	// Adopt: an orphan the controller takes by adding its controller
-	// reference (examples/kubernetes/adapt.AdoptPatch writes it).
+	// reference (adapters/kubeapps.AdoptPatch writes it).
 	Adopt
 	// Release: the controller's object that it lets go by removing its
-	// reference (examples/kubernetes/adapt.ReleasePatch writes it).
+	// reference (adapters/kubeapps.ReleasePatch writes it).
 	Release
 )
 

@@ -26,8 +26,8 @@
 // whether a template equals a copy of itself (a NaN or a non-nil func
 // makes it not, and then no ReplicaSet ever matches it).
 // [RegisterEqualIgnoreHash] replaces the reflection, for one template
-// type, with a comparator written or generated for it: the adapt package
-// of the examples/kubernetes module registers a generated one for
+// type, with a comparator written or generated for it: the kubeapps package
+// of the adapters/kubeapps module registers a generated one for
 // corev1.PodTemplateSpec.
 //
 // # ReplicaSets

@@ -10,8 +10,8 @@ import "reflect"
 // It exists for speed: a comparator written for one type, typically
 // generated from it, needs no reflection, and compares a realistic
 // corev1 pod template several times faster. The module
-// github.com/rolloutmath/rolloutmath/examples/kubernetes registers a
-// generated one for corev1.PodTemplateSpec when its adapt package is
+// github.com/rolloutmath/rolloutmath/adapters/kubeapps registers a
+// generated one for corev1.PodTemplateSpec when its kubeapps package is
 // imported, and tests it against this package's reflective comparison
 // and against upstream's.
 //

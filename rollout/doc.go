@@ -88,7 +88,7 @@
 // terminating pods.
 //
 // Plan is checked against the real controller in the repository's
-// conformance module (examples/kubernetes/conformance,
+// conformance module (adapters/kubeapps/conformance,
 // TestPlanMatchesDeploymentControllerSyncBySync): kube-controller-manager
 // v1.36.3's DeploymentController, driven with a fake clientset through
 // random whole rollouts (image changes, resizes, pauses, rollbacks,

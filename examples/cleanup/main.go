@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/rolloutmath/rolloutmath/examples/internal/cluster"
-	"github.com/rolloutmath/rolloutmath/examples/internal/rstable"
+	"github.com/rolloutmath/rolloutmath/internal/rstable"
 	"github.com/rolloutmath/rolloutmath/revision"
 	"github.com/rolloutmath/rolloutmath/rollout"
 )

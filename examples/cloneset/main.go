@@ -28,7 +28,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/rolloutmath/rolloutmath/examples/internal/clonesettable"
+	"github.com/rolloutmath/rolloutmath/internal/clonesettable"
 	"github.com/rolloutmath/rolloutmath/intorpercent"
 	"github.com/rolloutmath/rolloutmath/rollout/cloneset"
 )
@@ -222,7 +222,7 @@ func simulate(cfg *config) (*cloneset.Trace[template], *cloneset.CloneSet[templa
 // The columns are the status the reconcile wrote (counted from the pods
 // it saw); PODS maps the pods as the reconcile leaves them, oldest first.
 // The layout is examples/internal/clonesettable's, shared with
-// examples/openkruise's clonesetplan.
+// adapters/kruiseapps's clonesetplan.
 func writeTable(w io.Writer, cfg *config, before *cloneset.CloneSet[template], tr *cloneset.Trace[template]) error {
 	us := &before.UpdateStrategy
 	surge, unavailable := written(us.MaxSurge, "0"), written(us.MaxUnavailable, "20%")

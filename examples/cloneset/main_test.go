@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rolloutmath/rolloutmath/examples/internal/golden"
+	"github.com/rolloutmath/rolloutmath/internal/golden"
 )
 
 func runArgs(t *testing.T, args ...string) (int, string, string) {

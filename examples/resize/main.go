@@ -12,7 +12,7 @@ import (
 	"os"
 	"time"
 
-	"github.com/rolloutmath/rolloutmath/examples/internal/rstable"
+	"github.com/rolloutmath/rolloutmath/internal/rstable"
 	"github.com/rolloutmath/rolloutmath/proportion"
 )
 

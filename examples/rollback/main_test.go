@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"testing"
 
-	"github.com/rolloutmath/rolloutmath/examples/internal/golden"
+	"github.com/rolloutmath/rolloutmath/internal/golden"
 )
 
 func TestRunGolden(t *testing.T) {

@@ -10,8 +10,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/rolloutmath/rolloutmath/examples/internal/capacity"
 	"github.com/rolloutmath/rolloutmath/examples/internal/cluster"
+	"github.com/rolloutmath/rolloutmath/internal/capacity"
 	"github.com/rolloutmath/rolloutmath/rollout"
 )
 

@@ -3,11 +3,11 @@ package main
 import (
 	"io"
 
-	"github.com/rolloutmath/rolloutmath/examples/internal/report"
+	"github.com/rolloutmath/rolloutmath/internal/report"
 )
 
 // writeJSON prints t as indented JSON for scripts, in the schema
-// examples/kubernetes/cmd/rolloutplan shares (examples/internal/report):
+// adapters/kubeapps/cmd/rolloutplan shares (examples/internal/report):
 // the deployment, its strategy, every step with its events, the
 // controller's path, actions and reasons, the ReplicaSets and the bounds,
 // the outcome, and with -f the capacity the rollout needs.

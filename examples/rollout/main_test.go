@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rolloutmath/rolloutmath/examples/internal/golden"
+	"github.com/rolloutmath/rolloutmath/internal/golden"
 )
 
 // docsChart is the chart of the default run that the README shows. It is

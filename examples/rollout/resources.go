@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/rolloutmath/rolloutmath/examples/internal/capacity"
 	"github.com/rolloutmath/rolloutmath/examples/internal/cluster"
+	"github.com/rolloutmath/rolloutmath/internal/capacity"
 )
 
 // podSpec mirrors the fields of a pod template's spec that this program

@@ -6,7 +6,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/rolloutmath/rolloutmath/examples/internal/capacity"
+	"github.com/rolloutmath/rolloutmath/internal/capacity"
 )
 
 func int64p(v int64) *int64 { return &v }

@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/rolloutmath/rolloutmath/examples/internal/capacity"
 	"github.com/rolloutmath/rolloutmath/examples/internal/cluster"
-	"github.com/rolloutmath/rolloutmath/examples/internal/rstable"
+	"github.com/rolloutmath/rolloutmath/internal/capacity"
+	"github.com/rolloutmath/rolloutmath/internal/rstable"
 	"github.com/rolloutmath/rolloutmath/rollout"
 )
 

@@ -5,7 +5,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/rolloutmath/rolloutmath/examples/internal/rstable"
+	"github.com/rolloutmath/rolloutmath/internal/rstable"
 	"github.com/rolloutmath/rolloutmath/intorpercent"
 )
 

@@ -120,7 +120,7 @@ type UpdateAction struct {
 	// KruisePodReady readiness-gate condition on the way into
 	// PreparingDelete or PreparingUpdate and removes it at Updated, and
 	// only on pods that carry that readiness gate. The package records the
-	// flag; writing the condition is the caller's (see examples/openkruise).
+	// flag; writing the condition is the caller's (see adapters/kruiseapps).
 	MarkNotReady bool `json:"markNotReady,omitempty"`
 	// Revision is the revision the pod moves to (UpdateInPlace,
 	// MarkSpecifiedDelete).

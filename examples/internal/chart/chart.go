@@ -16,7 +16,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/rolloutmath/rolloutmath/examples/internal/rstable"
+	"github.com/rolloutmath/rolloutmath/internal/rstable"
 )
 
 // Chart is a rollout to draw.

@@ -1,0 +1,263 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"strings"
+	"testing"
+
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/rolloutmath/rolloutmath/adapters/kruiseapps"
+	"github.com/rolloutmath/rolloutmath/internal/golden"
+	"github.com/rolloutmath/rolloutmath/rollout/cloneset"
+)
+
+// runArgs runs the program with args and stdin, and returns its exit
+// status, stdout and stderr.
+func runArgs(t *testing.T, stdin string, args ...string) (int, string, string) {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	code := run(args, strings.NewReader(stdin), &stdout, &stderr)
+	return code, stdout.String(), stderr.String()
+}
+
+func TestRunGolden(t *testing.T) {
+	tests := []struct {
+		name   string
+		args   []string
+		stdin  string
+		golden string
+	}{
+		{name: "set image on a settled CloneSet, in place", golden: "set-image.golden",
+			args: []string{"-f", "testdata/demo-cloneset.yaml", "--set-image", "nginx=nginx:1.25"}},
+		{name: "the same from JSON", golden: "set-image.golden",
+			args: []string{"-f", "testdata/demo-cloneset.json", "-set-image", "nginx=nginx:1.25"}},
+		{name: "the same from standard input, every container", golden: "set-image.golden",
+			args: []string{"-f", "-", "--set-image", "*=nginx:1.25"}, stdin: readTestdata(t, "testdata/demo-cloneset.yaml")},
+		{name: "a partition by percentage holds pods back", golden: "partition-percent.golden",
+			args: []string{"-f", "testdata/demo-cloneset.yaml", "--set-image", "nginx=nginx:1.25", "--partition", "40%"}},
+		{name: "a partition by count", golden: "partition-count.golden",
+			args: []string{"-f", "testdata/demo-cloneset.yaml", "--set-image", "nginx=nginx:1.25", "--partition", "4"}},
+		{name: "mid-rollout from kubectl get -o yaml lists", golden: "midrollout.golden",
+			args: []string{"-f", "testdata/web-cloneset.yaml", "-f", "testdata/web-pods.yaml"}},
+		{name: "mid-rollout as JSON", golden: "midrollout.json.golden",
+			args: []string{"-f", "testdata/web-cloneset.yaml", "-f", "testdata/web-pods.yaml", "-o", "json"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, stdout, stderr := runArgs(t, tt.stdin, tt.args...)
+			if code != 0 || stderr != "" {
+				t.Fatalf("run(%q) = %d with stderr %q, want 0 and no stderr", tt.args, code, stderr)
+			}
+			golden.Check(t, tt.golden, []byte(stdout))
+		})
+	}
+}
+
+func TestRunErrors(t *testing.T) {
+	tests := []struct {
+		name       string
+		args       []string
+		wantCode   int
+		wantStderr string
+	}{
+		{name: "progressDeadlineSeconds, which kruise-api v1.8.0 lacks", args: []string{"-f", "testdata/progress-deadline.yaml"}, wantCode: 1,
+			wantStderr: `clonesetplan: testdata/progress-deadline.yaml: document 1: strict decoding error: unknown field "spec.progressDeadlineSeconds"` + "\n"},
+		{name: "maxSurge with InPlaceOnly", args: []string{"-f", "testdata/invalid-inplaceonly-surge.yaml"}, wantCode: 1,
+			wantStderr: `The CloneSet "demo" is invalid: spec.updateStrategy.maxSurge: Invalid value: "1": can not use maxSurge with strategy type InPlaceOnly` + "\n"},
+		{name: "not a CloneSet", args: []string{"-f", "testdata/service.yaml"}, wantCode: 1,
+			wantStderr: "clonesetplan: testdata/service.yaml: document 1: want an apps.kruise.io/v1alpha1 CloneSet, a v1 Pod or an apps/v1 ControllerRevision, got v1 Service\n"},
+		{name: "malformed YAML", args: []string{"-f", "testdata/malformed.yaml"}, wantCode: 1,
+			wantStderr: "clonesetplan: testdata/malformed.yaml: document 1: yaml: line 6: did not find expected node content\n"},
+		{name: "no CloneSet", args: []string{"-f", "testdata/web-pods.yaml"}, wantCode: 1,
+			wantStderr: "clonesetplan: the manifests hold 0 CloneSets, want exactly 1\n"},
+		{name: "two CloneSets", args: []string{"-f", "testdata/demo-cloneset.yaml", "-f", "testdata/demo-cloneset.json"}, wantCode: 1,
+			wantStderr: "clonesetplan: the manifests hold 2 CloneSets, want exactly 1\n"},
+		{name: "a pod's in-place update state is not kruise's JSON", args: []string{"-f", "testdata/web-cloneset.yaml", "-f", "testdata/bad-inplace-state.yaml"}, wantCode: 1,
+			wantStderr: "clonesetplan: pods[0]: kruiseapps: pod web-4k2lx: annotation apps.kruise.io/inplace-update-state: json: cannot unmarshal object into Go struct field InPlaceUpdateState.revision of type string\n"},
+		{name: "unknown container", args: []string{"-f", "testdata/demo-cloneset.yaml", "--set-image", "web=web:2"}, wantCode: 1,
+			wantStderr: "clonesetplan: --set-image: unable to find container named \"web\"\n"},
+		{name: "a negative partition", args: []string{"-f", "x", "--partition", "-1"}, wantCode: 2,
+			wantStderr: "clonesetplan: --partition \"-1\": want a count (3) or a percentage (40%)\n"},
+		{name: "more replicas than -max-pods", args: []string{"-f", "testdata/demo-cloneset.yaml", "-max-pods", "9"}, wantCode: 1,
+			wantStderr: "clonesetplan: spec.replicas 10 is more than -max-pods 9: raise -max-pods to simulate it\n"},
+		{name: "missing file", args: []string{"-f", "testdata/missing.yaml"}, wantCode: 1,
+			wantStderr: "clonesetplan: open testdata/missing.yaml: no such file or directory\n"},
+		{name: "no -f", args: nil, wantCode: 2, wantStderr: "clonesetplan: no manifest: give one with -f\n"},
+		{name: "bad --set-image", args: []string{"-f", "x", "--set-image", "nginx"}, wantCode: 2,
+			wantStderr: "clonesetplan: --set-image \"nginx\": want CONTAINER=IMAGE\n"},
+		{name: "bad --partition", args: []string{"-f", "x", "--partition", "2.5%"}, wantCode: 2,
+			wantStderr: "clonesetplan: --partition \"2.5%\": want a count (3) or a percentage (40%)\n"},
+		{name: "bad -o", args: []string{"-f", "x", "-o", "yaml"}, wantCode: 2,
+			wantStderr: "clonesetplan: -o \"yaml\": want table or json\n"},
+		{name: "extra argument", args: []string{"-f", "x", "y"}, wantCode: 2,
+			wantStderr: "clonesetplan: unexpected argument \"y\"\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, stdout, stderr := runArgs(t, "", tt.args...)
+			if code != tt.wantCode || stderr != tt.wantStderr || stdout != "" {
+				t.Errorf("run(%q) = %d, stdout %q, stderr %q; want %d, no stdout, stderr %q",
+					tt.args, code, stdout, stderr, tt.wantCode, tt.wantStderr)
+			}
+		})
+	}
+}
+
+// TestTestdataRevisionsAreKruises checks that the ControllerRevisions in
+// the mid-rollout manifest hold the data kruiseapps.RevisionData gives for the
+// template they record and carry the names cloneset.HashRevision gives
+// those bytes, and that the CloneSet's template is the update revision's:
+// the program then reuses them rather than creating revisions of its own.
+func TestTestdataRevisionsAreKruises(t *testing.T) {
+	var objs objects
+	if err := readFile(&objs, "testdata/web-cloneset.yaml", nil); err != nil {
+		t.Fatal(err)
+	}
+	if len(objs.cloneSets) != 1 || len(objs.revisions) != 2 {
+		t.Fatalf("web-cloneset.yaml holds %d CloneSets and %d revisions, want 1 and 2", len(objs.cloneSets), len(objs.revisions))
+	}
+	for _, r := range objs.revisions {
+		if want := cloneset.RevisionName("web", cloneset.HashRevision(r.Data.Raw, 0)); r.Name != want {
+			t.Errorf("revision %s should be named %s", r.Name, want)
+		}
+		tmpl, err := kruiseapps.TemplateOf(r.Data.Raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cs := objs.cloneSets[0].DeepCopy()
+		cs.Spec.Template = *tmpl
+		data, err := kruiseapps.RevisionData(cs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(data, r.Data.Raw) {
+			t.Errorf("revision %s holds\n%s\nwant RevisionData of its template\n%s", r.Name, r.Data.Raw, data)
+		}
+	}
+	data, err := kruiseapps.RevisionData(objs.cloneSets[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := cloneset.RevisionName("web", cloneset.HashRevision(data, 0)); got != objs.cloneSets[0].Status.UpdateRevision {
+		t.Errorf("the CloneSet's template hashes to %s, its status says %s", got, objs.cloneSets[0].Status.UpdateRevision)
+	}
+}
+
+// TestRunJSONIsValid checks that -o json prints one JSON object whose
+// steps match the table's.
+func TestRunJSONIsValid(t *testing.T) {
+	args := []string{"-f", "testdata/demo-cloneset.yaml", "--set-image", "nginx=nginx:1.25"}
+	_, table, _ := runArgs(t, "", args...)
+	code, stdout, stderr := runArgs(t, "", append(args, "-o", "json")...)
+	if code != 0 || stderr != "" {
+		t.Fatalf("run(%q) = %d with stderr %q", args, code, stderr)
+	}
+	var out struct {
+		Heading string
+		Steps   []struct {
+			Number int
+			Reason string
+		}
+		Outcome string
+	}
+	if err := json.Unmarshal([]byte(stdout), &out); err != nil {
+		t.Fatalf("-o json printed invalid JSON: %v\n%s", err, stdout)
+	}
+	if !strings.HasPrefix(table, out.Heading+"\n") || out.Outcome != "Complete" {
+		t.Errorf("-o json heading %q, outcome %q; want the table's heading and Complete", out.Heading, out.Outcome)
+	}
+	for _, s := range out.Steps {
+		if !strings.Contains(table, s.Reason) {
+			t.Errorf("reconcile %d's reason %q is not in the table", s.Number, s.Reason)
+		}
+	}
+	if len(out.Steps) == 0 {
+		t.Errorf("-o json printed no steps")
+	}
+}
+
+func readTestdata(t *testing.T, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// TestChangesObjectsDecodeStrictly checks that the objects kruiseapps.Changes
+// writes for the mid-rollout manifests are API objects the strict
+// decoder reads back unchanged: no field the API types lack, nothing lost.
+func TestChangesObjectsDecodeStrictly(t *testing.T) {
+	var objs objects
+	for _, f := range []string{"testdata/web-cloneset.yaml", "testdata/web-pods.yaml"} {
+		if err := readFile(&objs, f, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	obj := objs.cloneSets[0]
+	obj.Spec.Template.Spec.Containers[0].Image = "registry.example.com/web:1.2"
+	obj.Spec.Replicas = ptr(int32(6))
+	cs, err := kruiseapps.CloneSet(obj)
+	if err != nil {
+		t.Fatal(err)
+	}
+	owned := kruiseapps.Owned(obj, objs.pods)
+	pods, err := kruiseapps.Pods(owned)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := cloneset.Plan(&cs, pods, kruiseapps.Revisions(objs.revisions), start)
+	if err != nil {
+		t.Fatal(err)
+	}
+	changes, err := kruiseapps.Changes(obj, owned, objs.revisions, &s, start)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(changes) == 0 {
+		t.Fatalf("no changes for a CloneSet scaled from 4 to 6 with a new image (plan: %s)", s.Reason)
+	}
+	for i, c := range changes {
+		var obj interface {
+			GetObjectKind() schema.ObjectKind
+		}
+		switch {
+		case c.Pod != nil:
+			c.Pod.APIVersion, c.Pod.Kind = "v1", "Pod"
+			obj = c.Pod
+		case c.Revision != nil:
+			c.Revision.APIVersion, c.Revision.Kind = "apps/v1", "ControllerRevision"
+			obj = c.Revision
+		default:
+			c.CloneSet.APIVersion, c.CloneSet.Kind = "apps.kruise.io/v1alpha1", "CloneSet"
+			obj = c.CloneSet
+		}
+		text, err := json.Marshal(obj)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var back objects
+		if err := back.decode("change", bytes.NewReader(text)); err != nil {
+			t.Errorf("change %d (%v) does not decode strictly: %v\n%s", i, c.Verb, err, text)
+			continue
+		}
+		var again []byte
+		switch {
+		case len(back.pods) == 1:
+			again, _ = json.Marshal(back.pods[0])
+		case len(back.revisions) == 1:
+			again, _ = json.Marshal(back.revisions[0])
+		case len(back.cloneSets) == 1:
+			again, _ = json.Marshal(back.cloneSets[0])
+		}
+		if !bytes.Equal(again, text) {
+			t.Errorf("change %d (%v) reads back as\n%s\nwant\n%s", i, c.Verb, again, text)
+		}
+	}
+}
+
+func ptr[T any](v T) *T { return &v }

@@ -1,0 +1,35 @@
+// Package kubeapps converts between the apps/v1 objects a controller holds
+// and the rolloutmath types, in both directions.
+//
+// Deployment and ReplicaSet turn an apps/v1 Deployment and its ReplicaSets
+// into rollout.Deployment and rollout.ReplicaSet values with
+// corev1.PodTemplateSpec templates, applying the apps/v1 defaults the
+// library does not read from a nil field (spec.replicas 1). Changes turns
+// what rollout.Plan decided into the writes a controller sends to the API
+// server: the new ReplicaSet object (name, labels, selector with the
+// pod-template-hash, annotations, controller owner reference), ReplicaSet
+// updates and deletions, a rollback of the Deployment's template, and the
+// Deployment's status.
+//
+// Ownership: Selector, OwnerReferences, Object(s) and Controller convert
+// what the ownership package reads (label selectors, owner references, a
+// Deployment's identity), and AdoptPatch, ReleasePatch and ClaimPatches
+// are the patches upstream's controller-ref manager sends for what
+// ownership.ClaimAll decided. Deployment fills rollout.Deployment.Selector
+// from spec.selector, so an empty selector takes rollout.PathSelectingAll.
+//
+// The conversions copy the counters and scalars the library reads; maps
+// (annotations, labels) and pod templates are shared with the input
+// objects, which is safe because the library never modifies its inputs.
+// Do not modify the inputs while a result is in use. The objects returned
+// by Changes are deep copies. Validate checks a Deployment as the API
+// server does, in its words.
+//
+// Importing the package registers, with revision.RegisterEqualIgnoreHash, a
+// comparator of corev1.PodTemplateSpec templates generated from the
+// corev1 types (equal_generated.go, written by internal/equalgen). It
+// gives revision.EqualIgnoreHash's answers without reflection, several
+// times faster, so that revision.FindNew and rollout.Plan find the new
+// ReplicaSet of a corev1 Deployment quicker. Its tests compare it with the
+// reflective comparison and with upstream's.
+package kubeapps
