@@ -129,8 +129,8 @@ func validateUpdateType(t, field string) intorpercent.ErrorList {
 }
 
 // validateProgressDeadline applies the webhook's rules for
-// spec.progressDeadlineSeconds (rule V10, docs/cloneset.md#validation) at the path
-// field: nil is valid; otherwise it must not be negative, and unless it
+// spec.progressDeadlineSeconds (rule V10, docs/cloneset.md#validation)
+// at the path field: nil is valid; otherwise it must not be negative, and unless it
 // is math.MaxInt32 (no deadline) it must be greater than
 // minReadySeconds. A negative deadline usually breaks both rules.
 func validateProgressDeadline(deadline *int32, minReadySeconds int32, field string) intorpercent.ErrorList {
