@@ -26,7 +26,8 @@ const self = "internal/citecheck/citecheck_test.go"
 
 var (
 	// privateNotes matches the notes kept outside the repository: the
-	// word SPEC on its own (a file name, "SPEC 7 #9", "SPEC-<topic> §3"),
+	// word SPEC on its own (as a file name, with a topic after a hyphen,
+	// or before an example number such as "SPEC 7 #9"),
 	// the design and style notes by file name, and a "§" section number,
 	// which no document in the repository uses.
 	privateNotes = regexp.MustCompile(`\b` + "SPEC" + `\b|\b(?:DESIGN|STYLE)\.md\b|§\s*\d[\d.]*`)
