@@ -47,7 +47,7 @@ func nilUpstream() error {
 // the way apimachinery's deprecated GetValueFromIntOrPercent does. That
 // is how kruise's CloneSet controller reads spec.updateStrategy.maxSurge,
 // spec.updateStrategy.maxUnavailable and spec.scaleStrategy.maxUnavailable
-// (SPEC-cloneset §2.2):
+// (see docs/cloneset.md#percent-readers):
 //
 //   - a count is returned as is, whatever total is, negative counts
 //     included;
@@ -108,7 +108,7 @@ func ScaledLegacy(s *IntOrString, total int32, r Rounding) (int32, error) {
 // 0), the way kruise's own GetScaledValueFromIntOrPercent (package
 // pkg/util) does. That is how kruise's controller reads
 // spec.updateStrategy.partition, and how its webhook checks partition,
-// maxUnavailable and maxSurge, always rounding Up (SPEC-cloneset §2.3):
+// maxUnavailable and maxSurge, always rounding Up (see docs/cloneset.md#percent-readers):
 //
 //   - a count is returned as is, whatever total is, negative counts
 //     included;

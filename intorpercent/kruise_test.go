@@ -37,14 +37,14 @@ type kruiseErrorCase struct {
 	reason  string
 }
 
-// legacyCases hold SPEC-cloneset §2.2's examples (run through the real
-// apimachinery reader) and the edges of the legacy reading.
+// legacyCases hold values observed by running the real apimachinery
+// reader (docs/cloneset.md#percent-readers) and the edges of the legacy reading.
 var legacyCases = []kruiseCase{
-	{name: "quoted number is a percent", in: pct("25"), total: 10, up: 3, down: 2, reason: "SPEC §2.2: a string without '%' is a percentage"},
-	{name: "inner percent deleted", in: pct("2%5"), total: 10, up: 3, down: 2, reason: "SPEC §2.2: every '%' is deleted, giving 25"},
-	{name: "plus sign", in: pct("+25%"), total: 10, up: 3, down: 2, reason: "SPEC §2.2: Atoi accepts a sign"},
-	{name: "over a hundred percent", in: pct("120%"), total: 5, up: 6, down: 6, reason: "SPEC §2.2"},
-	{name: "negative percent", in: pct("-10%"), total: 10, up: -1, down: -1, reason: "SPEC §2.2: passes through, ceil(-1) = -1"},
+	{name: "quoted number is a percent", in: pct("25"), total: 10, up: 3, down: 2, reason: "a string without '%' is a percentage"},
+	{name: "inner percent deleted", in: pct("2%5"), total: 10, up: 3, down: 2, reason: "every '%' is deleted, giving 25"},
+	{name: "plus sign", in: pct("+25%"), total: 10, up: 3, down: 2, reason: "Atoi accepts a sign"},
+	{name: "over a hundred percent", in: pct("120%"), total: 5, up: 6, down: 6, reason: "nothing bounds a percentage"},
+	{name: "negative percent", in: pct("-10%"), total: 10, up: -1, down: -1, reason: "passes through, ceil(-1) = -1"},
 	{name: "negative fraction rounds toward its direction", in: pct("-15%"), total: 10, up: -1, down: -2},
 	{name: "leading zeros", in: pct("007%"), total: 100, up: 7, down: 7},
 	{name: "many percent signs", in: pct("%%2%%0%%"), total: 10, up: 2, down: 2},
@@ -60,9 +60,9 @@ var legacyCases = []kruiseCase{
 
 var legacyErrorCases = []kruiseErrorCase{
 	{name: "nil", in: nil, total: 10, r: Up, wantErr: ErrNil, text: "nil value for IntOrString"},
-	{name: "fraction", in: pct("33.3%"), total: 10, r: Up, wantErr: ErrSyntax, reason: "SPEC §2.2: the controller then uses 0",
+	{name: "fraction", in: pct("33.3%"), total: 10, r: Up, wantErr: ErrSyntax, reason: "Atoi refuses a fraction; the controller then uses 0",
 		text: `invalid value for IntOrString: invalid value "33.3%": strconv.Atoi: parsing "33.3": invalid syntax`},
-	{name: "only a percent sign", in: pct("%"), total: 10, r: Up, wantErr: ErrSyntax, reason: "SPEC §2.2",
+	{name: "only a percent sign", in: pct("%"), total: 10, r: Up, wantErr: ErrSyntax, reason: "nothing is left for Atoi once every '%' is deleted",
 		text: `invalid value for IntOrString: invalid value "%": strconv.Atoi: parsing "": invalid syntax`},
 	{name: "empty", in: pct(""), total: 10, r: Down, wantErr: ErrSyntax,
 		text: `invalid value for IntOrString: invalid value "": strconv.Atoi: parsing "": invalid syntax`},
@@ -90,55 +90,56 @@ var legacyErrorCases = []kruiseErrorCase{
 		text: `intorpercent: scaling "25%" of 10: unknown rounding`},
 }
 
-// fractionalCases hold SPEC-cloneset §2.3's examples, kruise's own unit
-// test cases (TestGetScaledValueFromIntOrPercent) and the parser cases
-// behind §3's partition table (CalculatePartitionReplicas rounds Up,
+// fractionalCases hold values observed by running kruise's reader, kruise's
+// own unit test cases (TestGetScaledValueFromIntOrPercent) and the parser
+// cases behind the partition examples of docs/cloneset.md#partition (CalculatePartitionReplicas rounds Up,
 // before its guards and clamp).
 var fractionalCases = []kruiseCase{
-	{name: "fraction", in: pct("33.3%"), total: 10, up: 4, down: 3, reason: "SPEC §2.3: 3.33"},
+	{name: "fraction", in: pct("33.3%"), total: 10, up: 4, down: 3, reason: "33.3% of 10 is 3.33"},
 	{name: "kruise test: 99.99% of 999", in: pct("99.99%"), total: 999, up: 999, down: 998, reason: "kruise unit test"},
 	{name: "kruise test: 0.01% of 95", in: pct("0.01%"), total: 95, up: 1, down: 0, reason: "kruise unit test"},
 	{name: "kruise test: 90% of 100", in: pct("90%"), total: 100, up: 90, down: 90},
 	{name: "kruise test: 90% of 95", in: pct("90%"), total: 95, up: 86, down: 85},
 	{name: "kruise test: count", in: cnt(123), total: 0, up: 123, down: 123},
-	{name: "exponent", in: pct("1e1%"), total: 10, up: 1, down: 1, reason: "SPEC §2.3: ParseFloat reads 1e1 as 10"},
-	{name: "exponent hundred", in: pct("1e2%"), total: 5, up: 5, down: 5, reason: "SPEC §3: partition 1e2% of 5 (the guard then gives 4)"},
+	{name: "exponent", in: pct("1e1%"), total: 10, up: 1, down: 1, reason: "ParseFloat reads 1e1 as 10"},
+	{name: "exponent hundred", in: pct("1e2%"), total: 5, up: 5, down: 5, reason: "partition 1e2% of 5 (guard G2 then gives 4)"},
 	{name: "plus sign", in: pct("+5%"), total: 100, up: 5, down: 5},
 	{name: "leading dot", in: pct(".5%"), total: 1000, up: 5, down: 5},
 	{name: "hexadecimal", in: pct("0x1p3%"), total: 100, up: 8, down: 8, reason: "0x1p3 is 8"},
 	{name: "negative zero", in: pct("-0%"), total: 10, up: 0, down: 0},
-	{name: "negative percent", in: pct("-10%"), total: 10, up: -1, down: -1, reason: "SPEC §3: 10, -10% gives -1, clamped to 0 later"},
+	{name: "negative percent", in: pct("-10%"), total: 10, up: -1, down: -1, reason: "partition -10% of 10 gives -1, clamped to 0 later"},
 	{name: "negative fraction", in: pct("-0.5%"), total: 10, up: 0, down: -1, reason: "-0.05: ceiling is -0, which is 0"},
 	{name: "float64 product above an integer", in: pct("64.4%"), total: 250, up: 162, down: 161,
 		reason: "64.4*250 is 16100.000000000002 in float64: kruise rounds Up to 162 where exact arithmetic gives 161"},
 	{name: "float64 product below an integer", in: pct("18.4%"), total: 375, up: 69, down: 68,
 		reason: "18.4*375 is 6899.999999999999 in float64: kruise rounds Down to 68 where exact arithmetic gives 69"},
-	// SPEC-cloneset §3, the parser step of CalculatePartitionReplicas (Up).
-	{name: "partition 99% of 9", in: pct("99%"), total: 9, up: 9, down: 8, reason: "SPEC §3: 8.91; guard G2 then gives 8"},
-	{name: "partition 99% of 99", in: pct("99%"), total: 99, up: 99, down: 98, reason: "SPEC §3: 98.01; G2 then gives 98"},
-	{name: "partition 100% of 99", in: pct("100%"), total: 99, up: 99, down: 99, reason: "SPEC §3: the literal 100% skips G2"},
-	{name: "partition 1% of nil replicas", in: pct("1%"), total: 1, up: 1, down: 0, reason: "SPEC §3: nil replicas reads as 1; 0.01 rounds up"},
-	{name: "partition 0.01% of 9", in: pct("0.01%"), total: 9, up: 1, down: 0, reason: "SPEC §3: guard G1 comes from the ceiling"},
-	{name: "partition 99% of 2", in: pct("99%"), total: 2, up: 2, down: 1, reason: "SPEC §3: 1.98; G2 then gives 1"},
-	{name: "partition 50% of 1", in: pct("50%"), total: 1, up: 1, down: 0, reason: "SPEC §3: no G2 at R=1"},
-	{name: "partition 100.0% of 5", in: pct("100.0%"), total: 5, up: 5, down: 5, reason: "SPEC §3: not the literal 100%, so G2 gives 4"},
-	{name: "partition 150% of 5", in: pct("150%"), total: 5, up: 8, down: 7, reason: "SPEC §3: 7.5; clamped to 5 later"},
-	{name: "partition 50% of 0", in: pct("50%"), total: 0, up: 0, down: 0, reason: "SPEC §3"},
-	{name: "partition count 12 of 10", in: cnt(12), total: 10, up: 12, down: 12, reason: "SPEC §3: clamped to 10 later"},
-	{name: "partition count -1", in: cnt(-1), total: 10, up: -1, down: -1, reason: "SPEC §3: clamped to 0 later"},
-	{name: "partition 99.99% of 999", in: pct("99.99%"), total: 999, up: 999, down: 998, reason: "SPEC §3: G2 then gives 998"},
+	// The parser step of CalculatePartitionReplicas (Up), before its guards
+	// and clamp (docs/cloneset.md#partition).
+	{name: "partition 99% of 9", in: pct("99%"), total: 9, up: 9, down: 8, reason: "8.91; guard G2 then gives 8"},
+	{name: "partition 99% of 99", in: pct("99%"), total: 99, up: 99, down: 98, reason: "98.01; G2 then gives 98"},
+	{name: "partition 100% of 99", in: pct("100%"), total: 99, up: 99, down: 99, reason: "the literal 100% skips G2"},
+	{name: "partition 1% of nil replicas", in: pct("1%"), total: 1, up: 1, down: 0, reason: "nil replicas reads as 1; 0.01 rounds up"},
+	{name: "partition 0.01% of 9", in: pct("0.01%"), total: 9, up: 1, down: 0, reason: "guard G1 comes from the ceiling"},
+	{name: "partition 99% of 2", in: pct("99%"), total: 2, up: 2, down: 1, reason: "1.98; G2 then gives 1"},
+	{name: "partition 50% of 1", in: pct("50%"), total: 1, up: 1, down: 0, reason: "no G2 at R=1"},
+	{name: "partition 100.0% of 5", in: pct("100.0%"), total: 5, up: 5, down: 5, reason: "not the literal 100%, so G2 gives 4"},
+	{name: "partition 150% of 5", in: pct("150%"), total: 5, up: 8, down: 7, reason: "7.5; clamped to 5 later"},
+	{name: "partition 50% of 0", in: pct("50%"), total: 0, up: 0, down: 0, reason: "a total of 0 gives 0"},
+	{name: "partition count 12 of 10", in: cnt(12), total: 10, up: 12, down: 12, reason: "clamped to 10 later"},
+	{name: "partition count -1", in: cnt(-1), total: 10, up: -1, down: -1, reason: "clamped to 0 later"},
+	{name: "partition 99.99% of 999", in: pct("99.99%"), total: 999, up: 999, down: 998, reason: "G2 then gives 998"},
 }
 
 var fractionalErrorCases = []kruiseErrorCase{
 	{name: "nil", in: nil, total: 10, r: Up, wantErr: ErrNil, text: "nil value for IntOrString"},
 	{name: "quoted number", in: pct("25"), total: 10, r: Up, wantErr: ErrSyntax, text: "invalid type: string is not a percentage",
-		reason: "SPEC §2.3, kruise unit test (90)"},
+		reason: "the fractional reader needs a '%', kruise unit test (90)"},
 	{name: "partition string 99 of 9", in: pct("99"), total: 9, r: Up, wantErr: ErrSyntax, text: "invalid type: string is not a percentage",
-		reason: "SPEC §3"},
+		reason: "a partition without '%' is refused, kruise unit test"},
 	{name: "not a number", in: pct("abc"), total: 10, r: Up, wantErr: ErrSyntax, text: "invalid type: string is not a percentage",
-		reason: "SPEC §1.2 V2: the suffix is checked first"},
+		reason: "webhook rule V2: the suffix is checked first"},
 	{name: "double percent", in: pct("5%%"), total: 10, r: Up, wantErr: ErrSyntax, text: `strconv.ParseFloat: parsing "5%": invalid syntax`,
-		reason: "SPEC §2.3: only one '%' is removed"},
+		reason: "only one '%' is removed"},
 	{name: "kruise test: percent alone", in: pct("%"), total: 10, r: Up, wantErr: ErrSyntax, text: `strconv.ParseFloat: parsing "": invalid syntax`},
 	{name: "kruise test: wrong suffix", in: pct("90#"), total: 10, r: Up, wantErr: ErrSyntax, text: "invalid type: string is not a percentage"},
 	{name: "kruise test: not a number", in: pct("#%"), total: 10, r: Up, wantErr: ErrSyntax, text: `strconv.ParseFloat: parsing "#": invalid syntax`},
@@ -218,8 +219,9 @@ func TestScaledFractionalErrors(t *testing.T) {
 	testKruiseErrorCases(t, "ScaledFractional", ScaledFractional, fractionalErrorCases)
 }
 
-// TestKruiseSpecExample14 is SPEC-cloneset acceptance case 14: the same
-// three strings through both readers.
+// TestKruiseSpecExample14 puts the same three strings through both
+// readers; the answers were observed by running kruise v1.9.1
+// (docs/cloneset.md#percent-readers).
 func TestKruiseSpecExample14(t *testing.T) {
 	tests := []struct {
 		in                   string

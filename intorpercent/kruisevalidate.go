@@ -147,7 +147,7 @@ func ValidateKruisePartition(partition *IntOrString, replicas int32, field strin
 //	spec.updateStrategy.maxUnavailable: Invalid value: intstr.IntOrString{Type:1, IntVal:0, StrVal:"0%"}: maxUnavailable and maxSurge should not both be less than 1
 //
 // As in kruise, nothing bounds the values from above ("120%" is valid)
-// and negative percentages pass rules 1 to 3 (SPEC-cloneset §11 S15).
+// and negative percentages pass rules 1 to 3 (docs/cloneset.md#s15-negative-percents).
 // The webhook's default for a nil maxUnavailable is "20%"; a caller
 // validating a manifest applies it first, as kruise does before it
 // validates. The one difference from kruise is ValidateKruisePartition's:

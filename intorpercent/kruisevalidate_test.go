@@ -12,7 +12,8 @@ import (
 
 const us = "spec.updateStrategy"
 
-// bothBelowOne is the webhook's detail for SPEC-cloneset §1.2 V7.
+// bothBelowOne is the webhook's detail for rule V7
+// (docs/cloneset.md#validation).
 const bothBelowOne = "maxUnavailable and maxSurge should not both be less than 1"
 
 var kruisePartitionCases = []struct {
@@ -25,16 +26,16 @@ var kruisePartitionCases = []struct {
 	{name: "kruise test: count 2", partition: cnt(2), replicas: 5},
 	{name: "nil as kruise's check reads it", partition: nil, replicas: 5, reason: "defaulting sets 0 first; without it, String() of nil is <nil>",
 		want: []string{us + `.partition: Invalid value: "<nil>": failed GetScaledValueFromIntOrPercent for partition: nil value for IntOrString`}},
-	{name: "above replicas", partition: cnt(12), replicas: 10, reason: "SPEC §1.2 V3: partition > R is allowed"},
-	{name: "above a hundred percent", partition: pct("150%"), replicas: 5, reason: "SPEC §1.2 V3"},
+	{name: "above replicas", partition: cnt(12), replicas: 10, reason: "rule V3: partition > R is allowed"},
+	{name: "above a hundred percent", partition: pct("150%"), replicas: 5, reason: "rule V3: above 100% is allowed"},
 	{name: "fraction", partition: pct("99.99%"), replicas: 999},
-	{name: "V2 not a percentage", partition: pct("abc"), replicas: 5, reason: "SPEC §1.2 V2",
+	{name: "V2 not a percentage", partition: pct("abc"), replicas: 5, reason: "rule V2",
 		want: []string{us + `.partition: Invalid value: "abc": failed GetScaledValueFromIntOrPercent for partition: invalid type: string is not a percentage`}},
 	{name: "V2 quoted number", partition: pct("99"), replicas: 9,
 		want: []string{us + `.partition: Invalid value: "99": failed GetScaledValueFromIntOrPercent for partition: invalid type: string is not a percentage`}},
 	{name: "V2 ParseFloat error", partition: pct("5%%"), replicas: 9,
 		want: []string{us + `.partition: Invalid value: "5%%": failed GetScaledValueFromIntOrPercent for partition: strconv.ParseFloat: parsing "5%": invalid syntax`}},
-	{name: "V3 negative count", partition: cnt(-1), replicas: 5, reason: "SPEC §1.2 V3, kruise test invalid-partition",
+	{name: "V3 negative count", partition: cnt(-1), replicas: 5, reason: "rule V3, kruise test invalid-partition",
 		want: []string{us + `.partition: Invalid value: -1: must be greater than or equal to 0`}},
 	{name: "V3 negative percent", partition: pct("-10%"), replicas: 10, reason: "the scaled value is printed",
 		want: []string{us + `.partition: Invalid value: -1: must be greater than or equal to 0`}},
@@ -85,24 +86,24 @@ var kruiseRollingUpdateCases = []struct {
 	{name: "kruise test: surge 5 without unavailable", updateType: "ReCreate", maxSurge: cnt(5), replicas: 5},
 	{name: "zero replicas skip V7", updateType: "ReCreate", maxUnavailable: cnt(0), maxSurge: cnt(0), replicas: 0},
 	{name: "fraction rounds up to 1", updateType: "ReCreate", maxUnavailable: pct("0.5%"), replicas: 10,
-		reason: "ceil(0.05) = 1; the controller's legacy reader later makes it 0 (SPEC §11 S3)"},
+		reason: "ceil(0.05) = 1; the controller's legacy reader later makes it 0 (docs/cloneset.md#s3-percent-parser-mismatch)"},
 	{name: "negative percent with surge passes", updateType: "ReCreate", maxUnavailable: pct("-10%"), maxSurge: cnt(1), replicas: 10,
-		reason: "SPEC §11 S15"},
+		reason: "a negative percentage passes admission (docs/cloneset.md#s15-negative-percents)"},
 	{name: "in place only with surge 0%", updateType: "InPlaceOnly", maxUnavailable: cnt(1), maxSurge: pct("0%"), replicas: 5},
 	// kruise's validation_test.go, invalid cases, with the texts.
 	{name: "V4 kruise test invalid-cloneset-maxUnavailable-create", updateType: "ReCreate", maxUnavailable: pct("5"), maxSurge: cnt(2), replicas: 5,
 		want: []string{us + `.maxUnavailable: Invalid value: "5": failed GetScaledValueFromIntOrPercent for maxUnavailable: invalid type: string is not a percentage`}},
 	{name: "V5 kruise test invalid-cloneset-maxSurge-create", updateType: "ReCreate", maxUnavailable: cnt(2), maxSurge: pct("5"), replicas: 5,
 		want: []string{us + `.maxSurge: Invalid value: "5": failed GetScaledValueFromIntOrPercent for maxSurge: invalid type: string is not a percentage`}},
-	{name: "V6 in place only with surge", updateType: "InPlaceOnly", maxUnavailable: cnt(1), maxSurge: cnt(1), replicas: 1, reason: "SPEC §1.2 V6",
+	{name: "V6 in place only with surge", updateType: "InPlaceOnly", maxUnavailable: cnt(1), maxSurge: cnt(1), replicas: 1, reason: "rule V6",
 		want: []string{us + `.maxSurge: Invalid value: "1": can not use maxSurge with strategy type InPlaceOnly`}},
 	{name: "V6 with a percent", updateType: "InPlaceOnly", maxUnavailable: cnt(1), maxSurge: pct("1%"), replicas: 5, reason: "ceil(0.05) = 1",
 		want: []string{us + `.maxSurge: Invalid value: "1%": can not use maxSurge with strategy type InPlaceOnly`}},
-	{name: "V7 kruise test invalid-maxUnavailable", updateType: "InPlaceIfPossible", maxUnavailable: cnt(0), replicas: 1, reason: "SPEC §1.2 V7",
+	{name: "V7 kruise test invalid-maxUnavailable", updateType: "InPlaceIfPossible", maxUnavailable: cnt(0), replicas: 1, reason: "rule V7",
 		want: []string{us + `.maxUnavailable: Invalid value: intstr.IntOrString{Type:0, IntVal:0, StrVal:""}: ` + bothBelowOne}},
 	{name: "V7 kruise test invalid-maxSurge", updateType: "InPlaceIfPossible", maxUnavailable: cnt(0), maxSurge: cnt(0), replicas: 5,
 		want: []string{us + `.maxUnavailable: Invalid value: intstr.IntOrString{Type:0, IntVal:0, StrVal:""}: ` + bothBelowOne}},
-	{name: "V7 zero percent", updateType: "ReCreate", maxUnavailable: pct("0%"), maxSurge: cnt(0), replicas: 3, reason: "SPEC §1.2 V7",
+	{name: "V7 zero percent", updateType: "ReCreate", maxUnavailable: pct("0%"), maxSurge: cnt(0), replicas: 3, reason: "rule V7",
 		want: []string{us + `.maxUnavailable: Invalid value: intstr.IntOrString{Type:1, IntVal:0, StrVal:"0%"}: ` + bothBelowOne}},
 	{name: "V7 nil prints null", updateType: "ReCreate", replicas: 3, reason: "field.Error prints a nil pointer as null",
 		want: []string{us + `.maxUnavailable: Invalid value: "null": ` + bothBelowOne}},

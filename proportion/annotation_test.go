@@ -33,7 +33,8 @@ var parseCases = []struct {
 	{name: "MaxUint32", in: "4294967295", err: `proportion: parsing "4294967295": value out of range (higher than 2147483647)`},
 	{name: "MaxUint32+1", in: "4294967296", err: `proportion: parsing "4294967296": value out of range (higher than 2147483647)`},
 	{name: "huge", in: "99999999999999999999", err: `proportion: parsing "99999999999999999999": value out of range (higher than 2147483647)`},
-	// What upstream writes for R 10 with maxSurge MaxInt32 (SPEC 3.6).
+	// What upstream writes for R 10 with maxSurge MaxInt32
+	// (docs/deployment.md#proportional-scaling, replica annotations).
 	{name: "wrapped max", in: "-2147483639", err: `proportion: parsing "-2147483639": invalid syntax`},
 }
 

@@ -62,7 +62,8 @@ func ExampleScale() {
 // Scaling 8 pods down to 4 across a new ReplicaSet of 2 and six old ones
 // of 1: upstream rounds every old share of 0.5 up to 1, hands the
 // leftover -3 to the largest ReplicaSet (the new one) and clamps it at 0,
-// ending with 6 pods instead of 4 and the new ReplicaSet empty (SPEC B1).
+// ending with 6 pods instead of 4 and the new ReplicaSet empty
+// (docs/deployment.md#b1-leftover-clamp).
 // Conserving hits 4 exactly: the new one keeps its exact share of 1 and
 // the three oldest halves round up.
 func ExampleScale_conserving() {

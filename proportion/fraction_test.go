@@ -16,7 +16,8 @@ func TestFraction(t *testing.T) {
 		want   int32
 		reason string
 	}{
-		// Upstream TestGetReplicaSetFraction (SPEC 6, examples 15-17).
+		// Upstream TestGetReplicaSetFraction
+		// (pkg/controller/deployment/util/deployment_util_test.go).
 		{name: "empty deployment scales to 0", d: Deployment{Replicas: 0}, rs: ReplicaSet{Replicas: 10}, want: -10},
 		{name: "max-replicas missing, no status", d: Deployment{Replicas: 10}, rs: ReplicaSet{Replicas: 5}, want: 0,
 			reason: "no annotation and status.replicas 0: nothing to scale from"},
@@ -37,8 +38,9 @@ func TestFraction(t *testing.T) {
 		{name: "half rounds away from zero shrinking", d: Deployment{Replicas: 1}, rs: ReplicaSet{Replicas: 5, MaxReplicas: "2"}, want: -2,
 			reason: "5*1/2 = 2.5 rounds to 3, so the ReplicaSet loses 2, not 3"},
 		{name: "stale annotation shrinks while growing", d: Deployment{Replicas: 10}, rs: ReplicaSet{Replicas: 5, MaxReplicas: "12"}, want: -1,
-			reason: "SPEC B5: 5*10/12 = 4.17"},
-		// Overflow (SPEC B2): upstream's int32 product wraps here.
+			reason: "B5, a stale max-replicas: 5*10/12 = 4.17"},
+		// Overflow (docs/deployment.md#b2-product-overflow-in-the-fraction):
+		// upstream's int32 product wraps here.
 		{name: "product beyond int32", d: Deployment{Replicas: 100000}, rs: ReplicaSet{Replicas: 50000, MaxReplicas: "50000"}, want: 50000,
 			reason: "50000*100000 = 5e9 wraps upstream; 64-bit gives 100000"},
 		{name: "huge surge saturates newMax", d: Deployment{Replicas: 10, MaxSurge: math.MaxInt32}, rs: ReplicaSet{Replicas: 3, MaxReplicas: "13"}, want: 495573146,
@@ -74,7 +76,7 @@ func TestShare(t *testing.T) {
 		{name: "capped by what is left to add", rs: rs(5, "5"), toAdd: 3, added: 1, want: 2, reason: "fraction 5, left 2"},
 		{name: "capped by what is left to remove", rs: rs(10, "20"), toAdd: -3, added: -1, want: -2, reason: "fraction -5, left -2"},
 		{name: "scale down", rs: rs(8, "13"), toAdd: -5, want: -2, reason: "8*10/13 = 6.15"},
-		{name: "stale annotation shrinks during scale-up", rs: rs(6, "12"), toAdd: 2, want: -1, reason: "SPEC B5: fraction -1 < left 2"},
+		{name: "stale annotation shrinks during scale-up", rs: rs(6, "12"), toAdd: 2, want: -1, reason: "B5, a stale max-replicas: fraction -1 < left 2"},
 		{name: "no wrap of toAdd-added", rs: rs(5, "5"), toAdd: math.MaxInt32, added: -10, want: 5},
 		{name: "no wrap of toAdd-added shrinking", rs: ReplicaSet{Replicas: 5}, toAdd: math.MinInt32 + 1, added: 10, want: 0,
 			reason: "no annotation or status: fraction 0"},

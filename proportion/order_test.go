@@ -24,7 +24,9 @@ func names(rss []ReplicaSet) []string {
 	return out
 }
 
-// TestSortProbe is SPEC 3.4's probe: x(2,t1) y(5,t2) z(2,t3) w(2,t3).
+// TestSortProbe checks the orders of upstream's ReplicaSetsBySizeNewer and
+// ReplicaSetsBySizeOlder (pkg/controller/controller_utils.go) on
+// x(2,t1) y(5,t2) z(2,t3) w(2,t3), as in docs/deployment.md#proportional-scaling.
 func TestSortProbe(t *testing.T) {
 	t1, t2, t3 := olderTime, oldTime, newTime
 	in := []ReplicaSet{

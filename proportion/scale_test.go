@@ -54,7 +54,8 @@ func scaleCases() []scaleCase {
 	saturatedNew.AvailableReplicas = 3
 	brokenNew := rsAnn("v2", 2, newTime, 2, 3)
 	return []scaleCase{
-		// Upstream TestScale (SPEC 6), maxSurge 0 unless noted.
+		// Upstream TestScale (pkg/controller/deployment/sync_test.go), maxSurge
+		// 0 unless noted.
 		{name: "normal scaling event: 10 -> 12", d: rolling(12, 0), newRS: 0,
 			rss: []ReplicaSet{rsAnn("v1", 10, newTime, 10, 10)}, want: []int32{12}, order: []int{0}, rule: RuleActiveOrLatest},
 		{name: "normal scaling event: 10 -> 5", d: rolling(5, 0), newRS: 0,
@@ -68,16 +69,16 @@ func scaleCases() []scaleCase {
 		{name: "proportional scaling: 9 -> 4", d: rolling(4, 0), newRS: 0,
 			rss:  []ReplicaSet{rsAnn("v2", 8, newTime, 9, 9), rsAnn("v1", 1, oldTime, 9, 9)},
 			want: []int32{4, 0}, order: []int{0, 1}, rule: RuleProportional},
-		{name: "proportional scaling: 7 -> 10 (example 11)", d: rolling(10, 0), newRS: 0,
+		{name: "proportional scaling: 7 -> 10", d: rolling(10, 0), newRS: 0,
 			rss:  []ReplicaSet{rsAnn("v3", 2, newTime, 7, 7), rsAnn("v2", 3, oldTime, 7, 7), rsAnn("v1", 2, olderTime, 7, 7)},
 			want: []int32{3, 4, 3}, order: []int{1, 0, 2}, rule: RuleProportional, reason: "each +1: 4.29, 2.86 and 2.86 round to 4, 3, 3"},
 		{name: "proportional scaling: 13 -> 8", d: rolling(8, 0), newRS: 0,
 			rss:  []ReplicaSet{rsAnn("v3", 2, newTime, 13, 13), rsAnn("v2", 8, oldTime, 13, 13), rsAnn("v1", 3, olderTime, 13, 13)},
 			want: []int32{1, 5, 2}, order: []int{1, 2, 0}, rule: RuleProportional},
-		{name: "leftover distribution: 3 -> 4 (example 13)", d: rolling(4, 0), newRS: 0,
+		{name: "leftover distribution: 3 -> 4", d: rolling(4, 0), newRS: 0,
 			rss:  []ReplicaSet{rsAnn("v3", 1, newTime, 3, 3), rsAnn("v2", 1, oldTime, 3, 3), rsAnn("v1", 1, olderTime, 3, 3)},
 			want: []int32{2, 1, 1}, order: []int{0, 1, 2}, rule: RuleProportional, reason: "fractions round to 0; the newest takes the leftover"},
-		{name: "leftover distribution: 3 -> 2 (example 13)", d: rolling(2, 0), newRS: 0,
+		{name: "leftover distribution: 3 -> 2", d: rolling(2, 0), newRS: 0,
 			rss:  []ReplicaSet{rsAnn("v3", 1, newTime, 3, 3), rsAnn("v2", 1, oldTime, 3, 3), rsAnn("v1", 1, olderTime, 3, 3)},
 			want: []int32{1, 1, 0}, order: []int{2, 1, 0}, rule: RuleProportional, reason: "the oldest gives up the leftover"},
 		{name: "no new ReplicaSet: 4 -> 5", d: rolling(5, 0), newRS: -1,
@@ -89,7 +90,7 @@ func scaleCases() []scaleCase {
 		{name: "scaling from 0: 0 -> 6", d: rolling(6, 0), newRS: 0,
 			rss:  []ReplicaSet{rsAnn("v3", 0, newTime, 6, 6), rsAnn("v2", 0, oldTime, 6, 6), rsAnn("v1", 0, olderTime, 6, 6)},
 			want: []int32{6, 0, 0}, order: []int{0}, rule: RuleActiveOrLatest, reason: "none active: the new ReplicaSet takes all"},
-		{name: "surge pods: 10 -> 20 (example 15)", d: rolling(20, 2), newRS: 0,
+		{name: "surge pods: 10 -> 20", d: rolling(20, 2), newRS: 0,
 			rss:  []ReplicaSet{rsAnn("v2", 6, newTime, 10, 12), rsAnn("v1", 6, oldTime, 10, 12)},
 			want: []int32{11, 11}, order: []int{0, 1}, rule: RuleProportional, reason: "6*22/12 = 11"},
 		{name: "change both surge and size", d: rolling(50, 6), newRS: 0,
@@ -102,7 +103,8 @@ func scaleCases() []scaleCase {
 			rss:  []ReplicaSet{brokenNew, rsAnn("v1", 1, oldTime, 2, 3)},
 			want: []int32{2, 1}, annotate: []bool{false, false}, order: []int{1, 0}, rule: RuleProportional,
 			reason: "not available, so not saturated; the total already equals R+maxSurge"},
-		// SPEC 7, example 18 and 19.
+		// Upstream's scale (pkg/controller/deployment/sync.go) with one active
+		// ReplicaSet, a saturated new one, and R 0 (docs/deployment.md#proportional-scaling).
 		{name: "single active ReplicaSet (paused): 5 -> 8", d: rolling(8, 0), newRS: 0,
 			rss:  []ReplicaSet{rsAnn("new", 0, newTime, 5, 5), rsAnn("old", 5, oldTime, 5, 5)},
 			want: []int32{0, 8}, order: []int{1}, rule: RuleActiveOrLatest, reason: "the only active ReplicaSet takes R; the new one stays 0"},
@@ -112,19 +114,19 @@ func scaleCases() []scaleCase {
 		{name: "saturated new ReplicaSet", d: rolling(3, 0), newRS: 0,
 			rss:  []ReplicaSet{saturatedNew, rsAnn("v1", 1, oldTime, 3, 3), rsAnn("v0", 0, olderTime, 3, 3)},
 			want: []int32{3, 0, 0}, order: []int{1}, rule: RuleSaturated, reason: "old ReplicaSets with pods go to 0; empty ones are not touched"},
-		{name: "R -> 0 (example 19)", d: rolling(0, 0), newRS: 0,
+		{name: "R -> 0", d: rolling(0, 0), newRS: 0,
 			rss:  []ReplicaSet{rsAnn("new", 3, newTime, 7, 7), rsAnn("old", 4, oldTime, 7, 7)},
 			want: []int32{0, 0}, order: []int{1, 0}, rule: RuleProportional},
 		// Other paths.
 		{name: "no ReplicaSets", d: rolling(3, 1), newRS: -1, rss: nil, want: []int32{}, order: []int{}, rule: RuleNoReplicaSets},
-		{name: "Recreate with two active ReplicaSets (SPEC B8)", d: Deployment{Replicas: 10}, newRS: 0,
+		{name: "Recreate with two active ReplicaSets (B8)", d: Deployment{Replicas: 10}, newRS: 0,
 			rss:  []ReplicaSet{rsAnn("v2", 3, newTime, 8, 8), rsAnn("v1", 5, oldTime, 8, 8)},
 			want: []int32{3, 5}, order: []int{}, rule: RuleNotRollingUpdate, reason: "upstream skips the split for Recreate"},
 		{name: "annotations refreshed without a size change", d: rolling(8, 0), newRS: 0,
 			rss:  []ReplicaSet{rsAnn("v2", 3, newTime, 8, 9), rsAnn("v1", 5, oldTime, 8, 8), rsAnn("v0", 0, olderTime, 1, 1)},
 			want: []int32{3, 5, 0}, annotate: []bool{true, false, false}, order: []int{1, 0}, rule: RuleProportional,
 			reason: "upstream updates v2 only for its stale max-replicas, and never touches the empty v0"},
-		// SPEC B1: upstream's leftover clamp.
+		// Upstream's leftover clamp (docs/deployment.md#b1-leftover-clamp).
 		{name: "B1: scale-down across small ReplicaSets, Upstream", d: rolling(4, 0), newRS: 0, rss: b1,
 			want: []int32{0, 1, 1, 1, 1, 1, 1}, order: []int{0, 1, 2, 3, 4, 5, 6}, rule: RuleProportional, clamped: true,
 			reason: "halves round away from zero, so the old ones keep 1; the leftover -3 zeroes the new one and the total stays 6"},
@@ -135,7 +137,8 @@ func scaleCases() []scaleCase {
 		{name: "7 -> 10, Conserving", d: rolling(10, 0), newRS: 0, mode: Conserving,
 			rss:  []ReplicaSet{rsAnn("v3", 2, newTime, 7, 7), rsAnn("v2", 3, oldTime, 7, 7), rsAnn("v1", 2, olderTime, 7, 7)},
 			want: []int32{3, 4, 3}, order: []int{0, 2, 1}, rule: RuleProportional, reason: "same as upstream: remainders 6/7, 2/7, 6/7"},
-		// Overflow (SPEC B2, B3).
+		// Overflow (docs/deployment.md#b2-product-overflow-in-the-fraction,
+		// docs/deployment.md#b3-unbounded-maxsurge).
 		{name: "B2: product beyond int32", d: rolling(200000, 0), newRS: 0,
 			rss:  []ReplicaSet{rsAnn("v2", 50000, newTime, 100000, 100000), rsAnn("v1", 50000, oldTime, 100000, 100000)},
 			want: []int32{100000, 100000}, order: []int{0, 1}, rule: RuleProportional, reason: "upstream's int32 50000*200000 wraps"},

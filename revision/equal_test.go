@@ -30,7 +30,10 @@ func TestEqualIgnoreHash(t *testing.T) {
 		{name: "different spec, different hash label", want: false,
 			change: func(p *podTemplate) { *p = withHash(*p, "x"); p.Spec.Containers[1].Args = nil }},
 
-		// SPEC.md section 7, example 28, and the rules of section 4.1.
+		// Upstream's semantic equality (EqualIgnoreHash,
+		// pkg/controller/deployment/util/deployment_util.go, compares with
+		// apiequality.Semantic): quantities by amount, nil and empty slices
+		// and maps equal, a nil pointer unequal to a pointer to zero.
 		{name: `quantity "1" vs "1000m"`, want: true,
 			change: func(p *podTemplate) { p.Spec.Containers[0].Resources.Limits["cpu"] = quantity{1000, "1000m"} },
 			reason: "quantity has an Equal method comparing amounts"},

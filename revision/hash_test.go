@@ -14,7 +14,8 @@ import (
 //
 // The raw-byte pipeline values (FNV-32a, collision count bytes,
 // SafeEncodeString) and the empty corev1.PodTemplateSpec hashes are
-// upstream results listed in SPEC.md section 7, example 25.
+// results of running upstream's ComputeHash
+// (pkg/controller/controller_utils.go) at k8s.io/kubernetes v1.36.3.
 //
 // The plain-template values were cross-checked outside this repository,
 // because they need go-spew and Kubernetes: a throwaway module with this
@@ -55,8 +56,8 @@ func TestHashBytesPipeline(t *testing.T) {
 
 // emptyPodTemplateSpecFile holds dump.ForHash(corev1.PodTemplateSpec{}) for
 // k8s.io/api v0.36.3, written by the real go-spew (this is its output, not
-// Kubernetes source). SPEC.md example 25 gives its hashes; its FNV-32a sum
-// is 4130463924.
+// Kubernetes source). Upstream's ComputeHash gives it the hashes tested
+// below; its FNV-32a sum is 4130463924.
 const emptyPodTemplateSpecFile = "testdata/empty-podtemplatespec-k8s-api-v0.36.3.txt"
 
 func TestHashEmptyPodTemplateSpecRendering(t *testing.T) {

@@ -228,8 +228,8 @@ func TestReconcileOld(t *testing.T) {
 		wantOld     int32
 		reason      string
 	}{
-		{name: "SPEC 8: healthy", d: dep(10, pct(25), pct(25)), old: 10, avail: 10, newSpec: 3, wantRemoved: 2, wantOld: 8, reason: "maxScaledDown 13-8-3 = 2"},
-		{name: "SPEC 8: unhealthy first", d: dep(10, pct(25), pct(25)), old: 10, avail: 7, newSpec: 3, wantRemoved: 2, wantOld: 8, reason: "cleanup takes the 2, scale-down finds 7 <= 8"},
+		{name: "R10 25%/25%: healthy", d: dep(10, pct(25), pct(25)), old: 10, avail: 10, newSpec: 3, wantRemoved: 2, wantOld: 8, reason: "maxScaledDown 13-8-3 = 2"},
+		{name: "R10 25%/25%: unhealthy first", d: dep(10, pct(25), pct(25)), old: 10, avail: 7, newSpec: 3, wantRemoved: 2, wantOld: 8, reason: "cleanup takes the 2, scale-down finds 7 <= 8"},
 		{name: "maxUnavailable 0", d: dep(10, num(0), num(0)), old: 10, avail: 10, wantRemoved: 1, wantOld: 9},
 		{name: "maxUnavailable 2", d: dep(10, num(0), num(2)), old: 10, avail: 10, wantRemoved: 2, wantOld: 8},
 		{name: "unhealthy cleanup", d: dep(10, num(0), num(2)), old: 10, avail: 8, wantRemoved: 2, wantOld: 8},

@@ -9,7 +9,8 @@ import (
 )
 
 func TestCalculateStatus(t *testing.T) {
-	// SPEC 7 #9.
+	// Upstream: calculateStatus, pkg/controller/deployment/sync.go; the
+	// numbers are what it returns for these ReplicaSets.
 	d := dep(10, pct(25), pct(25))
 	d.Generation = 4
 	d.Status.CollisionCount = ptr(int32(2))
@@ -22,7 +23,7 @@ func TestCalculateStatus(t *testing.T) {
 		Conditions: []Condition{{Type: DeploymentAvailable, Status: ConditionTrue, Reason: ReasonMinimumReplicasAvailable, Message: "Deployment has minimum availability.", LastUpdateTime: t0, LastTransitionTime: t0}},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("CalculateStatus(SPEC 7 #9) mismatch (-want +got):\n%s", diff)
+		t.Errorf("CalculateStatus(10 replicas, new 5 + old 6) mismatch (-want +got):\n%s", diff)
 	}
 	if got.CollisionCount == d.Status.CollisionCount {
 		t.Errorf("CalculateStatus shares the CollisionCount pointer with its input")
@@ -48,7 +49,9 @@ func TestCalculateStatusUnavailableAndRecreate(t *testing.T) {
 }
 
 func TestTerminatingReplicas(t *testing.T) {
-	// SPEC 7 #30.
+	// Upstream: GetTerminatingReplicaCountForReplicaSets,
+	// pkg/controller/deployment/util/deployment_util.go: nil as soon as a
+	// synced ReplicaSet reports nil; never-synced ones are skipped.
 	synced := ReplicaSet[tmpl]{TerminatingReplicas: ptr(int32(2)), ObservedGeneration: 1}
 	neverSynced := ReplicaSet[tmpl]{}
 	syncedNil := ReplicaSet[tmpl]{ObservedGeneration: 3}
@@ -125,8 +128,8 @@ func TestTimedOut(t *testing.T) {
 		now   time.Time
 		want  bool
 	}{
-		{name: "SPEC 10: 11 s after a 10 s deadline", pds: ptr(int32(10)), conds: progressing(ReasonReplicaSetUpdated, at(1, 9)), now: at(1, 20), want: true},
-		{name: "SPEC 10: 9 s after", pds: ptr(int32(10)), conds: progressing(ReasonReplicaSetUpdated, at(1, 11)), now: at(1, 20), want: false},
+		{name: "11 s after a 10 s deadline", pds: ptr(int32(10)), conds: progressing(ReasonReplicaSetUpdated, at(1, 9)), now: at(1, 20), want: true},
+		{name: "9 s after", pds: ptr(int32(10)), conds: progressing(ReasonReplicaSetUpdated, at(1, 11)), now: at(1, 20), want: false},
 		{name: "exactly at the deadline is not timed out", pds: ptr(int32(10)), conds: progressing(ReasonReplicaSetUpdated, at(1, 10)), now: at(1, 20), want: false},
 		{name: "no deadline (NoLimit)", pds: ptr(NoLimit), conds: progressing(ReasonReplicaSetUpdated, at(0, 0)), now: at(100, 0), want: false},
 		{name: "nil means 600 s", pds: nil, conds: progressing(ReasonReplicaSetUpdated, at(0, 0)), now: at(10, 1), want: true},

@@ -12,7 +12,7 @@ import (
 
 // TestRevisionDataGivesKruisesNames checks the revision names RevisionData
 // leads to for templates whose names were observed with kruise v1.9.1
-// (SPEC-cloneset §8 and §12 case 32): the bytes are kruise's, including
+// (docs/cloneset.md#revisions): the bytes are kruise's, including
 // the "creationTimestamp":null that apimachinery v0.30 still writes.
 func TestRevisionDataGivesKruisesNames(t *testing.T) {
 	tests := []struct {
@@ -21,8 +21,8 @@ func TestRevisionDataGivesKruisesNames(t *testing.T) {
 		want   string
 		reason string
 	}{
-		{name: "demo nginx:1.25", image: "nginx:1.25", want: "demo-788944f45", reason: "SPEC-cloneset §8"},
-		{name: "demo nginx:1.26", image: "nginx:1.26", want: "demo-5b54ff9d4d", reason: "SPEC-cloneset §12 case 32"},
+		{name: "demo nginx:1.25", image: "nginx:1.25", want: "demo-788944f45", reason: "observed with kruise v1.9.1"},
+		{name: "demo nginx:1.26", image: "nginx:1.26", want: "demo-5b54ff9d4d", reason: "observed with kruise v1.9.1"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -111,7 +111,8 @@ func ParseDeletionCost(v string) (cost int32, ok bool) {
 }
 
 // PodClass is the one branch kruise's diff calculation counts an active
-// pod in (SPEC-cloneset §4). The zero PodClass is not a class.
+// pod in (docs/cloneset.md#pod-classes-and-availability). The zero
+// PodClass is not a class.
 type PodClass uint8
 
 // The pod classes, checked in this order.

@@ -53,7 +53,7 @@ const (
 	InPlaceOnly UpdateStrategyType = "InPlaceOnly"
 	// OnDelete never updates a pod: only pods deleted by someone else are
 	// replaced at the update revision. The controller implements it but
-	// kruise's webhook rejects it (SPEC-cloneset §11 S13).
+	// kruise's webhook rejects it (docs/cloneset.md#s13-ondelete-unreachable).
 	OnDelete UpdateStrategyType = "OnDelete"
 )
 

@@ -31,7 +31,7 @@ func TestDeletionOrderSpecCases(t *testing.T) {
 	base := func(name, node string, cost string) Pod {
 		return Pod{Name: name, NodeName: node, Phase: PodRunning, Ready: true, ReadySince: t0.Add(-time.Hour), CreationTime: t0.Add(-2 * time.Hour), Lifecycle: Normal, DeletionCost: cost}
 	}
-	// SPEC-cloneset §6 and §12 #27 (O): a(cost 5) b(-1) c(none)
+	// Observed by running kruise (docs/cloneset.md#deletion-order): a(cost 5) b(-1) c(none)
 	// d(unready, cost -100) e(Pending, unscheduled) f("+3" reads 0, newest).
 	a, b, c := base("a", "n1", "5"), base("b", "n2", "-1"), base("c", "n3", "")
 	d := base("d", "n4", "-100")
@@ -42,10 +42,10 @@ func TestDeletionOrderSpecCases(t *testing.T) {
 	pods := []Pod{a, b, c, d, e, f}
 	want := []string{"e", "d", "b", "f", "c", "a"}
 	if got := orderNames(t, pods, 0); !slices.Equal(got, want) {
-		t.Errorf("DeletionOrder(§12 #27) = %v, want %v", got, want)
+		t.Errorf("DeletionOrder(a to f) = %v, want %v", got, want)
 	}
 
-	// §12 #28 (O): p0, p1 on n1, p2 on n2, p3 on n3, created in that order:
+	// Observed by running kruise: p0, p1 on n1, p2 on n2, p3 on n3, created in that order:
 	// p1 has same-node rank 1 and goes first, then the newest, p3.
 	var ranked []Pod
 	for i, node := range []string{"n1", "n1", "n2", "n3"} {
@@ -55,7 +55,7 @@ func TestDeletionOrderSpecCases(t *testing.T) {
 	}
 	want = []string{"p1", "p3", "p2", "p0"}
 	if got := orderNames(t, ranked, 0); !slices.Equal(got, want) {
-		t.Errorf("DeletionOrder(§12 #28) = %v, want %v", got, want)
+		t.Errorf("DeletionOrder(same-node pods) = %v, want %v", got, want)
 	}
 }
 
@@ -138,8 +138,8 @@ func refRanks(pods []Pod) map[string]int {
 	return ranks
 }
 
-// refLess is kruise's ActivePodsWithRanks.Less written from SPEC-cloneset
-// §6, plus the name rule. ranks nil means no ranker and no availability.
+// refLess is kruise's ActivePodsWithRanks.Less written from
+// docs/cloneset.md#deletion-order, plus the name rule. ranks nil means no ranker and no availability.
 func refLess(a, b *Pod, ranks map[string]int, minReady int32) bool {
 	if (a.NodeName == "") != (b.NodeName == "") {
 		return a.NodeName == ""

@@ -172,8 +172,8 @@ type Diffs struct {
 	UpdateNum int32 `json:"updateNum,omitempty"`
 	// UpdateMaxUnavailable is the update budget: U + N - R, set only when
 	// UpdateNum != 0. It is negative when more than U pods are missing
-	// (SPEC-cloneset §11 S1); Options.UpdateBudget = BudgetClampAtZero
-	// clamps it at 0.
+	// (docs/cloneset.md#s1-negative-update-budget); Options.UpdateBudget =
+	// BudgetClampAtZero clamps it at 0.
 	UpdateMaxUnavailable int32 `json:"updateMaxUnavailable,omitempty"`
 }
 

@@ -15,8 +15,8 @@ import (
 	"pgregory.net/rapid"
 )
 
-// Pod shorthands of SPEC-cloneset: O/N old/new revision, r/u ready or not,
-// D specified for deletion.
+// Pod shorthands (docs/cloneset.md#notation): O/N old/new revision, r/u
+// ready or not, D specified for deletion.
 func or() Pod                               { return kp(oldRev, Normal, true, false) }
 func ou() Pod                               { return kp(oldRev, Normal, false, false) }
 func nr() Pod                               { return kp(newRev, Normal, true, false) }
@@ -34,9 +34,12 @@ func times(n int, p Pod) []Pod {
 
 func cat(groups ...[]Pod) []Pod { return slices.Concat(groups...) }
 
-// TestCalculateDiffsSpecCases holds the worked cases of SPEC-cloneset §5
-// (numbered as there) and the diff cases of §12. Each says which gates it
-// assumes; "consistent" means current revision == update revision.
+// TestCalculateDiffsSpecCases holds worked cases of kruise's
+// calculateDiffsWithExpectation: the cases of its unit test
+// TestCalculateDiffsWithExpectation and results observed by running it
+// (docs/cloneset.md#the-diffs). Each says which gates it assumes;
+// "consistent" means current revision == update revision, and S1 to S15
+// name the kruise surprises of docs/cloneset.md#surprises.
 func TestCalculateDiffsSpecCases(t *testing.T) {
 	s5 := kcs(5, num(3), num(1), num(1)) // R5 P3 U1 S1
 	tests := []diffsCase{
@@ -48,18 +51,18 @@ func TestCalculateDiffsSpecCases(t *testing.T) {
 			want: Diffs{}},
 		{name: "2a rollback, gate on: R5 P4 U2, 4 Nr + 1 Or", cs: kcs(5, num(4), num(2), num(0)), rollbackGate: true, pods: cat(times(4, nr()), times(1, or())),
 			want: Diffs{UpdateNum: -3, UpdateMaxUnavailable: 2}, reason: "oldDiff 1-4 = -3, newDiff 4-1 = 3"},
-		{name: "2b rollback, gate off (§11 S9, §12 #2)", cs: kcs(5, num(4), num(2), num(0)), pods: cat(times(4, nr()), times(1, or())),
+		{name: "2b rollback, gate off (S9)", cs: kcs(5, num(4), num(2), num(0)), pods: cat(times(4, nr()), times(1, or())),
 			want: Diffs{}, reason: "the diffs are clamped: oldDiff 0, newDiff 0"},
 		{name: "2c rollback gate on but revisions consistent", cs: kcs(5, num(4), num(2), num(0)), rollbackGate: true, consistent: true, pods: cat(times(4, nr()), times(1, or())),
 			want: Diffs{}},
-		{name: "3 R5 P3 U1 S1, 5 Or (§12 #3)", cs: s5, pods: times(5, or()),
+		{name: "3 R5 P3 U1 S1, 5 Or", cs: s5, pods: times(5, or()),
 			want: Diffs{ScaleUpNum: 1, ScaleUpLimit: 1, UseSurge: 1, UpdateNum: 2, UpdateMaxUnavailable: 1}},
 		{name: "4 same + 1 Nu", cs: s5, pods: cat(times(5, or()), times(1, nu())),
 			want: Diffs{UseSurge: 1, UpdateNum: 1, UpdateMaxUnavailable: 2}},
-		{name: "5 4 Or + 1 OrD + 1 Nu (§12 #4)", cs: s5, pods: cat(times(4, or()), times(1, deleted(or())), times(1, nu())),
+		{name: "5 4 Or + 1 OrD + 1 Nu", cs: s5, pods: cat(times(4, or()), times(1, deleted(or())), times(1, nu())),
 			want:   Diffs{UseSurge: 1, UseSurgeOldRevision: 1, DeleteReadyLimit: 1, UpdateNum: 1, UpdateMaxUnavailable: 2},
 			reason: "scaleSurge min(max(1+1-1,0),1) = 1, scaleOldSurge 1; updateSurge 1: a tie takes the scale branch"},
-		{name: "6a in place: 4 Or + 1 N Updating + 1 Nu (§12 #5)", cs: s5, pods: cat(times(4, or()), times(1, withState(nr(), Updating)), times(1, nu())),
+		{name: "6a in place: 4 Or + 1 N Updating + 1 Nu", cs: s5, pods: cat(times(4, or()), times(1, withState(nr(), Updating)), times(1, nu())),
 			want: Diffs{ScaleDownNum: 1, ScaleDownNumOldRevision: 1}, reason: "deleteReadyLimit max(1+1-2, 0) = 0"},
 		{name: "6b the Updating pod is Normal and ready", cs: s5, pods: cat(times(4, or()), times(1, nr()), times(1, nu())),
 			want: Diffs{ScaleDownNum: 1, ScaleDownNumOldRevision: 1, DeleteReadyLimit: 1}},
@@ -67,11 +70,11 @@ func TestCalculateDiffsSpecCases(t *testing.T) {
 			want: Diffs{ScaleUpNum: 1, ScaleUpLimit: 1, UseSurge: 1, UpdateNum: 1, UpdateMaxUnavailable: 3}, reason: "P = 4"},
 		{name: "7b + 1 Nu", cs: kcs(5, str("99%"), num(3), num(2)), pods: cat(times(5, or()), times(1, nu())),
 			want: Diffs{ScaleDownNum: 1, ScaleDownNumOldRevision: 1, DeleteReadyLimit: 3}},
-		{name: "8a R5 P99% U40% S30% (§12 #6)", cs: kcs(5, str("99%"), str("40%"), str("30%")), pods: times(5, or()),
+		{name: "8a R5 P99% U40% S30%", cs: kcs(5, str("99%"), str("40%"), str("30%")), pods: times(5, or()),
 			want: Diffs{ScaleUpNum: 1, ScaleUpLimit: 1, UseSurge: 1, UpdateNum: 1, UpdateMaxUnavailable: 2}, reason: "S = ceil(1.5) = 2 > 0, so U = floor(2.0) = 2"},
 		{name: "8b R5 P99% U30% S30%", cs: kcs(5, str("99%"), str("30%"), str("30%")), pods: times(5, or()),
 			want: Diffs{ScaleUpNum: 1, ScaleUpLimit: 1, UseSurge: 1, UpdateNum: 1, UpdateMaxUnavailable: 1}, reason: "U = floor(1.5) = 1"},
-		{name: "9a consistent R5 P0 U0 S1, 1 NrD + 4 Nr (§12 #7)", cs: kcs(5, num(0), num(0), num(1)), consistent: true, pods: cat(times(1, deleted(nr())), times(4, nr())),
+		{name: "9a consistent R5 P0 U0 S1, 1 NrD + 4 Nr", cs: kcs(5, num(0), num(0), num(1)), consistent: true, pods: cat(times(1, deleted(nr())), times(4, nr())),
 			want: Diffs{ScaleUpNum: 1, ScaleUpLimit: 1, UseSurge: 1}, reason: "surge to replace the ready pod before deleting it"},
 		{name: "9b + 1 Nu", cs: kcs(5, num(0), num(0), num(1)), consistent: true, pods: cat(times(1, deleted(nr())), times(4, nr()), times(1, nu())),
 			want: Diffs{UseSurge: 1}},
@@ -81,7 +84,7 @@ func TestCalculateDiffsSpecCases(t *testing.T) {
 			want: Diffs{DeleteReadyLimit: 1}},
 		{name: "10b R4 U1, 2 NuD + 3 Nr", cs: kcs(4, num(0), num(1), num(0)), consistent: true, pods: cat(times(2, deleted(nu())), times(3, nr())),
 			want: Diffs{DeleteReadyLimit: 2}, reason: "specified-delete pods are not counted unavailable: 1 + (5-4) - 0"},
-		{name: "11a R6 SU2, 2 Nr + 1 Nu (§12 #8)", cs: kcs(6, num(0), num(1), num(0)), scaleMaxUnavailable: num(2), consistent: true, pods: cat(times(2, nr()), times(1, nu())),
+		{name: "11a R6 SU2, 2 Nr + 1 Nu", cs: kcs(6, num(0), num(1), num(0)), scaleMaxUnavailable: num(2), consistent: true, pods: cat(times(2, nr()), times(1, nu())),
 			want: Diffs{ScaleUpNum: 3, ScaleUpLimit: 1}},
 		{name: "11b 2 unready", cs: kcs(6, num(0), num(1), num(0)), scaleMaxUnavailable: num(2), consistent: true, pods: cat(times(1, nr()), times(2, nu())),
 			want: Diffs{ScaleUpNum: 3}, reason: "limit max(2-2, 0) = 0"},
@@ -95,7 +98,7 @@ func TestCalculateDiffsSpecCases(t *testing.T) {
 			want: Diffs{ScaleUpNum: 1, ScaleUpLimit: 1, UpdateNum: 1, UpdateMaxUnavailable: 1}},
 		{name: "13a R3 U1, 2 Nr + 1 N PreparingDelete D, no label", cs: kcs(3, num(0), num(1), num(0)), pods: cat(times(2, nr()), times(1, deleted(withState(nr(), PreparingDelete)))),
 			want: Diffs{}, reason: "a PreparingDelete pod is pre-deleting, not specified for deletion"},
-		{name: "13b with the label (§12 #11)", cs: kcs(3, num(0), num(1), num(0)), excludeLabel: true, pods: cat(times(2, nr()), times(1, deleted(withState(nr(), PreparingDelete)))),
+		{name: "13b with the label", cs: kcs(3, num(0), num(1), num(0)), excludeLabel: true, pods: cat(times(2, nr()), times(1, deleted(withState(nr(), PreparingDelete)))),
 			want: Diffs{ScaleUpNum: 1, ScaleUpLimit: 1}},
 		{name: "13c with the manager flag", cs: kcs(3, num(0), num(1), num(0)), excludeFlag: true, pods: cat(times(2, nr()), times(1, deleted(withState(nr(), PreparingDelete)))),
 			want: Diffs{ScaleUpNum: 1, ScaleUpLimit: 1}},
@@ -107,24 +110,24 @@ func TestCalculateDiffsSpecCases(t *testing.T) {
 			want: Diffs{ScaleUpNum: 1, ScaleUpLimit: 1, UpdateNum: 0}, reason: "3 old = P: no old pod to create"},
 		{name: "14d update step ignores the gate", cs: kcs(4, str("90%"), num(1), num(0)), step: UpdateStep, preparingAsUpdate: true, pods: cat(times(1, withState(or(), PreparingUpdate)), times(2, or())),
 			want: Diffs{ScaleUpNum: 1, ScaleUpLimit: 1}},
-		{name: "15 paused R5 P0 U0 S3, 3 Or (§12 #9, §11 S1)", cs: kcs(5, num(0), num(0), num(3)), paused: true, pods: times(3, or()),
+		{name: "15 paused R5 P0 U0 S3, 3 Or (S1)", cs: kcs(5, num(0), num(0), num(3)), paused: true, pods: times(3, or()),
 			want: Diffs{ScaleUpNum: 2, ScaleUpLimit: 2, UpdateNum: 3, UpdateMaxUnavailable: -2}, reason: "paused forces S to 0; U stays 0; budget 0+3-5"},
 		{name: "15b the same with BudgetClampAtZero", cs: kcs(5, num(0), num(0), num(3)), paused: true, budget: BudgetClampAtZero, pods: times(3, or()),
 			want: Diffs{ScaleUpNum: 2, ScaleUpLimit: 2, UpdateNum: 3, UpdateMaxUnavailable: 0}},
-		{name: "16 paused R3 P0 U0 S3, 5 Or (§12 #10)", cs: kcs(3, num(0), num(0), num(3)), paused: true, pods: times(5, or()),
+		{name: "16 paused R3 P0 U0 S3, 5 Or", cs: kcs(3, num(0), num(0), num(3)), paused: true, pods: times(5, or()),
 			want: Diffs{ScaleDownNum: 2, ScaleDownNumOldRevision: 5, DeleteReadyLimit: 2, UpdateNum: 3, UpdateMaxUnavailable: 2}},
 		{name: "17a paused R5 P0 U0 S3, 5 Or + 3 Nu", cs: kcs(5, num(0), num(0), num(3)), paused: true, pods: cat(times(5, or()), times(3, nu())),
 			want: Diffs{ScaleDownNum: 3, ScaleDownNumOldRevision: 5, UpdateNum: 2, UpdateMaxUnavailable: 3}},
 		{name: "17b with P 2", cs: kcs(5, num(2), num(0), num(3)), paused: true, pods: cat(times(5, or()), times(3, nu())),
 			want: Diffs{ScaleDownNum: 3, ScaleDownNumOldRevision: 3}},
-		{name: "18 R5 P0 U33.3%, 5 Or (§12 #12, §11 S3)", cs: kcs(5, num(0), str("33.3%"), nil), pods: times(5, or()),
+		{name: "18 R5 P0 U33.3%, 5 Or (S3)", cs: kcs(5, num(0), str("33.3%"), nil), pods: times(5, or()),
 			want: Diffs{UpdateNum: 5}, reason: "the legacy parser fails on 33.3, so U = 0 and the budget is 0+5-5 = 0"},
 		{name: "S1 R5 SU1, 2 Or + 1 Ou: nothing created, budget -1", cs: kcs(5, nil, nil, nil), scaleMaxUnavailable: num(1), pods: cat(times(2, or()), times(1, ou())),
 			want: Diffs{ScaleUpNum: 2, ScaleUpLimit: 0, UpdateNum: 3, UpdateMaxUnavailable: -1}, reason: "U = ceil(20% of 5) = 1; limit max(1-1, 0) = 0"},
 		{name: "S1 with BudgetClampAtZero", cs: kcs(5, nil, nil, nil), scaleMaxUnavailable: num(1), budget: BudgetClampAtZero, pods: cat(times(2, or()), times(1, ou())),
 			want: Diffs{ScaleUpNum: 2, ScaleUpLimit: 0, UpdateNum: 3, UpdateMaxUnavailable: 0}},
 		{name: "minReadySeconds makes ready pods unavailable", cs: kcs(3, nil, nil, nil), minReadySeconds: 9999, consistent: true, pods: times(5, nr()),
-			want: Diffs{ScaleDownNum: 2}, reason: "§11 S6: 1 + (5-3) - 5 unavailable < 0, so no ready pod may be deleted"},
+			want: Diffs{ScaleDownNum: 2}, reason: "S6: 1 + (5-3) - 5 unavailable < 0, so no ready pod may be deleted"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.run(t) })

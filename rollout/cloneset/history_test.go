@@ -36,7 +36,7 @@ func TestHistoryToDelete(t *testing.T) {
 		reason          string
 	}{
 		{
-			name: "SPEC §8 example", revisions: six, current: "cs-5", update: "cs-6", pods: podsAt("cs-2"), limit: histLimit(2),
+			name: "limit 2: the oldest non-live revision goes", revisions: six, current: "cs-5", update: "cs-6", pods: podsAt("cs-2"), limit: histLimit(2),
 			want: []string{"cs-1"}, reason: "non-live {1,3,4}, keep 2: delete the oldest",
 		},
 		{

@@ -17,8 +17,8 @@ func wrapTemplate(template string) string {
 	return `{"spec":{"template":{"$patch":"replace",` + strings.TrimPrefix(template, "{") + `}}`
 }
 
-// The expected answers below are kruise v1.9.1's: the SPEC-cloneset §12
-// case 33 rows (observed with real revisions) and the cases of kruise's
+// The expected answers below are kruise v1.9.1's: the "observed" rows
+// (seen by running kruise on real revisions) and the cases of kruise's
 // TestCalculateInPlaceUpdateSpec (pkg/util/inplaceupdate). While writing
 // CalculateInPlaceUpdate, a throwaway program (not committed) also compared
 // it with kruise's decision loop run over github.com/appscode/jsonpatch
@@ -35,24 +35,24 @@ func TestCalculateInPlaceUpdate(t *testing.T) {
 		reason   string
 	}{
 		{
-			name: "SPEC 33: image", from: wrapTemplate(base), to: wrapTemplate(strings.Replace(base, "1.25", "1.26", 1)),
+			name: "observed: image", from: wrapTemplate(base), to: wrapTemplate(strings.Replace(base, "1.25", "1.26", 1)),
 			want: InPlaceUpdate{Possible: true, Images: map[string]string{"main": "nginx:1.26"}},
 		},
 		{
-			name: "SPEC 33: added template label", from: wrapTemplate(base), to: wrapTemplate(strings.Replace(base, `"app":"demo"`, `"app":"demo","tier":"web"`, 1)),
+			name: "observed: added template label", from: wrapTemplate(base), to: wrapTemplate(strings.Replace(base, `"app":"demo"`, `"app":"demo","tier":"web"`, 1)),
 			want: InPlaceUpdate{Possible: true, Images: map[string]string{}, Metadata: true}, reason: "metadata is patched onto the pod",
 		},
 		{
-			name: "SPEC 33: added annotation and image", from: wrapTemplate(base),
+			name: "observed: added annotation and image", from: wrapTemplate(base),
 			to:   wrapTemplate(strings.Replace(strings.Replace(base, "1.25", "1.26", 1), `"creationTimestamp":null`, `"annotations":{"a/b":"c"},"creationTimestamp":null`, 1)),
 			want: InPlaceUpdate{Possible: true, Images: map[string]string{"main": "nginx:1.26"}, Metadata: true},
 		},
 		{
-			name: "SPEC 33: env", from: wrapTemplate(base), to: wrapTemplate(strings.Replace(base, `"name":"main"`, `"name":"main","env":[{"name":"A","value":"1"}]`, 1)),
+			name: "observed: env", from: wrapTemplate(base), to: wrapTemplate(strings.Replace(base, `"name":"main"`, `"name":"main","env":[{"name":"A","value":"1"}]`, 1)),
 			want: InPlaceUpdate{Blockers: []string{"add /spec/containers/0/env"}}, reason: "only images may change in the pod spec",
 		},
 		{
-			name: "SPEC 33: added container", from: wrapTemplate(base), to: wrapTemplate(strings.Replace(base, `"resources":{}}]`, `"resources":{}},{"image":"busybox","name":"side","resources":{}}]`, 1)),
+			name: "observed: added container", from: wrapTemplate(base), to: wrapTemplate(strings.Replace(base, `"resources":{}}]`, `"resources":{}},{"image":"busybox","name":"side","resources":{}}]`, 1)),
 			want: InPlaceUpdate{Blockers: []string{"add /spec/containers/1"}},
 		},
 		{

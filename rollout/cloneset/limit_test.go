@@ -31,7 +31,8 @@ func limitCasePods(ready []bool, old []int) []Pod {
 // Cases of kruise's TestCalculateUpdateCount (pkg/controller/cloneset/sync,
 // run with CloneSetPartitionRollback on): the diffs come from
 // CalculateDiffs and the candidates are passed unsorted, as kruise's test
-// passes them (SPEC-cloneset §7.5, §11 S10).
+// passes them (docs/cloneset.md#update-limit,
+// docs/cloneset.md#s10-unsorted-limit-test).
 func TestLimitUpdateIndexesKruiseCases(t *testing.T) {
 	r, u := true, false
 	tests := []struct {
@@ -90,8 +91,9 @@ func TestLimitUpdateIndexesKruiseCases(t *testing.T) {
 }
 
 // TestLimitUpdateIndexesAfterSort: the controller sorts before limiting,
-// so [Or, Ou, Or] updates the unready pod (SPEC-cloneset §7.5 [corr], §12
-// case 16), where kruise's unit test on unsorted input updates none.
+// so [Or, Ou, Or] updates the unready pod (observed by running kruise;
+// docs/cloneset.md#update-limit), where kruise's unit test on unsorted
+// input updates none.
 func TestLimitUpdateIndexesAfterSort(t *testing.T) {
 	pods := limitCasePods([]bool{true, false, true}, []int{0, 1, 2})
 	cs := &CloneSet[struct{}]{Replicas: 3}

@@ -34,7 +34,7 @@ type BudgetPolicy uint8
 const (
 	// BudgetKruise is kruise v1.9.1's budget, maxUnavailable + pods -
 	// replicas, which is negative when more than maxUnavailable pods are
-	// missing (SPEC-cloneset §11 S1).
+	// missing (docs/cloneset.md#s1-negative-update-budget).
 	BudgetKruise BudgetPolicy = iota
 	// BudgetClampAtZero clamps the budget at 0, as kruise PR #2385
 	// (open; #2384 closed) proposes so that the budget is never reported
@@ -66,7 +66,8 @@ const (
 	// that is available at minReadySeconds 0 (ready, lifecycle Normal),
 	// although the limit itself counts pods not yet ready for
 	// minReadySeconds as unavailable. With a long minReadySeconds a
-	// scale-in then deletes nothing (SPEC-cloneset §11 S6; kruise issue
+	// scale-in then deletes nothing
+	// (docs/cloneset.md#s6-ready-but-not-available-delete; kruise issue
 	// #1478, closed as won't fix).
 	ReadyLimitKruise ReadyLimitPolicy = iota
 	// ReadyLimitAvailableOnly applies the limit only to pods available at

@@ -38,7 +38,7 @@ func TestCalculatePartitionReplicas(t *testing.T) {
 		{name: "kruise: R9 99 without %", replicas: 9, partition: str("99"), wantErr: `cloneset: spec.updateStrategy.partition: "99": invalid type: string is not a percentage`},
 		{name: "kruise: R9 0.01%", replicas: 9, partition: str("0.01%"), want: 1, reason: "ceil(0.0009) = 1"},
 		{name: "kruise: R999 99.99%", replicas: 999, partition: str("99.99%"), want: 998, reason: "ceil(998.9001) = 999 = R, G2"},
-		// SPEC-cloneset §3 (O: run through kruise).
+		// Observed by running kruise (docs/cloneset.md#partition).
 		{name: "spec: R2 99%", replicas: 2, partition: str("99%"), want: 1, reason: "ceil(1.98) = 2 = R, G2"},
 		{name: "spec: R1 50%", replicas: 1, partition: str("50%"), want: 1, reason: "no G2 at R = 1"},
 		{name: "spec: R1 99%", replicas: 1, partition: str("99%"), want: 1},

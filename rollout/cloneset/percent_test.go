@@ -33,7 +33,7 @@ func TestFractionalScaled(t *testing.T) {
 		{name: "90#", in: str("90#"), wantErr: "invalid type: string is not a percentage"},
 		{name: "#%", in: str("#%"), wantErr: `strconv.ParseFloat: parsing "#": invalid syntax`},
 		{name: "90", in: str("90"), wantErr: "invalid type: string is not a percentage"},
-		// SPEC-cloneset §2.3 (O).
+		// Observed by running kruise's reader (docs/cloneset.md#percent-readers).
 		{name: "33.3% of 10 up", in: str("33.3%"), total: 10, up: true, want: 4},
 		{name: "1e1% of 10 up", in: str("1e1%"), total: 10, up: true, want: 1},
 		{name: "5%%", in: str("5%%"), total: 10, up: true, wantErr: `strconv.ParseFloat: parsing "5%": invalid syntax`},
@@ -70,7 +70,8 @@ func TestLegacyScaled(t *testing.T) {
 		want    int64
 		wantErr string
 	}{
-		// SPEC-cloneset §2.2 (O: apimachinery's GetValueFromIntOrPercent).
+		// Observed by running apimachinery's GetValueFromIntOrPercent
+		// (docs/cloneset.md#percent-readers).
 		{name: "25 without % is a percent", in: str("25"), total: 10, up: true, want: 3},
 		{name: "every % is removed", in: str("2%5"), total: 10, up: true, want: 3},
 		{name: "+25% down", in: str("+25%"), total: 10, want: 2},

@@ -157,7 +157,7 @@ func Plan[T any](cs *CloneSet[T], pods []Pod, revisions []ControllerRevision, no
 }
 
 // PlanWith returns what one reconcile does, in kruise's order
-// (SPEC-cloneset §10):
+// (docs/cloneset.md#one-reconcile):
 //
 //  1. The update revision: the template's [RevisionData] (cs.Template
 //     encoded with encoding/json) is looked up in revisions

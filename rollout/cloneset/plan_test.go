@@ -72,7 +72,8 @@ func planKinds(s Sync[podTemplate]) []string {
 	return out
 }
 
-// TestPlanSpecReconcileExample walks SPEC-cloneset §10's example: R3
+// TestPlanSpecReconcileExample walks the example of
+// docs/cloneset.md#one-reconcile: R3
 // ReCreate, maxUnavailable 20% (1), 3 ready pods, template changed.
 func TestPlanSpecReconcileExample(t *testing.T) {
 	r1 := revisionOf(t, templateOf("nginx:1.25"), 1)
@@ -394,7 +395,7 @@ func drawPlanCloneSet(t *rapid.T) *CloneSet[podTemplate] {
 // percentage (fractional ones too for the partition, which kruise reads
 // with its fractional parser; the controller reads maxSurge and
 // maxUnavailable with the legacy parser, which makes a fraction 0, a
-// kruise surprise of its own, SPEC-cloneset §11 S3).
+// kruise surprise of its own, docs/cloneset.md#s3-percent-parser-mismatch).
 func drawIntOrPercent(t *rapid.T, label string, total int32, fractions bool) *intorpercent.IntOrString {
 	switch rapid.IntRange(0, 3).Draw(t, label+"Kind") {
 	case 0:

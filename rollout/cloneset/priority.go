@@ -12,9 +12,10 @@ type NoKeyOrder uint8
 
 const (
 	// NoKeyFirst gives such a pod level -1, ahead of every pod that has a
-	// key, so it is updated first. This is kruise v1.9.1 (SPEC-cloneset
-	// §11 S8): the intent of orderPriority is that the listed keys go
-	// first, yet unlabelled pods overtake them.
+	// key, so it is updated first. This is kruise v1.9.1
+	// (docs/cloneset.md#s8-order-priority-no-key-first): the intent of
+	// orderPriority is that the listed keys go first, yet unlabelled pods
+	// overtake them.
 	NoKeyFirst NoKeyOrder = iota
 	// NoKeyLast puts such pods after every pod that has a key, as users
 	// of orderPriority expect (kruise documents orderPriority as "pods

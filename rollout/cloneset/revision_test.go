@@ -16,7 +16,8 @@ import (
 
 // demoData is the revision data kruise v1.9.1 records for CloneSet "demo"
 // with template labels {app: demo} and one container "main" running
-// nginx:1.25 (SPEC-cloneset §8, observed with the real kruise code).
+// nginx:1.25 (docs/cloneset.md#revisions, observed with the real kruise
+// code).
 const demoData = `{"spec":{"template":{"$patch":"replace","metadata":{"creationTimestamp":null,"labels":{"app":"demo"}},"spec":{"containers":[{"image":"nginx:1.25","name":"main","resources":{}}]}}}}`
 
 var demoData126 = strings.Replace(demoData, "nginx:1.25", "nginx:1.26", 1)
@@ -24,9 +25,9 @@ var demoData126 = strings.Replace(demoData, "nginx:1.25", "nginx:1.26", 1)
 // The expected hashes below were computed by a throwaway program (not
 // committed) that called history.HashControllerRevision from
 // k8s.io/kubernetes v1.36.3 on a ControllerRevision with these Data bytes
-// and the collision count as probe; the demo values also match
-// SPEC-cloneset §8 and §12 case 32, observed with kruise v1.9.1. The same
-// program compared HashRevision with the upstream function on 200,000
+// and the collision count as probe; the demo values also match the names
+// observed by running kruise v1.9.1 (docs/cloneset.md#revisions). The
+// same program compared HashRevision with the upstream function on 200,000
 // random byte strings and collision counts and found no difference.
 func TestHashRevision(t *testing.T) {
 	tests := []struct {
@@ -36,14 +37,14 @@ func TestHashRevision(t *testing.T) {
 		want           string
 		reason         string
 	}{
-		{name: "demo nginx:1.25", data: demoData, collisionCount: 0, want: "788944f45", reason: "SPEC §8: fnv 344500901"},
-		{name: "demo nginx:1.25 after one collision", data: demoData, collisionCount: 1, want: "788944f44", reason: "SPEC §8: fnv 344500900"},
+		{name: "demo nginx:1.25", data: demoData, collisionCount: 0, want: "788944f45", reason: "fnv 344500901"},
+		{name: "demo nginx:1.25 after one collision", data: demoData, collisionCount: 1, want: "788944f44", reason: "fnv 344500900"},
 		{name: "demo nginx:1.25 collision 2", data: demoData, collisionCount: 2, want: "788944f47"},
 		{name: "demo nginx:1.25 collision 10", data: demoData, collisionCount: 10, want: "858b7c6b7b", reason: "two probe digits"},
 		{name: "demo nginx:1.25 negative collision", data: demoData, collisionCount: -1, want: "5dbf9cc65", reason: "the probe is written with its sign"},
 		{name: "demo nginx:1.25 max collision", data: demoData, collisionCount: math.MaxInt32, want: "75bbb85b47"},
 		{name: "demo nginx:1.25 min collision", data: demoData, collisionCount: math.MinInt32, want: "6c58cd6487"},
-		{name: "demo nginx:1.26", data: demoData126, collisionCount: 0, want: "5b54ff9d4d", reason: "SPEC §12 case 32"},
+		{name: "demo nginx:1.26", data: demoData126, collisionCount: 0, want: "5b54ff9d4d", reason: "observed with kruise v1.9.1"},
 		{name: "demo nginx:1.26 collision 1", data: demoData126, collisionCount: 1, want: "5b54ff9d4f"},
 		{name: "empty data", data: "", collisionCount: 0, want: "d8bfb7bc", reason: "only the probe is hashed"},
 		{name: "empty object", data: "{}", collisionCount: 0, want: "cccc864bc"},
@@ -337,8 +338,8 @@ func TestCurrentRevisionAfter(t *testing.T) {
 		want                                  string
 		reason                                string
 	}{
-		{name: "all 3 pods updated, one still pending", specReplicas: 3, statusReplicas: 3, updated: 3, want: "r2", reason: "SPEC §8: readiness not required"},
-		{name: "4 updated pods during surge", specReplicas: 3, statusReplicas: 4, updated: 4, want: "r1", reason: "SPEC §8: replicas must equal spec"},
+		{name: "all 3 pods updated, one still pending", specReplicas: 3, statusReplicas: 3, updated: 3, want: "r2", reason: "readiness not required"},
+		{name: "4 updated pods during surge", specReplicas: 3, statusReplicas: 4, updated: 4, want: "r1", reason: "replicas must equal spec"},
 		{name: "partition keeps one old pod", specReplicas: 3, statusReplicas: 3, updated: 2, want: "r1"},
 		{name: "scaled to zero", specReplicas: 0, statusReplicas: 0, updated: 0, want: "r2"},
 	}

@@ -17,7 +17,7 @@ const (
 	ScaleRegret ScaleBranch = iota + 1
 	// ScaleOut: pods are missing (Diffs.ScaleUpNum > 0). Up to
 	// Diffs.ScaleUpLimit pods are created; nothing is deleted this round,
-	// even when the limit is 0 (SPEC-cloneset §11 S7).
+	// even when the limit is 0 (docs/cloneset.md#s7-scale-out-short-circuit).
 	ScaleOut
 	// ScaleDeletePreDeleted: pods in PreparingDelete whose preDelete hook
 	// is released are deleted.

@@ -38,6 +38,9 @@ func unready(name, rev string, age time.Duration) Pod {
 	return p
 }
 
+// TestScaleSpecCases holds scale steps observed by running kruise v1.9.1
+// (docs/cloneset.md#scale); S5, S6 and S7 name the kruise surprises of
+// docs/cloneset.md#surprises.
 func TestScaleSpecCases(t *testing.T) {
 	h := time.Hour
 	with := func(p Pod, f func(*Pod)) Pod { f(&p); return p }
@@ -54,20 +57,20 @@ func TestScaleSpecCases(t *testing.T) {
 		want   scaleWant
 		reason string
 	}{
-		{name: "§12 #21a R7 P3, 5 Or: 2 created at the update revision", cs: kcs(7, num(3), nil, nil),
+		{name: "R7 P3, 5 Or: 2 created at the update revision", cs: kcs(7, num(3), nil, nil),
 			pods: []Pod{ready("p0", oldRev, h), ready("p1", oldRev, h), ready("p2", oldRev, h), ready("p3", oldRev, h), ready("p4", oldRev, h)},
 			want: scaleWant{Branch: ScaleOut, Modified: true, CreateUpdate: 2}, reason: "5 old pods >= partition 3"},
-		{name: "§12 #21b R5 P4, 2 Or + 1 Nr: 2 created at the current revision", cs: kcs(5, num(4), nil, nil),
+		{name: "R5 P4, 2 Or + 1 Nr: 2 created at the current revision", cs: kcs(5, num(4), nil, nil),
 			pods: []Pod{ready("p0", oldRev, h), ready("p1", oldRev, h), ready("p2", newRev, h)},
 			want: scaleWant{Branch: ScaleOut, Modified: true, CreateCurrent: 2}, reason: "2 old pods, partition 4: ScaleUpNumOldRevision 2 >= limit 2"},
-		{name: "§6 paused R5 P0, 3 Or: pause does not stop scaling", cs: kcs(5, num(0), nil, nil), paused: true,
+		{name: "paused R5 P0, 3 Or: pause does not stop scaling", cs: kcs(5, num(0), nil, nil), paused: true,
 			pods: []Pod{ready("p0", oldRev, h), ready("p1", oldRev, h), ready("p2", oldRev, h)},
 			want: scaleWant{Branch: ScaleOut, Modified: true, CreateUpdate: 2}},
-		{name: "§12 #22 R2 P1 U0, 2 Or + 2 Nr + 1 Nu", cs: kcs(2, num(1), num(0), nil),
+		{name: "R2 P1 U0, 2 Or + 2 Nr + 1 Nu", cs: kcs(2, num(1), num(0), nil),
 			pods:   []Pod{ready("o0", oldRev, 3*h), ready("o1", oldRev, 2*h), ready("n0", newRev, 3*h), ready("n1", newRev, 2*h), unready("n2", newRev, h)},
 			want:   scaleWant{Branch: ScaleIn, Modified: true, Delete: []string{"o1", "n2", "n1"}},
 			reason: "scaleDown 3, 1 old; deleteReadyLimit 0+3-1 = 2: the newer old pod, the unready new one, the newer ready new one"},
-		{name: "§12 #23a R3, 5 pods ready 10 s, minReadySeconds 9999: none deleted (§11 S6)", cs: func() *CloneSet[struct{}] {
+		{name: "R3, 5 pods ready 10 s, minReadySeconds 9999: none deleted (S6)", cs: func() *CloneSet[struct{}] {
 			cs := kcs(3, nil, nil, nil)
 			cs.MinReadySeconds = 9999
 			return cs
@@ -75,7 +78,7 @@ func TestScaleSpecCases(t *testing.T) {
 			revs: Revisions{Current: newRev, Update: newRev},
 			pods: []Pod{ready("p0", newRev, 10*time.Second), ready("p1", newRev, 10*time.Second), ready("p2", newRev, 10*time.Second), ready("p3", newRev, 10*time.Second), ready("p4", newRev, 10*time.Second)},
 			want: scaleWant{Branch: ScaleIn}, reason: "deleteReadyLimit max(1+2-5, 0) = 0 and every pod is ready"},
-		{name: "§11 S6 the same with ReadyLimitAvailableOnly: the 2 newest deleted (kruise #1478)", cs: func() *CloneSet[struct{}] {
+		{name: "S6 the same with ReadyLimitAvailableOnly: the 2 newest deleted (kruise #1478)", cs: func() *CloneSet[struct{}] {
 			cs := kcs(3, nil, nil, nil)
 			cs.MinReadySeconds = 9999
 			return cs
@@ -83,10 +86,10 @@ func TestScaleSpecCases(t *testing.T) {
 			revs: Revisions{Current: newRev, Update: newRev}, opts: Options{ReadyLimit: ReadyLimitAvailableOnly},
 			pods: []Pod{ready("p0", newRev, 50*time.Second), ready("p1", newRev, 40*time.Second), ready("p2", newRev, 30*time.Second), ready("p3", newRev, 20*time.Second), ready("p4", newRev, 10*time.Second)},
 			want: scaleWant{Branch: ScaleIn, Modified: true, Delete: []string{"p4", "p3"}}, reason: "no pod is available yet, so none uses the limit"},
-		{name: "§12 #23b minReadySeconds 0: the 2 newest deleted", cs: kcs(3, nil, nil, nil), revs: Revisions{Current: newRev, Update: newRev},
+		{name: "minReadySeconds 0: the 2 newest deleted", cs: kcs(3, nil, nil, nil), revs: Revisions{Current: newRev, Update: newRev},
 			pods: []Pod{ready("p0", newRev, 50*time.Second), ready("p1", newRev, 40*time.Second), ready("p2", newRev, 30*time.Second), ready("p3", newRev, 20*time.Second), ready("p4", newRev, 10*time.Second)},
 			want: scaleWant{Branch: ScaleIn, Modified: true, Delete: []string{"p4", "p3"}}},
-		{name: "§12 #24 R3 U1, 2 NrD + 1 Nr: the first by name only", cs: kcs(3, nil, num(1), nil), revs: Revisions{Current: newRev, Update: newRev},
+		{name: "R3 U1, 2 NrD + 1 Nr: the first by name only", cs: kcs(3, nil, num(1), nil), revs: Revisions{Current: newRev, Update: newRev},
 			pods: []Pod{with(ready("p1", newRev, h), func(p *Pod) { p.SpecifiedDelete = true }), with(ready("p0", newRev, h), func(p *Pod) { p.SpecifiedDelete = true }), ready("p2", newRev, h)},
 			want: scaleWant{Branch: ScaleDeleteSpecified, Modified: true, Delete: []string{"p0"}}, reason: "deleteReadyLimit 1"},
 		{name: "specified delete: unready pods always, ready ones within the limit", cs: kcs(3, nil, num(1), nil), revs: Revisions{Current: newRev, Update: newRev},
@@ -99,7 +102,7 @@ func TestScaleSpecCases(t *testing.T) {
 		}(), revs: Revisions{Current: newRev, Update: newRev},
 			pods: []Pod{ready("p0", newRev, h), ready("p1", newRev, h), ready("p2", newRev, h)},
 			want: scaleWant{Branch: ScaleDeleteSpecified, Modified: true, Delete: []string{"p2"}}},
-		{name: "§12 #25 regret: R3, 2 Nr + 1 N PreparingDelete", cs: kcs(3, nil, nil, nil), revs: Revisions{Current: newRev, Update: newRev},
+		{name: "regret: R3, 2 Nr + 1 N PreparingDelete", cs: kcs(3, nil, nil, nil), revs: Revisions{Current: newRev, Update: newRev},
 			pods: []Pod{ready("p0", newRev, h), ready("p1", newRev, h), with(ready("p2", newRev, h), func(p *Pod) { p.Lifecycle = PreparingDelete })},
 			want: scaleWant{Branch: ScaleRegret, Modified: true, Regret: []string{"p2"}}, reason: "d = 3 - 3 + 1 = 1"},
 		{name: "no regret when a hook marks pods not ready", cs: kcs(3, nil, nil, nil), revs: Revisions{Current: newRev, Update: newRev},
@@ -112,16 +115,16 @@ func TestScaleSpecCases(t *testing.T) {
 		{name: "a pre-deleted pod still hooked waits", cs: kcs(2, nil, nil, nil), life: hook, revs: Revisions{Current: newRev, Update: newRev},
 			pods: []Pod{ready("p0", newRev, h), ready("p1", newRev, h), with(ready("p2", newRev, h), func(p *Pod) { p.Lifecycle = PreparingDelete; held(p) })},
 			want: scaleWant{Branch: ScaleWaitForDeletion}, reason: "d = 2-3+1 = 0: no regret; the hooked pod is re-marked (no change); scaleDown 3-2 = 1 waits for it"},
-		{name: "§7.8 R2, 3 Nr hooked: the newest moves to PreparingDelete", cs: kcs(2, nil, nil, nil), life: hook, revs: Revisions{Current: newRev, Update: newRev},
+		{name: "R2, 3 Nr hooked: the newest moves to PreparingDelete", cs: kcs(2, nil, nil, nil), life: hook, revs: Revisions{Current: newRev, Update: newRev},
 			pods: []Pod{with(ready("p0", newRev, 3*h), held), with(ready("p1", newRev, 2*h), held), with(ready("p2", newRev, h), held)},
 			want: scaleWant{Branch: ScaleIn, Modified: true, PrepareDelete: []string{"p2"}}},
-		{name: "§12 #26 paused R5 U0 S1, 1 NrD + 4 Nr: nothing (§11 S5)", cs: kcs(5, nil, num(0), num(1)), paused: true, revs: Revisions{Current: newRev, Update: newRev},
+		{name: "paused R5 U0 S1, 1 NrD + 4 Nr: nothing (S5)", cs: kcs(5, nil, num(0), num(1)), paused: true, revs: Revisions{Current: newRev, Update: newRev},
 			pods: []Pod{with(ready("p0", newRev, h), func(p *Pod) { p.SpecifiedDelete = true }), ready("p1", newRev, h), ready("p2", newRev, h), ready("p3", newRev, h), ready("p4", newRev, h)},
 			want: scaleWant{Branch: ScaleNone}, reason: "paused forces maxSurge 0, so no replacement is created and the ready pod may not go"},
-		{name: "§11 S5 unpaused: a replacement is created first", cs: kcs(5, nil, num(0), num(1)), revs: Revisions{Current: newRev, Update: newRev},
+		{name: "S5 unpaused: a replacement is created first", cs: kcs(5, nil, num(0), num(1)), revs: Revisions{Current: newRev, Update: newRev},
 			pods: []Pod{with(ready("p0", newRev, h), func(p *Pod) { p.SpecifiedDelete = true }), ready("p1", newRev, h), ready("p2", newRev, h), ready("p3", newRev, h), ready("p4", newRev, h)},
 			want: scaleWant{Branch: ScaleOut, Modified: true, CreateUpdate: 1}},
-		{name: "§11 S7 R5 SU0, 1 NuD + 3 Nr: scale out with limit 0 blocks deletes, not modified", cs: func() *CloneSet[struct{}] {
+		{name: "S7 R5 SU0, 1 NuD + 3 Nr: scale out with limit 0 blocks deletes, not modified", cs: func() *CloneSet[struct{}] {
 			cs := kcs(5, nil, nil, nil)
 			cs.ScaleStrategy.MaxUnavailable = num(0)
 			return cs
@@ -131,7 +134,7 @@ func TestScaleSpecCases(t *testing.T) {
 		{name: "scale in waits for planned deletions", cs: kcs(2, nil, num(0), nil), revs: Revisions{Current: newRev, Update: newRev},
 			pods: []Pod{with(ready("p0", newRev, h), func(p *Pod) { p.SpecifiedDelete = true }), ready("p1", newRev, h), unready("p2", newRev, h), unready("p3", newRev, h)},
 			want: scaleWant{Branch: ScaleWaitForDeletion}, reason: "deleteReadyLimit 0+2-2 = 0 keeps the ready p0; scaleDown 4-1-2 = 1 waits for it"},
-		{name: "§12 #28 same-node ranker: R2, p0 p1 on n1, p2 on n2, p3 on n3", cs: kcs(2, nil, nil, nil), revs: Revisions{Current: newRev, Update: newRev},
+		{name: "same-node ranker: R2, p0 p1 on n1, p2 on n2, p3 on n3", cs: kcs(2, nil, nil, nil), revs: Revisions{Current: newRev, Update: newRev},
 			pods: []Pod{
 				with(ready("p0", newRev, 4*h), func(p *Pod) { p.NodeName = "n1" }), with(ready("p1", newRev, 3*h), func(p *Pod) { p.NodeName = "n1" }),
 				with(ready("p2", newRev, 2*h), func(p *Pod) { p.NodeName = "n2" }), with(ready("p3", newRev, h), func(p *Pod) { p.NodeName = "n3" }),

@@ -13,7 +13,8 @@ type ScatterGrouping uint8
 const (
 	// ScatterRound sizes groups with math.Round, as kruise v1.9.1 does.
 	// With more matching than non-matching pods the rounding makes runs of
-	// matching pods adjacent (kruise issue #1226, SPEC-cloneset §11 S2):
+	// matching pods adjacent (kruise issue #1226,
+	// docs/cloneset.md#s2-scatter-round-clumping):
 	// candidates [-,-,A,A,A,A] are ordered [2,3,0,4,1,5].
 	ScatterRound ScatterGrouping = iota
 	// ScatterFloor sizes groups by rounding down, as kruise PRs #2321 and
@@ -87,7 +88,7 @@ func scatterTerms(terms []ScatterTerm, pods []Pod, idx []int) []ScatterTerm {
 // the others are cut into groups sized from the candidate counts, or from
 // the counts over all active pods when the candidates hold proportionally
 // more matching pods than the whole CloneSet (then a run of non-matching
-// candidates leads). See SPEC-cloneset §7.4 for the arithmetic.
+// candidates leads). See docs/cloneset.md#scatter for the arithmetic.
 // Upstream: scatterSort.scatterPodsByRule.
 func scatterByTerm(t ScatterTerm, grouping ScatterGrouping, pods []Pod, idx []int) []int {
 	var matched, unmatched []int

@@ -21,7 +21,7 @@ func parseLabels(s string) map[string]string {
 }
 
 // Cases of kruise's TestScatterPodsByRule (pkg/util/updatesort), plus the
-// floor variant of SPEC-cloneset §11 S2.
+// floor variant (docs/cloneset.md#s2-scatter-round-clumping).
 func TestScatterByTerm(t *testing.T) {
 	term := ScatterTerm{Key: "labelA", Value: "AAA"}
 	tests := []struct {

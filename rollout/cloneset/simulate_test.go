@@ -269,7 +269,8 @@ func TestSimulateRolloutCompletesWithinBound(t *testing.T) {
 
 // TestKruiseDeletesBelowAvailabilityFloor shows where kruise itself
 // breaks the availability bound, kept as kruise does it: a pod specified
-// for deletion is never counted as unavailable (SPEC-cloneset §4), so
+// for deletion is never counted as unavailable
+// (docs/cloneset.md#pod-classes-and-availability), so
 // when an unavailable one is deleted, the ready limit still lets an
 // available pod go. Here R 1, maxSurge 1, maxUnavailable 20% (0, rounded
 // down since maxSurge > 0): a surge pod just created (PreparingNormal, so

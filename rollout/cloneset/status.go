@@ -40,8 +40,8 @@ type StatusUpdate struct {
 	DeadlineRequeue    time.Duration `json:"deadlineRequeue,omitempty"`
 	HasDeadlineRequeue bool          `json:"hasDeadlineRequeue,omitempty"`
 	// MinReadyRequeue is minReadySeconds (the full value, not what is
-	// left of it; SPEC-cloneset §11 S14) when it is positive and some
-	// ready pods are not yet available; kruise requeues after it when the
+	// left of it; docs/cloneset.md#s14-min-ready-full-requeue) when it is
+	// positive and some ready pods are not yet available; kruise requeues after it when the
 	// reconcile had no scale or update error. Zero otherwise.
 	MinReadyRequeue time.Duration `json:"minReadyRequeue,omitempty"`
 }
@@ -77,8 +77,9 @@ type StatusUpdate struct {
 //     now, False/ReasonProgressDeadlineExceeded; else True/ReasonUpdated.
 //     A condition whose status and reason do not change keeps its
 //     timestamps (so the deadline runs from entering CloneSetUpdated,
-//     not from the last progress, SPEC-cloneset §11 S11); one whose
-//     reason changes but not its status keeps its lastTransitionTime.
+//     not from the last progress,
+//     docs/cloneset.md#s11-progress-deadline-from-phase-start); one
+//     whose reason changes but not its status keeps its lastTransitionTime.
 //     FailedScale and FailedUpdate, which kruise sets when the scale or
 //     update step fails, are kept as found.
 //
@@ -230,8 +231,8 @@ func removeCondition(list []Condition, t ConditionType) []Condition {
 // generation rose, a counter, a revision or the selector changed, or the
 // Progressing condition appeared, disappeared or changed its status or
 // reason. Other condition changes (a new FailedScale) are not written on
-// their own (SPEC-cloneset §11 S12). Nil statuses are equal to each other
-// and differ from any other. Upstream: inconsistentStatus.
+// their own (docs/cloneset.md#s12-sticky-failure-conditions). Nil
+// statuses are equal to each other and differ from any other. Upstream: inconsistentStatus.
 func StatusDiffers(old, next *Status) bool {
 	if old == nil || next == nil {
 		return old != next

@@ -10,7 +10,7 @@ import (
 )
 
 func TestCalculateStatusSpecExample(t *testing.T) {
-	// SPEC-cloneset §9 and §12 #35.
+	// The example of docs/cloneset.md#status.
 	cs := &CloneSet[struct{}]{Name: "demo", Generation: 3, Replicas: 4, MinReadySeconds: 10, Status: Status{ObservedGeneration: 2, LabelSelector: "app=demo"}}
 	pods := []Pod{
 		ready("a", "r1", time.Minute), ready("b", "r1", time.Minute), ready("c", "r2", 5*time.Second),
@@ -33,7 +33,7 @@ func TestCalculateStatusSpecExample(t *testing.T) {
 }
 
 func TestCalculateStatusCurrentRevision(t *testing.T) {
-	// SPEC-cloneset §8: R3, 3 pods at r2 (one Pending) -> current r2; 4 pods
+	// docs/cloneset.md#revisions: R3, 3 pods at r2 (one Pending) -> current r2; 4 pods
 	// at r2 (surge) -> not yet.
 	three := []Pod{ready("a", "r2", time.Minute), ready("b", "r2", time.Minute), {Name: "c", Revision: "r2", Phase: PodPending}}
 	cs := kcs(3, nil, nil, nil)
@@ -79,11 +79,11 @@ func TestCalculateStatusProgressing(t *testing.T) {
 		{name: "MaxInt32 is no deadline", pds: pds(math.MaxInt32), pods: updating, old: []Condition{cond(ConditionTrue, ReasonUpdated, 0, 0)}, now: 5},
 		{name: "first progress: requeue at the deadline + 1 s", pds: pds(10), pods: updating, now: 1,
 			wantStatus: ConditionTrue, wantReason: ReasonUpdated, wantUpdate: 1, wantRequeue: 11 * time.Second, hasRequeue: true},
-		{name: "§11 S11 Updated at 1, now 8: requeue 4 s", pds: pds(10), pods: updating, old: []Condition{cond(ConditionTrue, ReasonUpdated, 1, 1)}, now: 8,
+		{name: "S11 Updated at 1, now 8: requeue 4 s", pds: pds(10), pods: updating, old: []Condition{cond(ConditionTrue, ReasonUpdated, 1, 1)}, now: 8,
 			wantStatus: ConditionTrue, wantReason: ReasonUpdated, wantUpdate: 1, wantRequeue: 4 * time.Second, hasRequeue: true},
 		{name: "under a second left: no extra second", pds: pds(10), pods: updating, old: []Condition{cond(ConditionTrue, ReasonUpdated, 1, 1)}, now: 11,
 			wantStatus: ConditionTrue, wantReason: ReasonUpdated, wantUpdate: 1, wantRequeue: 0, hasRequeue: true},
-		{name: "§11 S11 at 12: exceeded though pods keep updating", pds: pds(10), pods: updating, old: []Condition{cond(ConditionTrue, ReasonUpdated, 1, 1)}, now: 12,
+		{name: "S11 at 12: exceeded though pods keep updating", pds: pds(10), pods: updating, old: []Condition{cond(ConditionTrue, ReasonUpdated, 1, 1)}, now: 12,
 			wantStatus: ConditionFalse, wantReason: ReasonProgressDeadlineExceeded, wantUpdate: 12},
 		{name: "exceeded sticks", pds: pds(10), pods: updating, old: []Condition{cond(ConditionFalse, ReasonProgressDeadlineExceeded, 12, 12)}, now: 13,
 			wantStatus: ConditionFalse, wantReason: ReasonProgressDeadlineExceeded, wantUpdate: 12},
@@ -133,7 +133,7 @@ func TestStatusDiffers(t *testing.T) {
 	same := base
 	same.Conditions = []Condition{{Type: ConditionProgressing, Status: ConditionTrue, Reason: ReasonUpdated, Message: "other", LastUpdateTime: t0}, {Type: ConditionFailedScale}}
 	if StatusDiffers(&base, &same) {
-		t.Error("a new FailedScale or message alone is written, want not (§11 S12)")
+		t.Error("a new FailedScale or message alone is written, want not (S12)")
 	}
 	lower := base
 	lower.ObservedGeneration = 1

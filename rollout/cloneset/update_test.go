@@ -84,14 +84,14 @@ func TestUpdate(t *testing.T) {
 		reason      string
 	}{
 		{
-			name: "SPEC 16: ReCreate marks the unready pod", cs: CloneSet[struct{}]{Replicas: 3},
+			name: "ReCreate marks the unready pod", cs: CloneSet[struct{}]{Replicas: 3},
 			pods: func() []Pod { p := upods("cs-r1", "p0", "p1", "p2"); p[1].Ready = false; return p }(),
 			revs: Revisions{Current: "cs-r1", Update: "cs-r2"}, wantBranch: UpdatePods,
 			wantActions: []string{"MarkSpecifiedDelete p1 @cs-r2"},
 			reason:      "budget 1 and p1 is already unavailable: sorted first, costs nothing, then the budget is used",
 		},
 		{
-			name: "SPEC §10: ReCreate marks one pod of 3", cs: CloneSet[struct{}]{Replicas: 3},
+			name: "ReCreate marks one pod of 3", cs: CloneSet[struct{}]{Replicas: 3},
 			pods: upods("cs-r1", "p0", "p1", "p2"), revs: Revisions{Current: "cs-r1", Update: "cs-r2"},
 			wantBranch: UpdatePods, wantActions: []string{"MarkSpecifiedDelete p0 @cs-r2"},
 		},
@@ -102,7 +102,7 @@ func TestUpdate(t *testing.T) {
 			reason: "the specified-delete pod is ready, so it is still a candidate; its label is already there",
 		},
 		{
-			name: "SPEC 18: InPlaceIfPossible image change", cs: CloneSet[struct{}]{Replicas: 3, UpdateStrategy: UpdateStrategy{Type: InPlaceIfPossible}},
+			name: "InPlaceIfPossible image change", cs: CloneSet[struct{}]{Replicas: 3, UpdateStrategy: UpdateStrategy{Type: InPlaceIfPossible}},
 			pods: upods("cs-r1", "p0", "p1", "p2"), revs: Revisions{Current: "cs-r1", Update: "cs-r2"},
 			wantBranch: UpdatePods, wantActions: []string{"UpdateInPlace p0 Normal>Updating @cs-r2"},
 		},
@@ -117,7 +117,7 @@ func TestUpdate(t *testing.T) {
 			wantBranch: UpdatePods, wantActions: []string{"MarkSpecifiedDelete p0 @cs-r3"},
 		},
 		{
-			name: "SPEC 19: InPlaceOnly env change fails", cs: CloneSet[struct{}]{Replicas: 3, UpdateStrategy: UpdateStrategy{Type: InPlaceOnly}},
+			name: "InPlaceOnly env change fails", cs: CloneSet[struct{}]{Replicas: 3, UpdateStrategy: UpdateStrategy{Type: InPlaceOnly}},
 			pods: upods("cs-r1", "p0", "p1", "p2"), revs: Revisions{Current: "cs-r1", Update: "cs-r3"},
 			wantBranch: UpdateFailed, wantFailure: "find Pod p0 update strategy is InPlaceOnly but can not update in-place",
 		},
@@ -132,21 +132,21 @@ func TestUpdate(t *testing.T) {
 			wantBranch: UpdatePods, wantActions: []string{"MarkSpecifiedDelete p0 @cs-r2"},
 		},
 		{
-			name: "SPEC 20: inPlaceUpdate hook: PreparingUpdate, no image change",
+			name: "inPlaceUpdate hook: PreparingUpdate, no image change",
 			cs:   CloneSet[struct{}]{Replicas: 3, UpdateStrategy: UpdateStrategy{Type: InPlaceIfPossible}, Lifecycle: &Lifecycle{InPlaceUpdate: hook}},
 			pods: []Pod{hooked(upod("p0", "cs-r1")), hooked(upod("p1", "cs-r1")), hooked(upod("p2", "cs-r1"))},
 			revs: Revisions{Current: "cs-r1", Update: "cs-r2"}, wantBranch: UpdatePods,
 			wantActions: []string{"SetLifecycle p0 Normal>PreparingUpdate"},
 		},
 		{
-			name: "SPEC 20, next round: the hooked PreparingUpdate pod uses the budget and waits",
+			name: "inPlaceUpdate hook, next round: the hooked PreparingUpdate pod uses the budget and waits",
 			cs:   CloneSet[struct{}]{Replicas: 3, UpdateStrategy: UpdateStrategy{Type: InPlaceIfPossible}, Lifecycle: &Lifecycle{InPlaceUpdate: hook}},
 			pods: []Pod{hooked(upod("p0", "cs-r1")), hooked(upod("p1", "cs-r1")), withState(hooked(upod("p2", "cs-r1")), PreparingUpdate)},
 			revs: Revisions{Current: "cs-r1", Update: "cs-r2"}, wantBranch: UpdatePods, wantActions: nil,
 			reason: "PreparingUpdate pods sort first; the pod is no longer available, so the budget of 1 is spent on it",
 		},
 		{
-			name: "SPEC 20, hook released: the PreparingUpdate pod is updated in place",
+			name: "inPlaceUpdate hook released: the PreparingUpdate pod is updated in place",
 			cs:   CloneSet[struct{}]{Replicas: 3, UpdateStrategy: UpdateStrategy{Type: InPlaceIfPossible}, Lifecycle: &Lifecycle{InPlaceUpdate: hook}},
 			pods: []Pod{hooked(upod("p0", "cs-r1")), hooked(upod("p1", "cs-r1")), withState(upod("p2", "cs-r1"), PreparingUpdate)},
 			revs: Revisions{Current: "cs-r1", Update: "cs-r2"}, wantBranch: UpdatePods,
@@ -161,7 +161,7 @@ func TestUpdate(t *testing.T) {
 			reason:      "an Updated pod is a candidate even though not available; the hook is put back",
 		},
 		{
-			name: "SPEC 17: rollback with the partition-rollback gate",
+			name: "rollback with the partition-rollback gate",
 			cs:   CloneSet[struct{}]{Replicas: 8, UpdateStrategy: UpdateStrategy{Type: InPlaceIfPossible, Partition: num(7), MaxUnavailable: num(3)}},
 			pods: append(upods("cs-r1", "o0", "o1", "o2"), func() []Pod {
 				p := upods("cs-r2", "n0", "n1", "n2", "n3", "n4")
@@ -175,12 +175,12 @@ func TestUpdate(t *testing.T) {
 			reason:      "updateNum -4, budget 3 + 8 - 8 = 3",
 		},
 		{
-			name: "SPEC 17 without the gate: nothing to do", cs: CloneSet[struct{}]{Replicas: 8, UpdateStrategy: UpdateStrategy{Type: InPlaceIfPossible, Partition: num(7), MaxUnavailable: num(3)}},
+			name: "rollback without the gate: nothing to do", cs: CloneSet[struct{}]{Replicas: 8, UpdateStrategy: UpdateStrategy{Type: InPlaceIfPossible, Partition: num(7), MaxUnavailable: num(3)}},
 			pods: append(upods("cs-r1", "o0", "o1", "o2"), upods("cs-r2", "n0", "n1", "n2", "n3", "n4")...),
 			revs: Revisions{Current: "cs-r1", Update: "cs-r2"}, wantBranch: UpdateNothing,
 		},
 		{
-			name: "SPEC §7.8: refresh moves only the scheduled PreparingNormal pod, and stops",
+			name: "refresh moves only the scheduled PreparingNormal pod, and stops",
 			cs:   CloneSet[struct{}]{Replicas: 3},
 			pods: func() []Pod {
 				p := upods("cs-r1", "p0", "p1", "p2")

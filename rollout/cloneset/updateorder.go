@@ -75,7 +75,7 @@ func UpdateCandidates(pods []Pod, updateRevision string, updateNum int32) []int 
 //     number at the end of that label's value first. A pod with none of
 //     the keys comes first (kruise), or last with NoKeyLast.
 //  3. strategy.ScatterStrategy, if set: pods matching a term are spread
-//     among the others (SPEC-cloneset §7.4), with kruise's rounding or
+//     among the others (docs/cloneset.md#scatter), with kruise's rounding or
 //     ScatterFloor.
 //  4. Pods in PreparingUpdate move to the front.
 //

@@ -64,7 +64,7 @@ func TestSortUpdateIndexes(t *testing.T) {
 			reason:     "Pending before Running, not ready before ready",
 		},
 		{
-			name: "SPEC 29: PreparingUpdate first, then unscheduled, unready, most recently ready",
+			name: "observed: PreparingUpdate first, then unscheduled, unready, most recently ready",
 			pods: []Pod{
 				running("p0", 100*time.Second),
 				running("p1", 0),
@@ -107,7 +107,7 @@ func TestSortUpdateIndexes(t *testing.T) {
 			reason:     "kruise's sort.Slice leaves equal pods in an input-dependent order",
 		},
 		{
-			name: "SPEC 31: weight priority",
+			name: "observed: weight priority",
 			strategy: UpdateStrategy{PriorityStrategy: &PriorityStrategy{WeightPriority: []WeightTerm{
 				{Weight: 50, MatchSelector: LabelSelector{MatchLabels: map[string]string{"a": "x"}}},
 				{Weight: 30, MatchSelector: LabelSelector{MatchLabels: map[string]string{"b": "x"}}},
@@ -117,7 +117,7 @@ func TestSortUpdateIndexes(t *testing.T) {
 			want:       []int{2, 0, 1, 3},
 		},
 		{
-			name:     "SPEC 31: order priority, no key first (kruise, S8)",
+			name:     "observed: order priority, no key first (kruise, S8)",
 			strategy: UpdateStrategy{PriorityStrategy: &PriorityStrategy{OrderPriority: []OrderTerm{{OrderedKey: "k"}, {OrderedKey: "k2"}}}},
 			pods: labelled(map[string]string{"k": "o-3"}, nil, map[string]string{"k": "o-10"},
 				map[string]string{"k2": "x-7"}, map[string]string{"k": "o-1"}),
@@ -134,7 +134,7 @@ func TestSortUpdateIndexes(t *testing.T) {
 			want:       []int{2, 0, 4, 3, 1},
 		},
 		{
-			name:       "SPEC 30: scatter",
+			name:       "kruise TestScatterPodsByRule: scatter",
 			strategy:   UpdateStrategy{ScatterStrategy: []ScatterTerm{{Key: "labelA", Value: "AAA"}}},
 			pods:       labelled(nil, nil, nil, nil, map[string]string{"labelA": "AAA"}, map[string]string{"labelA": "AAA"}),
 			candidates: []int{0, 1, 2, 3, 4, 5},

@@ -23,14 +23,14 @@ const updateStrategyField = "spec.updateStrategy"
 //
 //	spec.updateStrategy.maxSurge: Invalid value: "1": can not use maxSurge with strategy type InPlaceOnly
 //
-// Rules, in order (SPEC-cloneset §1.2):
+// Rules, in order (docs/cloneset.md#validation):
 //
 //   - replicas >= 0;
 //   - podsToDelete has no duplicates ("duplicated items [a]"; the webhook
 //     then skips its other podsToDelete checks);
 //   - the update strategy type is ReCreate, InPlaceIfPossible or
 //     InPlaceOnly (V1: OnDelete is rejected although the controller
-//     implements it, SPEC-cloneset §11 S13);
+//     implements it, docs/cloneset.md#s13-ondelete-unreachable);
 //   - the partition, by intorpercent.ValidateKruisePartition (V2, V3):
 //     read with kruise's fractional parser rounded up against replicas,
 //     it must be readable and >= 0 (above replicas or 100% is fine);
@@ -114,8 +114,8 @@ func Validate[T any](cs *CloneSet[T]) error {
 }
 
 // validateUpdateType applies the webhook's rule for
-// spec.updateStrategy.type (SPEC-cloneset §1.2 V1) at the path field:
-// only ReCreate, InPlaceIfPossible and InPlaceOnly are accepted, so
+// spec.updateStrategy.type (rule V1, docs/cloneset.md#validation) at
+// the path field: only ReCreate, InPlaceIfPossible and InPlaceOnly are accepted, so
 // OnDelete, which the controller implements, is rejected, and so is ""
 // (Validate applies the default ReCreate first, as kruise's defaulting
 // does). The message quotes the three names unevenly, as kruise's does.
@@ -129,8 +129,8 @@ func validateUpdateType(t, field string) intorpercent.ErrorList {
 }
 
 // validateProgressDeadline applies the webhook's rules for
-// spec.progressDeadlineSeconds (SPEC-cloneset §1.2 V10) at the path
-// field: nil is valid; otherwise it must not be negative, and unless it
+// spec.progressDeadlineSeconds (rule V10, docs/cloneset.md#validation)
+// at the path field: nil is valid; otherwise it must not be negative, and unless it
 // is math.MaxInt32 (no deadline) it must be greater than
 // minReadySeconds. A negative deadline usually breaks both rules.
 func validateProgressDeadline(deadline *int32, minReadySeconds int32, field string) intorpercent.ErrorList {

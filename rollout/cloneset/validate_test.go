@@ -49,9 +49,9 @@ func TestValidate(t *testing.T) {
 		{name: "V7 0%", cs: func(cs *CloneSet[struct{}]) { cs.UpdateStrategy.MaxUnavailable = str("0%") },
 			want: `spec.updateStrategy.maxUnavailable: Invalid value: intstr.IntOrString{Type:1, IntVal:0, StrVal:"0%"}: maxUnavailable and maxSurge should not both be less than 1`},
 		{name: "V7 not at 0 replicas", cs: func(cs *CloneSet[struct{}]) { cs.Replicas = 0; cs.UpdateStrategy.MaxUnavailable = num(0) }},
-		{name: "§11 S3 33.3% passes the webhook", cs: func(cs *CloneSet[struct{}]) { cs.UpdateStrategy.MaxUnavailable = str("33.3%") }},
-		{name: "§11 120% passes", cs: func(cs *CloneSet[struct{}]) { cs.UpdateStrategy.MaxUnavailable = str("120%") }},
-		{name: "§11 S15 -10% passes with maxSurge 1", cs: func(cs *CloneSet[struct{}]) {
+		{name: "S3 33.3% passes the webhook", cs: func(cs *CloneSet[struct{}]) { cs.UpdateStrategy.MaxUnavailable = str("33.3%") }},
+		{name: "120% passes", cs: func(cs *CloneSet[struct{}]) { cs.UpdateStrategy.MaxUnavailable = str("120%") }},
+		{name: "S15 -10% passes with maxSurge 1", cs: func(cs *CloneSet[struct{}]) {
 			cs.UpdateStrategy.MaxUnavailable = str("-10%")
 			cs.UpdateStrategy.MaxSurge = num(1)
 		}},
@@ -169,7 +169,7 @@ func TestValidateUpdateType(t *testing.T) {
 		{name: "recreate", in: "ReCreate"},
 		{name: "in place if possible", in: "InPlaceIfPossible"},
 		{name: "in place only", in: "InPlaceOnly"},
-		{name: "on delete", in: "OnDelete", reason: "SPEC §1.2 V1: rejected although the controller implements it",
+		{name: "on delete", in: "OnDelete", reason: "rule V1: rejected although the controller implements it",
 			want: []string{`spec.updateStrategy.type: Invalid value: "OnDelete": must be 'ReCreate', InPlaceIfPossible or 'InPlaceOnly'`}},
 		{name: "empty", in: "", reason: "kruise test invalid-update-type; Validate applies the default ReCreate first",
 			want: []string{`spec.updateStrategy.type: Invalid value: "": must be 'ReCreate', InPlaceIfPossible or 'InPlaceOnly'`}},
@@ -196,7 +196,7 @@ func TestValidateProgressDeadline(t *testing.T) {
 		{name: "nil", deadline: nil, minReady: 10},
 		{name: "greater", deadline: i32p(600), minReady: 10},
 		{name: "no deadline", deadline: i32p(math.MaxInt32), minReady: math.MaxInt32, reason: "MaxInt32 disables the deadline"},
-		{name: "equal", deadline: i32p(10), minReady: 10, reason: "SPEC §1.2 V10, kruise test invalid-progressDeadlineSeconds-equals-to-minReadySeconds",
+		{name: "equal", deadline: i32p(10), minReady: 10, reason: "rule V10, kruise test invalid-progressDeadlineSeconds-equals-to-minReadySeconds",
 			want: []string{f + `: Invalid value: 10: must be greater than minReadySeconds`}},
 		{name: "zero", deadline: i32p(0), minReady: 0,
 			want: []string{f + `: Invalid value: 0: must be greater than minReadySeconds`}},
@@ -231,7 +231,7 @@ func TestValidateMoreCases(t *testing.T) {
 			cs.ScaleStrategy.PodsToDelete = []string{"p0", "p1"}
 			cs.ProgressDeadlineSeconds = i32p(600)
 			cs.MinReadySeconds = 10
-		}, reason: "weight 0 passes although the message says 1-100; a fraction passes the webhook (SPEC §11 S3)"},
+		}, reason: "weight 0 passes although the message says 1-100; a fraction passes the webhook (S3)"},
 		{name: "V4 without surge also breaks V7", edit: func(cs *CloneSet[struct{}]) { cs.UpdateStrategy.MaxUnavailable = str("5") },
 			reason: "an unreadable value counts as 0, and the default maxSurge is 0",
 			want: []string{`spec.updateStrategy.maxUnavailable: Invalid value: "5": failed GetScaledValueFromIntOrPercent for maxUnavailable: invalid type: string is not a percentage`,

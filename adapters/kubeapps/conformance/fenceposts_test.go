@@ -16,7 +16,7 @@ import (
 )
 
 // The documented difference on int32 overflow: where upstream's int32
-// arithmetic wraps, the library saturates (DESIGN.md "Numbers"; the doc
+// arithmetic wraps, the library saturates (docs/deployment.md#numbers; the doc
 // comments of Fenceposts, MaxSurge, NewReplicas, proportion.Fraction...).
 const overflowClass = "int32 overflow: ours saturates, upstream wraps"
 
