@@ -171,7 +171,10 @@ func validSubdomain(s string) bool {
 	if s == "" || len(s) > maxSubdomainLength {
 		return false
 	}
-	for label := range strings.SplitSeq(s, ".") {
+	// strings.Cut rather than ranging over strings.SplitSeq: Go 1.24
+	// moves that iterator's state to the heap, 4 allocations per call.
+	for {
+		label, rest, more := strings.Cut(s, ".")
 		if label == "" || !isLowerAlnum(label[0]) || !isLowerAlnum(label[len(label)-1]) {
 			return false
 		}
@@ -180,8 +183,11 @@ func validSubdomain(s string) bool {
 				return false
 			}
 		}
+		if !more {
+			return true
+		}
+		s = rest
 	}
-	return true
 }
 
 func isLowerAlnum(c byte) bool { return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' }
