@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/rolloutmath/rolloutmath/revision/internal/deep"
 	"pgregory.net/rapid"
 )
 
@@ -108,11 +109,11 @@ func TestFlatPlanDumpMatchesReference(t *testing.T) {
 		n := genFlatNode().Draw(t, "node")
 		for _, rv := range []reflect.Value{reflect.ValueOf(n).Elem(), reflect.ValueOf(*n), reflect.ValueOf(n)} {
 			want := refDump(rv)
-			if got := dump(rv); string(got) != string(want) {
-				t.Fatalf("dump(%v) =\n%s\nreference\n%s", rv.Type(), got, want)
+			if got := deep.Render(rv); string(got) != string(want) {
+				t.Fatalf("deep.Render(%v) =\n%s\nreference\n%s", rv.Type(), got, want)
 			}
-			if got, want := hashDump(rv), fnvBytes(fnvOffset32, want); got != want {
-				t.Fatalf("hashDump(%v) = %d, FNV-32a of the reference rendering %d", rv.Type(), got, want)
+			if got, want := deep.Hash(rv), fnvBytes(fnvOffset32, want); got != want {
+				t.Fatalf("deep.Hash(%v) = %d, FNV-32a of the reference rendering %d", rv.Type(), got, want)
 			}
 		}
 	})

@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/rolloutmath/rolloutmath/revision/internal/deep"
 	"pgregory.net/rapid"
 )
 
@@ -76,11 +77,11 @@ func TestDumpInMemoryMatchesReference(t *testing.T) {
 	for name, v := range values {
 		rv := addressable(reflect.ValueOf(v))
 		want := refDump(rv)
-		if got := dump(rv); string(got) != string(want) {
-			t.Errorf("dump(%s) in memory =\n%s\nreference\n%s", name, got, want)
+		if got := deep.Render(rv); string(got) != string(want) {
+			t.Errorf("deep.Render(%s) in memory =\n%s\nreference\n%s", name, got, want)
 		}
-		if got, want := hashDump(rv), fnvBytes(fnvOffset32, want); got != want {
-			t.Errorf("hashDump(%s) in memory = %d, FNV-32a of the reference rendering %d", name, got, want)
+		if got, want := deep.Hash(rv), fnvBytes(fnvOffset32, want); got != want {
+			t.Errorf("deep.Hash(%s) in memory = %d, FNV-32a of the reference rendering %d", name, got, want)
 		}
 	}
 }
@@ -90,8 +91,8 @@ func TestDumpInMemoryMatchesReferenceOnGeneratedTemplates(t *testing.T) {
 		a := genTemplate().Draw(t, "template")
 		rv := reflect.ValueOf(&a).Elem()
 		want := refDump(rv)
-		if got := dump(rv); string(got) != string(want) {
-			t.Fatalf("dump(&template) =\n%s\nreference\n%s", got, want)
+		if got := deep.Render(rv); string(got) != string(want) {
+			t.Fatalf("deep.Render(&template) =\n%s\nreference\n%s", got, want)
 		}
 		if got, want := Hash(&a, nil), hashSum(fnvBytes(fnvOffset32, want), nil); got != want {
 			t.Fatalf("Hash(&template) = %q, from the reference rendering %q", got, want)
@@ -161,11 +162,11 @@ func TestDumpInMemoryMatchesReferenceOnZeroPatterns(t *testing.T) {
 		z := genZeroRuns().Draw(t, "z")
 		rv := reflect.ValueOf(&z).Elem()
 		want := refDump(rv)
-		if got := dump(rv); string(got) != string(want) {
-			t.Fatalf("dump(&z) =\n%s\nreference\n%s", got, want)
+		if got := deep.Render(rv); string(got) != string(want) {
+			t.Fatalf("deep.Render(&z) =\n%s\nreference\n%s", got, want)
 		}
-		if got, want := hashDump(rv), fnvBytes(fnvOffset32, want); got != want {
-			t.Fatalf("hashDump(&z) = %d, FNV-32a of the reference rendering %d", got, want)
+		if got, want := deep.Hash(rv), fnvBytes(fnvOffset32, want); got != want {
+			t.Fatalf("deep.Hash(&z) = %d, FNV-32a of the reference rendering %d", got, want)
 		}
 	})
 }

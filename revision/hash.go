@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"reflect"
 	"strconv"
+
+	"github.com/rolloutmath/rolloutmath/revision/internal/deep"
 )
 
 // Hash returns the pod-template-hash of template *t with the given
@@ -72,7 +74,7 @@ func Hash[T any](t *T, collisionCount *int32) string {
 	} else {
 		v = reflect.ValueOf(t).Elem()
 	}
-	return hashSum(hashDump(v), collisionCount)
+	return hashSum(deep.Hash(v), collisionCount)
 }
 
 // hashBytes is upstream's hashing pipeline applied to a rendering.
@@ -90,6 +92,20 @@ func hashSum(h uint32, collisionCount *int32) string {
 	}
 	var digits [10]byte
 	return safeEncode(strconv.AppendUint(digits[:0], uint64(h), 10))
+}
+
+// FNV-32a constants. Upstream: hash/fnv.
+const (
+	fnvOffset32 = 2166136261
+	fnvPrime32  = 16777619
+)
+
+// fnvBytes continues the FNV-32a state h with the bytes of b.
+func fnvBytes(h uint32, b []byte) uint32 {
+	for _, c := range b {
+		h = (h ^ uint32(c)) * fnvPrime32
+	}
+	return h
 }
 
 // safeAlphabet is upstream's alphabet without vowels and look-alikes.

@@ -1,4 +1,4 @@
-package revision
+package deep
 
 import (
 	"fmt"
@@ -99,8 +99,9 @@ func putDumper(d *dumper) {
 	dumpers.Put(d)
 }
 
-// dump renders v, the value of a top-level template (not a pointer to it).
-func dump(v reflect.Value) []byte {
+// Render returns the rendering of v, the value of a top-level template
+// (not a pointer to it), as go-spew renders it for upstream's hashing.
+func Render(v reflect.Value) []byte {
 	d := getDumper(false)
 	d.top(v)
 	b := d.buf
@@ -108,9 +109,9 @@ func dump(v reflect.Value) []byte {
 	return b
 }
 
-// hashDump returns the FNV-32a hash of the rendering of v, the value of a
-// top-level template.
-func hashDump(v reflect.Value) uint32 {
+// Hash returns the FNV-32a hash of the rendering of v, the value of a
+// top-level template, computed as the rendering is produced.
+func Hash(v reflect.Value) uint32 {
 	d := getDumper(true)
 	d.top(v)
 	h := d.h

@@ -1,4 +1,4 @@
-package revision
+package deep
 
 import "sync/atomic"
 
