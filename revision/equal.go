@@ -77,7 +77,14 @@ func EqualIgnoreHash[T any](a, b *T) bool {
 	if a == b {
 		return true
 	}
-	if f := registered[T](); f != nil {
+	return equalDistinct(a, b, registered[T]())
+}
+
+// equalDistinct is EqualIgnoreHash for two distinct non-nil templates,
+// with f, the comparator registered for T or nil. A caller that compares
+// many templates looks f up once.
+func equalDistinct[T any](a, b *T, f func(a, b *T) bool) bool {
+	if f != nil {
 		return f(a, b)
 	}
 	return deep.Equal(a, b, HashLabel)
