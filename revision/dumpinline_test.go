@@ -12,9 +12,9 @@ import (
 // rendering's state inside them: pointers that may be shared or lead back
 // to the node (followed pointers and their cleanup at inner depths), an
 // array of nil pointers (whose zero value hides the types of the fields
-// after it, in the middle of an inner struct), a float (which cannot be
-// tested for zero in memory), an unexported inner struct, and an inner
-// struct too large to lay out inline with the rest (wide).
+// after it, in the middle of an inner struct), a float (whose zero value
+// is not rendered from a cached segment), an unexported inner struct, and
+// a wide inner struct.
 type flatNode struct {
 	Name string
 	In   struct {
@@ -44,8 +44,8 @@ type flatNode struct {
 	Tail struct{ Nils []*int }
 }
 
-// wideStruct has more fields than a flat plan holds (maxLeaves) with the
-// fields of flatNode.
+// wideStruct has more fields than a uint64 has bits, with the fields of
+// flatNode: a renderer that tracks zero fields in a mask must cope.
 type wideStruct struct {
 	A, B, C, D, E, F, G, H, I, J, K, L, M, N, O, P     *int
 	A1, B1, C1, D1, E1, F1, G1, H1, I1, J1, K1, L1     string
@@ -104,7 +104,7 @@ func genFlatNode() *rapid.Generator[*flatNode] {
 	})
 }
 
-func TestFlatPlanDumpMatchesReference(t *testing.T) {
+func TestDumpMatchesReferenceOnInlineStructs(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		n := genFlatNode().Draw(t, "node")
 		for _, rv := range []reflect.Value{reflect.ValueOf(n).Elem(), reflect.ValueOf(*n), reflect.ValueOf(n)} {

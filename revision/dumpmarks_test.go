@@ -18,9 +18,9 @@ func (k methodKey) String() string { return string(rune('z' - k.N)) }
 
 // hiddenParts reaches maps, pointers, slices and interfaces through
 // unexported fields, directly and inside exported fields of structs held
-// by unexported fields, where rendering from memory must keep what
-// reflection marks as reached through an unexported field (see
-// dumper.ro).
+// by unexported fields, where the renderer must keep what reflection marks
+// as reached through an unexported field: it does not call the String
+// methods of those keys.
 type hiddenParts struct {
 	Keys   map[methodKey]int
 	keys   map[methodKey]int
@@ -34,8 +34,7 @@ type hiddenParts struct {
 		Ptr  *hiddenParts
 	}
 	arr [2]struct{ Keys map[methodKey]int }
-	// nested and deep are comparable, so they render through their
-	// shapes' ops rather than field by field.
+	// nested and deep are comparable structs held inline.
 	nested struct {
 		deep struct{ P *keyed }
 		P    *keyed
@@ -45,7 +44,7 @@ type hiddenParts struct {
 // keyed holds a map with methodKey keys.
 type keyed struct{ Keys map[methodKey]int }
 
-func TestDumpFromMemoryKeepsUnexportedMarks(t *testing.T) {
+func TestDumpKeepsUnexportedMarks(t *testing.T) {
 	keys := map[methodKey]int{{1}: 1, {2}: 2, {3}: 3}
 	v := hiddenParts{
 		Keys:   keys,
@@ -133,7 +132,7 @@ func TestHashAllocatesOnlyItsResult(t *testing.T) {
 		{"inner structs, pointers and slices", func() string { return Hash(&flat, nil) }, 1, "the result"},
 	}
 	for _, tt := range tests {
-		tt.hash() // first use builds the plans and shapes
+		tt.hash() // first use builds the type's cached description
 		if n := testing.AllocsPerRun(100, func() { _ = tt.hash() }); n != tt.allocs {
 			t.Errorf("Hash(%s) allocates %v times per call, want %v (%s)", tt.name, n, tt.allocs, tt.reason)
 		}
