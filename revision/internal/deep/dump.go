@@ -55,7 +55,6 @@ type dumper struct {
 
 	// Scratch space for sorting map entries, used as stacks by nested
 	// maps, and for formatting numbers.
-	keys  []string
 	pairs []stringPair
 	num   [64]byte
 }
@@ -92,8 +91,6 @@ func putDumper(d *dumper) {
 	d.active = d.active[:0]
 	d.ignoreNextType = false
 	d.methods = false
-	clear(d.keys[:cap(d.keys)])
-	d.keys = d.keys[:0]
 	clear(d.pairs[:cap(d.pairs)])
 	d.pairs = d.pairs[:0]
 	dumpers.Put(d)
