@@ -13,8 +13,10 @@
 //
 // Equal runs a comparison compiled per type over the values' memory (see
 // eqOp), with package unsafe: it runs at every sync of a controller, and
-// is about 1.6 times faster than a comparison through reflect.Value. The
-// other walks use reflect.Value only. The package's rules, the results,
+// a comparison through reflect.Value with the same rules took about 1.6
+// times as long on the test package's realistic template and 2.3 times
+// as long on a corev1.PodTemplateSpec. The other walks use reflect.Value
+// only. The package's rules, the results,
 // the allocations and the costs are documented on revision's functions;
 // its shared state is the type cache and pools of scratch space, which
 // never change a result.
