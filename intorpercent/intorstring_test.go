@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"pgregory.net/rapid"
+
+	"github.com/rolloutmath/rolloutmath/field"
 )
 
 // str and count build IntOrStrings for the tables.
@@ -141,7 +143,7 @@ func TestValidateRollingUpdateIntOrStringDoesNotAllocateWhenValid(t *testing.T) 
 	}
 }
 
-func errorTexts(l ErrorList) []string {
+func errorTexts(l field.ErrorList) []string {
 	var out []string
 	for _, e := range l {
 		out = append(out, e.Error())

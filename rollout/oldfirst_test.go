@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"pgregory.net/rapid"
+
+	"github.com/rolloutmath/rolloutmath/field"
 )
 
 // nextOldest returns the index of the oldest ReplicaSet other than skip
@@ -231,7 +233,7 @@ func TestStepFunctionsWithManyReplicaSetsAllocateOnlyTheOrder(t *testing.T) {
 		}
 	}
 	_, err := CleanupUnhealthy(rss, 0, 1, sizes[:1])
-	if !errors.Is(err, ErrIndex) {
-		t.Errorf("CleanupUnhealthy with 1 size for %d ReplicaSets: error %v, want ErrIndex", len(rss), err)
+	if !errors.Is(err, field.ErrIndex) {
+		t.Errorf("CleanupUnhealthy with 1 size for %d ReplicaSets: error %v, want field.ErrIndex", len(rss), err)
 	}
 }
