@@ -461,7 +461,7 @@ func ExampleSimulate() {
 	d, rss := nginxDeployment("nginx:1.9")
 	tr, err := rollout.Simulate(d, rss, rollout.Config[template]{
 		Start: start, Interval: 10 * time.Second, ReadyDelay: 10 * time.Second,
-		Events: []rollout.Event[template]{{Step: 1, Kind: rollout.SetTemplate, Template: nginx("nginx:1.9.3")}},
+		Events: []rollout.Event[template]{{Sync: 1, Kind: rollout.SetTemplate, Template: nginx("nginx:1.9.3")}},
 	})
 	if err != nil {
 		panic(err)
@@ -494,7 +494,7 @@ func ExampleTrace_String() {
 	rss[0].Annotations[revision.MaxReplicasAnnotation] = "2"
 	tr, _ := rollout.Simulate(d, rss, rollout.Config[template]{
 		Start:  start,
-		Events: []rollout.Event[template]{{Step: 1, Kind: rollout.SetTemplate, Template: nginx("nginx:2")}},
+		Events: []rollout.Event[template]{{Sync: 1, Kind: rollout.SetTemplate, Template: nginx("nginx:2")}},
 	})
 	fmt.Println(tr.String())
 	// Output:

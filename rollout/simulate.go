@@ -47,11 +47,11 @@ func (k EventKind) String() string {
 }
 
 // Event is a change a user makes to the deployment, applied just before
-// sync number Step (1 is the first sync; an event whose Step is below 1 or
+// sync number Sync (1 is the first sync; an event whose Sync is below 1 or
 // beyond the last sync is never applied). Template, spec.replicas, pause
 // and resume raise the deployment's generation, as the API server does.
 type Event[T any] struct {
-	Step     int
+	Sync     int
 	Kind     EventKind
 	Template T     // for SetTemplate
 	Replicas int32 // for SetReplicas
@@ -80,8 +80,8 @@ type Config[T any] struct {
 	// NeverReady is how many of the first pods of each ReplicaSet created
 	// during the simulation never become ready.
 	NeverReady int32
-	// MaxSteps bounds the number of syncs; zero means 1,000.
-	MaxSteps int
+	// MaxSyncs bounds the number of syncs; zero means 1,000.
+	MaxSyncs int
 	// Events are the scripted changes, in any order.
 	Events []Event[T]
 	// Options are passed to PlanWith.
@@ -105,12 +105,12 @@ const (
 	// an upstream dead end, or a selector that selects everything, which
 	// the controller refuses to roll out).
 	OutcomeStalled
-	// OutcomeStepLimit: MaxSteps syncs ran before the cluster settled.
-	OutcomeStepLimit
+	// OutcomeSyncLimit: MaxSyncs syncs ran before the cluster settled.
+	OutcomeSyncLimit
 )
 
 // String returns "Complete", "TimedOut", "Paused", "Stalled" or
-// "StepLimit".
+// "SyncLimit".
 func (o Outcome) String() string {
 	switch o {
 	case OutcomeComplete:
@@ -121,8 +121,8 @@ func (o Outcome) String() string {
 		return "Paused"
 	case OutcomeStalled:
 		return "Stalled"
-	case OutcomeStepLimit:
-		return "StepLimit"
+	case OutcomeSyncLimit:
+		return "SyncLimit"
 	}
 	return "Outcome(" + itoa(int64(o)) + ")"
 }
@@ -259,7 +259,7 @@ func (c *cluster) of(name string) *rsPods {
 
 // Simulate runs the controller on d and rss against a simulated cluster,
 // one sync per Config.Interval, applying cfg.Events, until nothing is left
-// to do (see Outcome) or cfg.MaxSteps syncs ran. The pods of rss at the
+// to do (see Outcome) or cfg.MaxSyncs syncs ran. The pods of rss at the
 // start are taken from their counters (available pods are available,
 // ready ones become available after minReadySeconds, the others ready
 // after ReadyDelay, terminating ones gone after TerminationDelay).
@@ -285,8 +285,8 @@ func Simulate[T any](d *Deployment[T], rss []ReplicaSet[T], cfg Config[T]) (Trac
 	if cfg.Interval <= 0 {
 		cfg.Interval = 10 * time.Second
 	}
-	if cfg.MaxSteps <= 0 {
-		cfg.MaxSteps = 1000
+	if cfg.MaxSyncs <= 0 {
+		cfg.MaxSyncs = 1000
 	}
 	var tr Trace[T]
 	if errs := validate(d); len(errs) > 0 {
@@ -322,16 +322,16 @@ func Simulate[T any](d *Deployment[T], rss []ReplicaSet[T], cfg Config[T]) (Trac
 	newName := ""
 	lastEvent := 0
 	for _, ev := range cfg.Events {
-		lastEvent = max(lastEvent, ev.Step)
+		lastEvent = max(lastEvent, ev.Sync)
 	}
 	// The ReplicaSet controller reacts to the initial specs before sync 1.
 	reconcile(c, set, &cfg, cfg.Start, cfg.Start.Add(cfg.Interval/2), minReady)
-	for k := 1; k <= cfg.MaxSteps; k++ {
+	for k := 1; k <= cfg.MaxSyncs; k++ {
 		tr.Syncs = k
 		now := cfg.Start.Add(time.Duration(k) * cfg.Interval)
 		var events []string
 		for _, ev := range cfg.Events {
-			if ev.Step == k {
+			if ev.Sync == k {
 				events = append(events, applyEvent(&cur, ev))
 			}
 		}
@@ -381,7 +381,7 @@ func Simulate[T any](d *Deployment[T], rss []ReplicaSet[T], cfg Config[T]) (Trac
 		}
 	}
 	if tr.Outcome == 0 {
-		tr.Outcome = OutcomeStepLimit
+		tr.Outcome = OutcomeSyncLimit
 	}
 	tr.Deployment, tr.ReplicaSets = ownDeployment(cur), slices.Clone(set)
 	return tr, nil
