@@ -626,3 +626,18 @@ func ExamplePlanner_Explain() {
 	// created new ReplicaSet nginx-5dcbf9fdb7 (revision 2) at 3: 13 pods allowed (10 + maxSurge 3), 10 in other ReplicaSets
 	// scaled down old ReplicaSet nginx-6d4cf56db6 from 10 to 8: 10 pods available, at least 8 must stay available (10 - maxUnavailable 2)
 }
+
+// Enums are written by name in JSON and read back by name; an unknown
+// name is an error.
+func ExampleOutcome_UnmarshalText() {
+	b, _ := json.Marshal(map[string]any{"outcome": rollout.OutcomeSyncLimit, "path": rollout.PathRollingUpdate})
+	fmt.Println(string(b))
+
+	var o rollout.Outcome
+	fmt.Println(o.UnmarshalText([]byte("Complete")), o)
+	fmt.Println(o.UnmarshalText([]byte("Done")))
+	// Output:
+	// {"outcome":"SyncLimit","path":"RollingUpdate"}
+	// <nil> Complete
+	// rollout: unknown Outcome "Done"
+}

@@ -41,27 +41,23 @@ const (
 // String returns the path's name: "deleting", "paused", "rollback",
 // "scaling", "Recreate" or "RollingUpdate".
 func (p Path) String() string {
-	switch p {
-	case PathDeleting:
-		return "deleting"
-	case PathPaused:
-		return "paused"
-	case PathRollback:
-		return "rollback"
-	case PathScaling:
-		return "scaling"
-	case PathRecreate:
-		return "Recreate"
-	case PathRollingUpdate:
-		return "RollingUpdate"
-	case PathSelectingAll:
-		return "selecting all"
-	}
-	return "Path(" + itoa(int64(p)) + ")"
+	return enumString("Path", pathNames[:], uint8(p))
 }
 
-// MarshalText returns String, so a Path reads well in JSON.
-func (p Path) MarshalText() ([]byte, error) { return []byte(p.String()), nil }
+// MarshalText returns p's name, as String does. A value without a
+// name is an error.
+func (p Path) MarshalText() ([]byte, error) { return marshalEnum("Path", pathNames[:], uint8(p)) }
+
+// UnmarshalText sets *p to the value named text, as MarshalText writes
+// it; an unknown name is an error naming the type and quoting the text.
+func (p *Path) UnmarshalText(text []byte) error {
+	v, err := unmarshalEnum("Path", pathNames[:], text)
+	if err != nil {
+		return err
+	}
+	*p = Path(v)
+	return nil
+}
 
 // ActionKind is what an Action does.
 type ActionKind uint8
@@ -98,27 +94,26 @@ const (
 
 // String returns the kind's name, e.g. "ScaleReplicaSet".
 func (k ActionKind) String() string {
-	switch k {
-	case CreateReplicaSet:
-		return "CreateReplicaSet"
-	case ScaleReplicaSet:
-		return "ScaleReplicaSet"
-	case AnnotateReplicaSet:
-		return "AnnotateReplicaSet"
-	case DeleteReplicaSet:
-		return "DeleteReplicaSet"
-	case RollBack:
-		return "RollBack"
-	case SkipRollback:
-		return "SkipRollback"
-	case CountCollision:
-		return "CountCollision"
-	}
-	return "ActionKind(" + itoa(int64(k)) + ")"
+	return enumString("ActionKind", actionKindNames[:], uint8(k))
 }
 
-// MarshalText returns String, so an ActionKind reads well in JSON.
-func (k ActionKind) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
+// MarshalText returns k's name, as String does; the zero ActionKind, which
+// has no name, is the empty text. Any other value without a name is an
+// error.
+func (k ActionKind) MarshalText() ([]byte, error) {
+	return marshalEnum("ActionKind", actionKindNames[:], uint8(k))
+}
+
+// UnmarshalText sets *k to the value named text, as MarshalText writes
+// it; an unknown name is an error naming the type and quoting the text.
+func (k *ActionKind) UnmarshalText(text []byte) error {
+	v, err := unmarshalEnum("ActionKind", actionKindNames[:], text)
+	if err != nil {
+		return err
+	}
+	*k = ActionKind(v)
+	return nil
+}
 
 // Action is one write a sync makes, in the order the controller makes it.
 type Action struct {

@@ -31,19 +31,25 @@ const (
 
 // String returns the kind's name, e.g. "SetReplicas".
 func (k EventKind) String() string {
-	switch k {
-	case SetTemplate:
-		return "SetTemplate"
-	case SetReplicas:
-		return "SetReplicas"
-	case Pause:
-		return "Pause"
-	case Resume:
-		return "Resume"
-	case Rollback:
-		return "Rollback"
+	return enumString("EventKind", eventKindNames[:], uint8(k))
+}
+
+// MarshalText returns k's name, as String does; the zero EventKind, which
+// has no name, is the empty text. Any other value without a name is an
+// error.
+func (k EventKind) MarshalText() ([]byte, error) {
+	return marshalEnum("EventKind", eventKindNames[:], uint8(k))
+}
+
+// UnmarshalText sets *k to the value named text, as MarshalText writes
+// it; an unknown name is an error naming the type and quoting the text.
+func (k *EventKind) UnmarshalText(text []byte) error {
+	v, err := unmarshalEnum("EventKind", eventKindNames[:], text)
+	if err != nil {
+		return err
 	}
-	return "EventKind(" + itoa(int64(k)) + ")"
+	*k = EventKind(v)
+	return nil
 }
 
 // Event is a change a user makes to the deployment, applied just before
@@ -112,23 +118,26 @@ const (
 // String returns "Complete", "TimedOut", "Paused", "Stalled" or
 // "SyncLimit".
 func (o Outcome) String() string {
-	switch o {
-	case OutcomeComplete:
-		return "Complete"
-	case OutcomeTimedOut:
-		return "TimedOut"
-	case OutcomePaused:
-		return "Paused"
-	case OutcomeStalled:
-		return "Stalled"
-	case OutcomeSyncLimit:
-		return "SyncLimit"
-	}
-	return "Outcome(" + itoa(int64(o)) + ")"
+	return enumString("Outcome", outcomeNames[:], uint8(o))
 }
 
-// MarshalText returns String, so an Outcome reads well in JSON.
-func (o Outcome) MarshalText() ([]byte, error) { return []byte(o.String()), nil }
+// MarshalText returns o's name, as String does; the zero Outcome, which
+// has no name, is the empty text. Any other value without a name is an
+// error.
+func (o Outcome) MarshalText() ([]byte, error) {
+	return marshalEnum("Outcome", outcomeNames[:], uint8(o))
+}
+
+// UnmarshalText sets *o to the value named text, as MarshalText writes
+// it; an unknown name is an error naming the type and quoting the text.
+func (o *Outcome) UnmarshalText(text []byte) error {
+	v, err := unmarshalEnum("Outcome", outcomeNames[:], text)
+	if err != nil {
+		return err
+	}
+	*o = Outcome(v)
+	return nil
+}
 
 // ReplicaSetState is one ReplicaSet in a Step, as `kubectl get rs` shows
 // it: Desired is spec.replicas after the sync; Current, Ready, Available
