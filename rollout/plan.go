@@ -133,17 +133,17 @@ type Action struct {
 // Sync is what one sync of the controller does: Plan's result.
 type Sync[T any] struct {
 	// Path is the branch of the sync taken.
-	Path Path
+	Path Path `json:"path"`
 	// Actions are the writes, in order; empty when nothing but possibly the
 	// status changes.
-	Actions []Action
+	Actions []Action `json:"actions,omitempty"`
 	// Deployment is the deployment as the sync leaves it: status,
 	// conditions, revision annotation, and after a rollback the restored
 	// template (when it was performed), RollbackTo and the rollback
 	// annotation cleared and Generation raised by one, performed or
 	// skipped (the controller's update clears the annotation, and the API
 	// server raises the generation on a change of spec or annotations).
-	Deployment Deployment[T]
+	Deployment Deployment[T] `json:"deployment"`
 	// ReplicaSets are the ReplicaSets as the sync leaves them, without
 	// deleted ones, oldest first (creation time, then name: upstream's
 	// ReplicaSetsByCreationTimestamp), a created one last; so the Sync
@@ -157,21 +157,21 @@ type Sync[T any] struct {
 	// adds the label revision.HashLabel = Hash to its template and
 	// selector, as upstream does. Maps are fresh where changed; nothing is
 	// shared that the sync modified.
-	ReplicaSets []ReplicaSet[T]
+	ReplicaSets []ReplicaSet[T] `json:"replicaSets"`
 	// NewReplicaSet is the index of the new ReplicaSet in ReplicaSets, or
 	// -1 when there is none (yet).
-	NewReplicaSet int
+	NewReplicaSet int `json:"newReplicaSet"`
 	// Hash is the pod-template-hash of a ReplicaSet created by this sync,
 	// "" otherwise.
-	Hash string
+	Hash string `json:"hash,omitempty"`
 	// Requeue says the controller looks at the deployment again after
 	// RequeueAfter even without an event (0: immediately, rate-limited).
-	Requeue      bool
-	RequeueAfter time.Duration
+	Requeue      bool          `json:"requeue,omitempty"`
+	RequeueAfter time.Duration `json:"requeueAfter,omitempty"`
 	// Reason summarises the sync in one line: the actions' reasons, or why
 	// nothing moved ("waiting for 3 new pods to become available ...").
 	// Planner.Plan leaves it "" until Planner.Explain writes it.
-	Reason string
+	Reason string `json:"reason"`
 }
 
 // Plan returns what one sync of kube-controller-manager's Deployment

@@ -200,13 +200,13 @@ func (s Step) String() string {
 // Trace is the result of Simulate.
 type Trace[T any] struct {
 	// Steps are the syncs that changed something, in order.
-	Steps []Step
+	Steps []Step `json:"steps"`
 	// Outcome is how the simulation ended; Syncs is how many syncs ran.
-	Outcome Outcome
-	Syncs   int
+	Outcome Outcome `json:"outcome"`
+	Syncs   int     `json:"syncs"`
 	// Deployment and ReplicaSets are the final state.
-	Deployment  Deployment[T]
-	ReplicaSets []ReplicaSet[T]
+	Deployment  Deployment[T]   `json:"deployment"`
+	ReplicaSets []ReplicaSet[T] `json:"replicaSets"`
 }
 
 // String renders every step on its own line, then the outcome.
