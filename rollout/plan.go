@@ -741,10 +741,7 @@ func (p *planner[T]) syncRevision(create bool) bool {
 			// annotations that a revision which does not parse kept from
 			// counting as a change: upstream's in-memory copy has them,
 			// so its update persists them.
-			w := why{kind: whyAnnotate, name: rs.Name, s: rs.Annotations[revision.RevisionAnnotation], s2: ann[revision.RevisionAnnotation]}
-			if changed {
-				w.n[0] = 1
-			}
+			w := why{kind: whyAnnotate, name: rs.Name, rev: rs.Annotations[revision.RevisionAnnotation], newRev: ann[revision.RevisionAnnotation], changed: changed}
 			if minReady {
 				if rs.Generation == math.MaxInt64 {
 					p.fail(fmt.Errorf("rollout: ReplicaSet %q: metadata.generation is %d; updating its minReadySeconds would wrap it to %d, which the API server rejects: %w",
@@ -756,9 +753,9 @@ func (p *planner[T]) syncRevision(create bool) bool {
 				rs.MinReadySeconds = &m
 				// A spec change: the API server raises the generation.
 				rs.Generation++
-				w.n[1], w.n[2], w.n[3] = 1, int64(from), int64(m)
+				w.minReady, w.from, w.to = true, int64(from), int64(m)
 				if !changed && !maps.Equal(ann, rs.Annotations) {
-					w.n[4] = 1
+					w.annotationsDiffer = true
 				}
 			}
 			rs.Annotations = ann
@@ -793,7 +790,7 @@ func (p *planner[T]) syncRevision(create bool) bool {
 			}
 			next := revision.NextCollisionCount(p.cur.Status.CollisionCount)
 			p.cur.Status.CollisionCount = &next
-			p.act(CountCollision, name, 0, 0, why{kind: whyCollision, name: name, n: [8]int64{int64(cc), int64(next)}})
+			p.act(CountCollision, name, 0, 0, why{kind: whyCollision, name: name, from: int64(cc), to: int64(next)})
 			p.requeue, p.requeueAfter = true, 0
 			return false
 		}
@@ -819,8 +816,7 @@ func (p *planner[T]) syncRevision(create bool) bool {
 	})
 	p.newIdx = len(p.rss) - 1
 	p.hash = hash
-	w := why{kind: whyCreate, name: name, s: newRevision}
-	w.n[0] = int64(size)
+	w := why{kind: whyCreate, name: name, rev: newRevision, to: int64(size)}
 	p.createWhy(&w)
 	p.act(CreateReplicaSet, name, 0, size, w)
 	p.setRevision(newRevision)
@@ -866,7 +862,7 @@ func annotationsKept(dep, rs map[string]string, next int64) bool {
 func (p *planner[T]) createWhy(w *why) {
 	if p.cur.strategy() == Recreate {
 		w.cause = causeRecreate
-		w.n[4] = int64(p.cur.Replicas)
+		w.replicas = int64(p.cur.Replicas)
 		return
 	}
 	p.surgeWhy(w, p.newIdx)
@@ -884,10 +880,8 @@ func (p *planner[T]) surgeWhy(w *why, newIdx int) {
 		term += int64(terminating(&p.rss[i]))
 	}
 	w.cause = causeSurge
-	w.n[4], w.n[5] = total, term
-	if p.opts.Surge == SurgeCountsTerminating {
-		w.n[6] = 1
-	}
+	w.other, w.terminating = total, term
+	w.countsTerminating = p.opts.Surge == SurgeCountsTerminating
 }
 
 // setRevision sets the deployment's revision annotation, copying the map.
@@ -953,9 +947,9 @@ func (p *planner[T]) scale(i int, size int32, force bool, w why) bool {
 	from := rs.Replicas
 	w.name, w.isNew = rs.Name, i == p.newIdx
 	if sizeChanged {
-		w.kind, w.n[0], w.n[1] = whyScale, int64(from), int64(size)
+		w.kind, w.from, w.to = whyScale, int64(from), int64(size)
 	} else {
-		w.kind, w.n[0], w.n[1] = whyRefresh, int64(desired), int64(maxReplicas)
+		w.kind, w.desired, w.maxReplicas = whyRefresh, int64(desired), int64(maxReplicas)
 	}
 	if sizeChanged {
 		if rs.Generation == math.MaxInt64 {
@@ -1038,7 +1032,7 @@ func (p *planner[T]) proportional() {
 			term += int64(terminating(&p.rss[i]))
 		}
 		if after > before && after+term > int64(maxTotal(p.cur)) {
-			p.note = why{kind: whyTermScaleUp, n: [8]int64{term, after}}
+			p.note = why{kind: whyTermScaleUp, terminating: term, to: after}
 			return
 		}
 	}
@@ -1048,8 +1042,7 @@ func (p *planner[T]) proportional() {
 			from += int64(p.rss[i].Replicas)
 		}
 	}
-	cause := why{cause: causeProportion}
-	cause.n[4], cause.n[5] = int64(p.cur.Replicas), from
+	cause := why{cause: causeProportion, replicas: int64(p.cur.Replicas), before: from}
 	// Write in the order upstream's scale() visits the ReplicaSets:
 	// res.Order (largest first, the direction deciding ties; old newest
 	// first then new when nothing is added; the saturated case's old
@@ -1105,9 +1098,9 @@ func (p *planner[T]) rollback() {
 		p.cur.Template = revision.WithoutHashLabel(&rs.Template)
 		p.cur.Annotations = revision.RollbackAnnotations(p.cur.Annotations, rs.Annotations)
 		delete(p.cur.Annotations, revision.RollbackToAnnotation)
-		p.act(RollBack, rs.Name, rs.Replicas, rs.Replicas, why{kind: whyRolledBack, name: p.cur.Name, s: rs.Name, n: [8]int64{target}})
+		p.act(RollBack, rs.Name, rs.Replicas, rs.Replicas, why{kind: whyRolledBack, name: p.cur.Name, source: rs.Name, revision: target})
 	default:
-		p.act(SkipRollback, "", 0, 0, why{kind: whyNoRevision, n: [8]int64{target}})
+		p.act(SkipRollback, "", 0, 0, why{kind: whyNoRevision, revision: target})
 	}
 }
 
@@ -1159,7 +1152,7 @@ func (p *planner[T]) rolling() {
 		var to int32
 		var w why
 		if spec > R {
-			to, w.cause, w.n[4] = R, causeTooMany, int64(R)
+			to, w.cause, w.replicas = R, causeTooMany, int64(R)
 		} else {
 			var err error
 			to, err = newReplicas(p.cur, p.rss, n, p.opts.Surge == SurgeCountsTerminating)
@@ -1238,8 +1231,7 @@ func (p *planner[T]) reconcileOld() bool {
 	}
 	for _, i := range order {
 		if to := p.cleaned[i]; to != p.rss[i].Replicas {
-			w := why{cause: causeUnhealthy}
-			w.n[4], w.n[5] = int64(p.rss[i].Replicas-p.rss[i].AvailableReplicas), int64(budget)
+			w := why{cause: causeUnhealthy, unavailable: int64(p.rss[i].Replicas - p.rss[i].AvailableReplicas), budget: int64(budget)}
 			p.scale(i, to, false, w)
 		}
 	}
@@ -1249,8 +1241,7 @@ func (p *planner[T]) reconcileOld() bool {
 	}
 	for _, i := range order {
 		if sizes[i] != p.rss[i].Replicas {
-			w := why{cause: causeAvailable}
-			w.n[4], w.n[5], w.n[6], w.n[7] = available, int64(minAvail), int64(p.cur.Replicas), int64(MaxUnavailable(p.cur))
+			w := why{cause: causeAvailable, available: available, minAvailable: int64(minAvail), replicas: int64(p.cur.Replicas), maxUnavailable: int64(MaxUnavailable(p.cur))}
 			p.scale(i, sizes[i], false, w)
 		}
 	}
@@ -1261,7 +1252,7 @@ func (p *planner[T]) reconcileOld() bool {
 func (p *planner[T]) waitingWhy() why {
 	s := &p.cur.Status
 	if Complete(p.cur, s) {
-		return why{kind: whyComplete, n: [8]int64{int64(s.AvailableReplicas), int64(p.cur.Replicas)}}
+		return why{kind: whyComplete, available: int64(s.AvailableReplicas), replicas: int64(p.cur.Replicas)}
 	}
 	n := p.newIdx
 	if n < 0 {
@@ -1275,10 +1266,10 @@ func (p *planner[T]) waitingWhy() why {
 		}
 	}
 	if oldPods == 0 {
-		return why{kind: whyWaitNew, name: newRS.Name, n: [8]int64{int64(newRS.AvailableReplicas), int64(newRS.Replicas)}}
+		return why{kind: whyWaitNew, name: newRS.Name, available: int64(newRS.AvailableReplicas), spec: int64(newRS.Replicas)}
 	}
-	return why{kind: whyWaitLimit,
-		n: [8]int64{sumSpec(p.rss), int64(newRS.Replicas - newRS.AvailableReplicas), int64(MinAvailable(p.cur))}}
+	return why{kind: whyWaitLimit, pods: sumSpec(p.rss),
+		unavailable: int64(newRS.Replicas - newRS.AvailableReplicas), minAvailable: int64(MinAvailable(p.cur))}
 }
 
 func sumSpec[T any](rss []ReplicaSet[T]) int64 {
@@ -1308,7 +1299,7 @@ func (p *planner[T]) recreate() {
 		return
 	}
 	if running, n := p.oldPodsRunning(); running {
-		p.note = why{kind: whyOldRunning, n: [8]int64{n}}
+		p.note = why{kind: whyOldRunning, old: n}
 		p.rolloutStatus()
 		return
 	}
@@ -1322,7 +1313,7 @@ func (p *planner[T]) recreate() {
 			spec = int64(p.rss[p.newIdx].Replicas)
 		}
 		if term > 0 && spec < int64(p.cur.Replicas) {
-			p.note = why{kind: whyTermStart, n: [8]int64{term}}
+			p.note = why{kind: whyTermStart, terminating: term}
 			p.rolloutStatus()
 			return
 		}
@@ -1418,7 +1409,7 @@ func (p *planner[T]) cleanupHistory(newestFirst bool) {
 		i := p.order[k]
 		p.markDeleted(i)
 		rev := base[i].Annotations[revision.RevisionAnnotation]
-		p.act(DeleteReplicaSet, base[i].Name, 0, 0, why{kind: whyDeleted, name: base[i].Name, s: rev, n: [8]int64{int64(limit)}})
+		p.act(DeleteReplicaSet, base[i].Name, 0, 0, why{kind: whyDeleted, name: base[i].Name, rev: rev, limit: int64(limit)})
 	}
 	if newestFirst {
 		clear(p.view) // drop the templates' references
