@@ -27,20 +27,20 @@ type Template[S any] struct {
 // counters that say whether a ReplicaSet is idle. Callers fill it once from
 // their apps/v1 object.
 type ReplicaSet[T any] struct {
-	Name         string
-	UID          string
-	CreationTime time.Time
+	Name         string    `json:"name"`
+	UID          string    `json:"uid,omitempty"`
+	CreationTime time.Time `json:"creationTime"`
 
 	// Annotations holds the ReplicaSet's annotations: revision,
 	// revision-history, desired-replicas, max-replicas and the annotations
 	// copied from its Deployment.
-	Annotations map[string]string
+	Annotations map[string]string `json:"annotations,omitempty"`
 
 	// Template is the ReplicaSet's pod template; unlike the Deployment's,
 	// it carries the HashLabel label.
-	Template T
+	Template T `json:"template"`
 
-	Replicas int32 // spec.replicas
+	Replicas int32 `json:"replicas"` // spec.replicas
 
 	// MinReadySeconds is spec.minReadySeconds, in seconds (>= 0). nil
 	// means not known: it is then assumed to equal the Deployment's
@@ -48,19 +48,19 @@ type ReplicaSet[T any] struct {
 	// the field existed). When it is known and differs, package rollout's
 	// Plan writes the Deployment's value to the new ReplicaSet, as
 	// upstream's getNewReplicaSet does. This package does not read it.
-	MinReadySeconds *int32
+	MinReadySeconds *int32 `json:"minReadySeconds,omitempty"`
 
-	StatusReplicas    int32 // status.replicas (non-terminating pods)
-	ReadyReplicas     int32 // status.readyReplicas
-	AvailableReplicas int32 // status.availableReplicas
+	StatusReplicas    int32 `json:"statusReplicas"`    // status.replicas (non-terminating pods)
+	ReadyReplicas     int32 `json:"readyReplicas"`     // status.readyReplicas
+	AvailableReplicas int32 `json:"availableReplicas"` // status.availableReplicas
 
 	// TerminatingReplicas is status.terminatingReplicas; nil means the
 	// ReplicaSet controller did not report it.
-	TerminatingReplicas *int32
+	TerminatingReplicas *int32 `json:"terminatingReplicas,omitempty"`
 
-	Generation         int64 // metadata.generation
-	ObservedGeneration int64 // status.observedGeneration
+	Generation         int64 `json:"generation"`         // metadata.generation
+	ObservedGeneration int64 `json:"observedGeneration"` // status.observedGeneration
 
 	// Deleting is true when metadata.deletionTimestamp is set.
-	Deleting bool
+	Deleting bool `json:"deleting,omitempty"`
 }

@@ -108,7 +108,7 @@ func BenchmarkSimulate(b *testing.B) {
 		b.Run(fmt.Sprintf("Replicas=%d", r), func(b *testing.B) {
 			d, rss := settled(r, "v1")
 			cfg := Config[tmpl]{Interval: 10 * time.Second, ReadyDelay: 10 * time.Second,
-				Events: []Event[tmpl]{{Step: 1, Kind: SetTemplate, Template: image("v2")}}}
+				Events: []Event[tmpl]{{Sync: 1, Kind: SetTemplate, Template: image("v2")}}}
 			b.ReportAllocs()
 			for b.Loop() {
 				tr, err := Simulate(&d, rss, cfg)

@@ -1,22 +1,36 @@
 // Package rollout computes what kube-controller-manager's Deployment
 // controller (v1.36) decides in one sync, as pure functions over plain
-// structs, and simulates a whole rollout step by step.
+// structs, and simulates a whole rollout sync by sync.
 //
-// Most callers need two calls:
+// Most callers need one of three calls:
 //
-//   - [Plan], given a Deployment, its ReplicaSets and the time, returns one sync: the writes in the controller's
-//     order ([Sync.Actions], each with a Reason a person can read), the
-//     ReplicaSets and Deployment as the sync leaves them, and when to requeue.
+//   - [Plan], given a Deployment, its ReplicaSets and the time, returns one
+//     [Sync]: the writes in the controller's order ([Sync.Actions], each
+//     with a Reason a person can read), the ReplicaSets and Deployment as
+//     the sync leaves them, and when to requeue. [PlanWith] takes [Options].
 //   - [Simulate], given the same and a [Config], runs Plan against an
-//     in-memory cluster until the rollout ends and returns every step.
+//     in-memory cluster until the rollout ends and returns a [Trace].
+//   - [Planner], for a controller or a tool that plans many syncs, gives
+//     the same Sync as Plan but reuses its memory and formats the reasons
+//     only when [Planner.Explain] is called (see below).
+//
+// The words: a sync is one pass of the controller over one deployment
+// (upstream's syncDeployment). Plan returns a Sync. Simulate returns a
+// Trace whose Steps are the syncs that changed something, each [Step]
+// numbered by its Step.Sync (from 1, so numbers may skip); Trace.Syncs
+// counts every sync that ran, Config.MaxSyncs bounds them and an [Event]
+// applies just before sync number Event.Sync. Actions are the writes, in
+// the controller's order; their reasons are facts recorded during the
+// sync and written as text only when asked for: Plan and PlanWith return
+// them written, Planner.Plan leaves them "" until Planner.Explain.
 //
 // For example, one sync of a 10-replica Deployment whose image changed:
 //
-//	step, err := rollout.Plan(&deployment, replicaSets, time.Now())
+//	s, err := rollout.Plan(&deployment, replicaSets, time.Now())
 //	if err != nil {
 //		return err // invalid input, in the API server's words where it has them
 //	}
-//	for _, a := range step.Actions {
+//	for _, a := range s.Actions {
 //		fmt.Println(a.Reason)
 //	}
 //	// created new ReplicaSet nginx-646577b8b4 (revision 2) at 3: 13 pods allowed (10 + maxSurge 3), 10 in other ReplicaSets
@@ -24,8 +38,12 @@
 //
 // [Validate] checks a Deployment as the API server would before Plan reads it.
 //
+// Sync, Trace and the types in them carry camelCase JSON tags, and every
+// enum ([Path], [ActionKind], [Outcome], ...) is written and read by its
+// name, so a Sync or a Trace reads back from encoding/json as it was.
+//
 // A controller that syncs on every event, or a tool that replays many
-// rollouts, keeps a [Planner] per worker instead: [Planner.Plan] gives the
+// rollouts, keeps a [Planner] per worker: [Planner.Plan] gives the
 // same Sync as Plan but reuses its memory (no allocation in a sync that
 // scales a ReplicaSet at an unchanged size of the deployment, or at
 // rest), takes the new ReplicaSet's name
@@ -54,8 +72,8 @@
 //   - [Simulate] drives Plan against an in-memory cluster (a ReplicaSet
 //     controller, pods that become ready after a delay, pods that never do,
 //     pods that stay terminating) and scripted events (a new template, a
-//     resize, pause, resume, rollback), returning every step so that a
-//     rollout can be printed like `kubectl get rs -w`.
+//     resize, pause, resume, rollback), returning every sync that changed
+//     something so that a rollout can be printed like `kubectl get rs -w`.
 //
 // Templates are whatever type the caller uses (a corev1.PodTemplateSpec or
 // [revision.Template]); the package handles them only through the revision

@@ -469,7 +469,7 @@ func ExampleSimulate() {
 	d, rss := nginxDeployment("nginx:1.9")
 	tr, err := rollout.Simulate(d, rss, rollout.Config[template]{
 		Start: start, Interval: 10 * time.Second, ReadyDelay: 10 * time.Second,
-		Events: []rollout.Event[template]{{Step: 1, Kind: rollout.SetTemplate, Template: nginx("nginx:1.9.3")}},
+		Events: []rollout.Event[template]{{Sync: 1, Kind: rollout.SetTemplate, Template: nginx("nginx:1.9.3")}},
 	})
 	if err != nil {
 		panic(err)
@@ -502,7 +502,7 @@ func ExampleTrace_String() {
 	rss[0].Annotations[revision.MaxReplicasAnnotation] = "2"
 	tr, _ := rollout.Simulate(d, rss, rollout.Config[template]{
 		Start:  start,
-		Events: []rollout.Event[template]{{Step: 1, Kind: rollout.SetTemplate, Template: nginx("nginx:2")}},
+		Events: []rollout.Event[template]{{Sync: 1, Kind: rollout.SetTemplate, Template: nginx("nginx:2")}},
 	})
 	fmt.Println(tr.String())
 	// Output:
@@ -619,4 +619,19 @@ func ExamplePlanner_Explain() {
 	// before Explain: ""
 	// created new ReplicaSet nginx-5dcbf9fdb7 (revision 2) at 3: 13 pods allowed (10 + maxSurge 3), 10 in other ReplicaSets
 	// scaled down old ReplicaSet nginx-6d4cf56db6 from 10 to 8: 10 pods available, at least 8 must stay available (10 - maxUnavailable 2)
+}
+
+// Enums are written by name in JSON and read back by name; an unknown
+// name is an error.
+func ExampleOutcome_UnmarshalText() {
+	b, _ := json.Marshal(map[string]any{"outcome": rollout.OutcomeSyncLimit, "path": rollout.PathRollingUpdate})
+	fmt.Println(string(b))
+
+	var o rollout.Outcome
+	fmt.Println(o.UnmarshalText([]byte("Complete")), o)
+	fmt.Println(o.UnmarshalText([]byte("Done")))
+	// Output:
+	// {"outcome":"SyncLimit","path":"RollingUpdate"}
+	// <nil> Complete
+	// rollout: unknown Outcome "Done"
 }

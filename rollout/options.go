@@ -27,13 +27,24 @@ const (
 
 // String returns the policy's name.
 func (p SurgePolicy) String() string {
-	switch p {
-	case SurgeIgnoresTerminating:
-		return "SurgeIgnoresTerminating"
-	case SurgeCountsTerminating:
-		return "SurgeCountsTerminating"
+	return enumString("SurgePolicy", surgePolicyNames[:], uint8(p))
+}
+
+// MarshalText returns p's name, as String does. A value without a
+// name is an error.
+func (p SurgePolicy) MarshalText() ([]byte, error) {
+	return marshalEnum("SurgePolicy", surgePolicyNames[:], uint8(p))
+}
+
+// UnmarshalText sets *p to the value named text, as MarshalText writes
+// it; an unknown name is an error naming the type and quoting the text.
+func (p *SurgePolicy) UnmarshalText(text []byte) error {
+	v, err := unmarshalEnum("SurgePolicy", surgePolicyNames[:], text)
+	if err != nil {
+		return err
 	}
-	return "SurgePolicy(" + itoa(int64(p)) + ")"
+	*p = SurgePolicy(v)
+	return nil
 }
 
 // ResizePolicy says what a resize does to an active ReplicaSet that the
@@ -58,13 +69,24 @@ const (
 
 // String returns the policy's name.
 func (p ResizePolicy) String() string {
-	switch p {
-	case ResizeUpstream:
-		return "ResizeUpstream"
-	case ResizeRefreshesAnnotations:
-		return "ResizeRefreshesAnnotations"
+	return enumString("ResizePolicy", resizePolicyNames[:], uint8(p))
+}
+
+// MarshalText returns p's name, as String does. A value without a
+// name is an error.
+func (p ResizePolicy) MarshalText() ([]byte, error) {
+	return marshalEnum("ResizePolicy", resizePolicyNames[:], uint8(p))
+}
+
+// UnmarshalText sets *p to the value named text, as MarshalText writes
+// it; an unknown name is an error naming the type and quoting the text.
+func (p *ResizePolicy) UnmarshalText(text []byte) error {
+	v, err := unmarshalEnum("ResizePolicy", resizePolicyNames[:], text)
+	if err != nil {
+		return err
 	}
-	return "ResizePolicy(" + itoa(int64(p)) + ")"
+	*p = ResizePolicy(v)
+	return nil
 }
 
 // Options changes how Plan and Simulate decide. The zero value is

@@ -652,7 +652,7 @@ func TestSimulateIsIndependentOfInputOrder(t *testing.T) {
 			Start:            t0,
 			ReadyDelay:       time.Duration(rapid.IntRange(0, 20).Draw(t, "readyDelaySeconds")) * time.Second,
 			TerminationDelay: time.Duration(rapid.IntRange(0, 20).Draw(t, "terminationDelaySeconds")) * time.Second,
-			MaxSteps:         20,
+			MaxSyncs:         20,
 			Options:          st.opts,
 		}
 		a, errA := Simulate(st.d, st.rss, cfg)

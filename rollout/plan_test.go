@@ -364,7 +364,7 @@ func TestPlanStaleStatusBlocksScaleDown(t *testing.T) {
 func TestPlanRequeuesStuckDeployment(t *testing.T) {
 	d, rss, cfg := canonical()
 	cfg.NeverReady = 3
-	cfg.MaxSteps = 3
+	cfg.MaxSyncs = 3
 	tr, err := Simulate(&d, rss, cfg)
 	if err != nil {
 		t.Fatal(err)

@@ -53,8 +53,8 @@ func drawScenario(t *rapid.T, strategy StrategyType, scaling, failing bool) scen
 		Interval:         10 * time.Second,
 		ReadyDelay:       time.Duration(rapid.IntRange(0, 30).Draw(t, "readyDelaySeconds")) * time.Second,
 		TerminationDelay: time.Duration(rapid.SampledFrom([]int{0, 0, 10, 30}).Draw(t, "terminationDelaySeconds")) * time.Second,
-		MaxSteps:         2000,
-		Events:           []Event[tmpl]{{Step: 1, Kind: SetTemplate, Template: image("v1")}},
+		MaxSyncs:         2000,
+		Events:           []Event[tmpl]{{Sync: 1, Kind: SetTemplate, Template: image("v1")}},
 	}
 	if failing {
 		cfg.NeverReady = rapid.Int32Range(0, 3).Draw(t, "neverReady")
@@ -62,15 +62,15 @@ func drawScenario(t *rapid.T, strategy StrategyType, scaling, failing bool) scen
 	if scaling {
 		n := rapid.IntRange(0, 3).Draw(t, "events")
 		for i := 0; i < n; i++ {
-			step := rapid.IntRange(2, 30).Draw(t, fmt.Sprintf("eventStep%d", i))
+			sync := rapid.IntRange(2, 30).Draw(t, fmt.Sprintf("eventSync%d", i))
 			if rapid.Bool().Draw(t, fmt.Sprintf("eventIsResize%d", i)) {
-				cfg.Events = append(cfg.Events, Event[tmpl]{Step: step, Kind: SetReplicas, Replicas: rapid.Int32Range(0, 200).Draw(t, fmt.Sprintf("eventReplicas%d", i))})
+				cfg.Events = append(cfg.Events, Event[tmpl]{Sync: sync, Kind: SetReplicas, Replicas: rapid.Int32Range(0, 200).Draw(t, fmt.Sprintf("eventReplicas%d", i))})
 			} else {
-				cfg.Events = append(cfg.Events, Event[tmpl]{Step: step, Kind: SetTemplate, Template: image(fmt.Sprintf("v%d", i+2))})
+				cfg.Events = append(cfg.Events, Event[tmpl]{Sync: sync, Kind: SetTemplate, Template: image(fmt.Sprintf("v%d", i+2))})
 			}
 		}
 	} else if rapid.Bool().Draw(t, "secondTemplate") {
-		cfg.Events = append(cfg.Events, Event[tmpl]{Step: rapid.IntRange(2, 20).Draw(t, "secondTemplateStep"), Kind: SetTemplate, Template: image("v2")})
+		cfg.Events = append(cfg.Events, Event[tmpl]{Sync: rapid.IntRange(2, 20).Draw(t, "secondTemplateSync"), Kind: SetTemplate, Template: image("v2")})
 	}
 	return scenario{d: d, rss: rss, cfg: cfg}
 }
@@ -147,7 +147,7 @@ func completionBound(s scenario) int {
 	last := 0
 	maxR := int(s.d.Replicas)
 	for _, ev := range s.cfg.Events {
-		last = max(last, ev.Step)
+		last = max(last, ev.Sync)
 		if ev.Kind == SetReplicas {
 			maxR = max(maxR, int(ev.Replicas))
 		}
@@ -537,8 +537,8 @@ func TestPlanNeverExceedsSaturatedMaxSurgeNearMaxInt32(t *testing.T) {
 		rss[0].Annotations[revision.MaxReplicasAnnotation] = itoa(int64(maxTotal(&d)))
 		d.Status = RolloutStatus(&d, rss, 0, t0.Add(-time.Hour))
 		s := scenario{d: d, rss: rss, cfg: Config[tmpl]{
-			Start: t0, Interval: 10 * time.Second, ReadyDelay: 10 * time.Second, MaxSteps: 200,
-			Events: []Event[tmpl]{{Step: 1, Kind: SetTemplate, Template: image("v1")}},
+			Start: t0, Interval: 10 * time.Second, ReadyDelay: 10 * time.Second, MaxSyncs: 200,
+			Events: []Event[tmpl]{{Sync: 1, Kind: SetTemplate, Template: image("v1")}},
 		}}
 		tr := s.run(t)
 		for _, st := range tr.Steps {

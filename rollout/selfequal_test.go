@@ -39,7 +39,7 @@ func TestPlanRejectsATemplateThatDoesNotEqualItself(t *testing.T) {
 	if err == nil || !errors.Is(err, field.ErrInvalid) || !errors.As(err, &ie) || err.Error() != want {
 		t.Fatalf("Plan(template with NaN weight) error = %v, want %s", err, want)
 	}
-	_, err = Simulate(d, rss, Config[revision.Template[weighted]]{Start: t0, Interval: 10 * time.Second, MaxSteps: 20})
+	_, err = Simulate(d, rss, Config[revision.Template[weighted]]{Start: t0, Interval: 10 * time.Second, MaxSyncs: 20})
 	if !errors.Is(err, field.ErrInvalid) {
 		t.Fatalf("Simulate(template with NaN weight) error = %v, want one wrapping field.ErrInvalid", err)
 	}

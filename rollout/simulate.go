@@ -31,27 +31,33 @@ const (
 
 // String returns the kind's name, e.g. "SetReplicas".
 func (k EventKind) String() string {
-	switch k {
-	case SetTemplate:
-		return "SetTemplate"
-	case SetReplicas:
-		return "SetReplicas"
-	case Pause:
-		return "Pause"
-	case Resume:
-		return "Resume"
-	case Rollback:
-		return "Rollback"
+	return enumString("EventKind", eventKindNames[:], uint8(k))
+}
+
+// MarshalText returns k's name, as String does; the zero EventKind, which
+// has no name, is the empty text. Any other value without a name is an
+// error.
+func (k EventKind) MarshalText() ([]byte, error) {
+	return marshalEnum("EventKind", eventKindNames[:], uint8(k))
+}
+
+// UnmarshalText sets *k to the value named text, as MarshalText writes
+// it; an unknown name is an error naming the type and quoting the text.
+func (k *EventKind) UnmarshalText(text []byte) error {
+	v, err := unmarshalEnum("EventKind", eventKindNames[:], text)
+	if err != nil {
+		return err
 	}
-	return "EventKind(" + itoa(int64(k)) + ")"
+	*k = EventKind(v)
+	return nil
 }
 
 // Event is a change a user makes to the deployment, applied just before
-// sync number Step (1 is the first sync; an event whose Step is below 1 or
+// sync number Sync (1 is the first sync; an event whose Sync is below 1 or
 // beyond the last sync is never applied). Template, spec.replicas, pause
 // and resume raise the deployment's generation, as the API server does.
 type Event[T any] struct {
-	Step     int
+	Sync     int
 	Kind     EventKind
 	Template T     // for SetTemplate
 	Replicas int32 // for SetReplicas
@@ -80,8 +86,8 @@ type Config[T any] struct {
 	// NeverReady is how many of the first pods of each ReplicaSet created
 	// during the simulation never become ready.
 	NeverReady int32
-	// MaxSteps bounds the number of syncs; zero means 1,000.
-	MaxSteps int
+	// MaxSyncs bounds the number of syncs; zero means 1,000.
+	MaxSyncs int
 	// Events are the scripted changes, in any order.
 	Events []Event[T]
 	// Options are passed to PlanWith.
@@ -105,30 +111,33 @@ const (
 	// an upstream dead end, or a selector that selects everything, which
 	// the controller refuses to roll out).
 	OutcomeStalled
-	// OutcomeStepLimit: MaxSteps syncs ran before the cluster settled.
-	OutcomeStepLimit
+	// OutcomeSyncLimit: MaxSyncs syncs ran before the cluster settled.
+	OutcomeSyncLimit
 )
 
 // String returns "Complete", "TimedOut", "Paused", "Stalled" or
-// "StepLimit".
+// "SyncLimit".
 func (o Outcome) String() string {
-	switch o {
-	case OutcomeComplete:
-		return "Complete"
-	case OutcomeTimedOut:
-		return "TimedOut"
-	case OutcomePaused:
-		return "Paused"
-	case OutcomeStalled:
-		return "Stalled"
-	case OutcomeStepLimit:
-		return "StepLimit"
-	}
-	return "Outcome(" + itoa(int64(o)) + ")"
+	return enumString("Outcome", outcomeNames[:], uint8(o))
 }
 
-// MarshalText returns String, so an Outcome reads well in JSON.
-func (o Outcome) MarshalText() ([]byte, error) { return []byte(o.String()), nil }
+// MarshalText returns o's name, as String does; the zero Outcome, which
+// has no name, is the empty text. Any other value without a name is an
+// error.
+func (o Outcome) MarshalText() ([]byte, error) {
+	return marshalEnum("Outcome", outcomeNames[:], uint8(o))
+}
+
+// UnmarshalText sets *o to the value named text, as MarshalText writes
+// it; an unknown name is an error naming the type and quoting the text.
+func (o *Outcome) UnmarshalText(text []byte) error {
+	v, err := unmarshalEnum("Outcome", outcomeNames[:], text)
+	if err != nil {
+		return err
+	}
+	*o = Outcome(v)
+	return nil
+}
 
 // ReplicaSetState is one ReplicaSet in a Step, as `kubectl get rs` shows
 // it: Desired is spec.replicas after the sync; Current, Ready, Available
@@ -191,13 +200,13 @@ func (s Step) String() string {
 // Trace is the result of Simulate.
 type Trace[T any] struct {
 	// Steps are the syncs that changed something, in order.
-	Steps []Step
+	Steps []Step `json:"steps"`
 	// Outcome is how the simulation ended; Syncs is how many syncs ran.
-	Outcome Outcome
-	Syncs   int
+	Outcome Outcome `json:"outcome"`
+	Syncs   int     `json:"syncs"`
 	// Deployment and ReplicaSets are the final state.
-	Deployment  Deployment[T]
-	ReplicaSets []ReplicaSet[T]
+	Deployment  Deployment[T]   `json:"deployment"`
+	ReplicaSets []ReplicaSet[T] `json:"replicaSets"`
 }
 
 // String renders every step on its own line, then the outcome.
@@ -259,7 +268,7 @@ func (c *cluster) of(name string) *rsPods {
 
 // Simulate runs the controller on d and rss against a simulated cluster,
 // one sync per Config.Interval, applying cfg.Events, until nothing is left
-// to do (see Outcome) or cfg.MaxSteps syncs ran. The pods of rss at the
+// to do (see Outcome) or cfg.MaxSyncs syncs ran. The pods of rss at the
 // start are taken from their counters (available pods are available,
 // ready ones become available after minReadySeconds, the others ready
 // after ReadyDelay, terminating ones gone after TerminationDelay).
@@ -285,8 +294,8 @@ func Simulate[T any](d *Deployment[T], rss []ReplicaSet[T], cfg Config[T]) (Trac
 	if cfg.Interval <= 0 {
 		cfg.Interval = 10 * time.Second
 	}
-	if cfg.MaxSteps <= 0 {
-		cfg.MaxSteps = 1000
+	if cfg.MaxSyncs <= 0 {
+		cfg.MaxSyncs = 1000
 	}
 	var tr Trace[T]
 	if errs := validate(d); len(errs) > 0 {
@@ -322,16 +331,16 @@ func Simulate[T any](d *Deployment[T], rss []ReplicaSet[T], cfg Config[T]) (Trac
 	newName := ""
 	lastEvent := 0
 	for _, ev := range cfg.Events {
-		lastEvent = max(lastEvent, ev.Step)
+		lastEvent = max(lastEvent, ev.Sync)
 	}
 	// The ReplicaSet controller reacts to the initial specs before sync 1.
 	reconcile(c, set, &cfg, cfg.Start, cfg.Start.Add(cfg.Interval/2), minReady)
-	for k := 1; k <= cfg.MaxSteps; k++ {
+	for k := 1; k <= cfg.MaxSyncs; k++ {
 		tr.Syncs = k
 		now := cfg.Start.Add(time.Duration(k) * cfg.Interval)
 		var events []string
 		for _, ev := range cfg.Events {
-			if ev.Step == k {
+			if ev.Sync == k {
 				events = append(events, applyEvent(&cur, ev))
 			}
 		}
@@ -381,7 +390,7 @@ func Simulate[T any](d *Deployment[T], rss []ReplicaSet[T], cfg Config[T]) (Trac
 		}
 	}
 	if tr.Outcome == 0 {
-		tr.Outcome = OutcomeStepLimit
+		tr.Outcome = OutcomeSyncLimit
 	}
 	tr.Deployment, tr.ReplicaSets = ownDeployment(cur), slices.Clone(set)
 	return tr, nil

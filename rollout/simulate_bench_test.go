@@ -24,7 +24,7 @@ func BenchmarkSimulateMillionReplicasReference(b *testing.B) {
 func benchmarkMillionReplicas(b *testing.B, simulate func(*Deployment[tmpl], []ReplicaSet[tmpl], Config[tmpl]) (Trace[tmpl], error)) {
 	d, rss := settled(1_000_000, "v1")
 	d.MaxSurge, d.MaxUnavailable = pct(1), num(0)
-	cfg := Config[tmpl]{ReadyDelay: 10 * time.Second, Events: []Event[tmpl]{{Step: 1, Kind: SetTemplate, Template: image("v2")}}}
+	cfg := Config[tmpl]{ReadyDelay: 10 * time.Second, Events: []Event[tmpl]{{Sync: 1, Kind: SetTemplate, Template: image("v2")}}}
 	b.ReportAllocs()
 	syncs := 0
 	for b.Loop() {
@@ -47,12 +47,12 @@ func BenchmarkSimulatePerSync(b *testing.B) {
 		b.Run(fmt.Sprintf("Syncs=%d", steps), func(b *testing.B) {
 			d, rss := settled(1_000_000, "v1")
 			d.MaxSurge, d.MaxUnavailable = num(1), num(0)
-			cfg := Config[tmpl]{Interval: 10 * time.Second, MaxSteps: steps,
-				Events: []Event[tmpl]{{Step: 1, Kind: SetTemplate, Template: image("v2")}}}
+			cfg := Config[tmpl]{Interval: 10 * time.Second, MaxSyncs: steps,
+				Events: []Event[tmpl]{{Sync: 1, Kind: SetTemplate, Template: image("v2")}}}
 			b.ReportAllocs()
 			for b.Loop() {
 				tr, err := Simulate(&d, rss, cfg)
-				if err != nil || tr.Outcome != OutcomeStepLimit || tr.Syncs != steps {
+				if err != nil || tr.Outcome != OutcomeSyncLimit || tr.Syncs != steps {
 					b.Fatalf("Simulate = %v after %d syncs, %v", tr.Outcome, tr.Syncs, err)
 				}
 			}

@@ -43,13 +43,13 @@ func drawSimulation(t *rapid.T) (*Deployment[tmpl], []ReplicaSet[tmpl], Config[t
 		ReadyDelay:       seconds("readyDelaySeconds", 0, 0, 5, 10, 25, -3),
 		TerminationDelay: seconds("terminationDelaySeconds", 0, 0, 10, 45),
 		NeverReady:       rapid.Int32Range(0, 3).Draw(t, "neverReady"),
-		MaxSteps:         rapid.IntRange(1, 300).Draw(t, "maxSteps"),
+		MaxSyncs:         rapid.IntRange(1, 300).Draw(t, "maxSyncs"),
 		Options:          Options{},
 	}
 	n := rapid.IntRange(0, 8).Draw(t, "events")
 	for i := 0; i < n; i++ {
 		ev := Event[tmpl]{
-			Step: rapid.IntRange(0, 60).Draw(t, fmt.Sprintf("eventStep%d", i)),
+			Sync: rapid.IntRange(0, 60).Draw(t, fmt.Sprintf("eventSync%d", i)),
 			Kind: rapid.SampledFrom([]EventKind{SetTemplate, SetReplicas, SetReplicas, Pause, Resume, Rollback}).Draw(t, fmt.Sprintf("eventKind%d", i)),
 		}
 		switch ev.Kind {
@@ -101,10 +101,10 @@ func TestSimulateEqualsReferenceLongRollouts(t *testing.T) {
 			ReadyDelay:       time.Duration(rapid.SampledFrom([]int{0, 10, 15, 40}).Draw(t, "readyDelaySeconds")) * time.Second,
 			TerminationDelay: time.Duration(rapid.SampledFrom([]int{0, 20}).Draw(t, "terminationDelaySeconds")) * time.Second,
 			NeverReady:       rapid.Int32Range(0, 2).Draw(t, "neverReady"),
-			MaxSteps:         3000,
-			Events:           []Event[tmpl]{{Step: 1, Kind: SetTemplate, Template: image("v1")}},
+			MaxSyncs:         3000,
+			Events:           []Event[tmpl]{{Sync: 1, Kind: SetTemplate, Template: image("v1")}},
 		}
-		second := Event[tmpl]{Step: rapid.IntRange(5, 200).Draw(t, "secondStep")}
+		second := Event[tmpl]{Sync: rapid.IntRange(5, 200).Draw(t, "secondSync")}
 		switch rapid.IntRange(0, 2).Draw(t, "secondKind") {
 		case 0:
 			second.Kind, second.Replicas = SetReplicas, rapid.Int32Range(0, replicas).Draw(t, "resizeTo")

@@ -36,8 +36,8 @@ func refSimulate[T any](d *Deployment[T], rss []ReplicaSet[T], cfg Config[T]) (T
 	if cfg.Interval <= 0 {
 		cfg.Interval = 10 * time.Second
 	}
-	if cfg.MaxSteps <= 0 {
-		cfg.MaxSteps = 1000
+	if cfg.MaxSyncs <= 0 {
+		cfg.MaxSyncs = 1000
 	}
 	var tr Trace[T]
 	if errs := validate(d); len(errs) > 0 {
@@ -71,16 +71,16 @@ func refSimulate[T any](d *Deployment[T], rss []ReplicaSet[T], cfg Config[T]) (T
 	}
 	lastEvent := 0
 	for _, ev := range cfg.Events {
-		lastEvent = max(lastEvent, ev.Step)
+		lastEvent = max(lastEvent, ev.Sync)
 	}
 	// The ReplicaSet controller reacts to the initial specs before sync 1.
 	refReconcile(c, set, &cfg, cfg.Start, cfg.Start.Add(cfg.Interval/2), minReady)
-	for k := 1; k <= cfg.MaxSteps; k++ {
+	for k := 1; k <= cfg.MaxSyncs; k++ {
 		tr.Syncs = k
 		now := cfg.Start.Add(time.Duration(k) * cfg.Interval)
 		var events []string
 		for _, ev := range cfg.Events {
-			if ev.Step == k {
+			if ev.Sync == k {
 				events = append(events, applyEvent(&cur, ev))
 			}
 		}
@@ -114,7 +114,7 @@ func refSimulate[T any](d *Deployment[T], rss []ReplicaSet[T], cfg Config[T]) (T
 		}
 	}
 	if tr.Outcome == 0 {
-		tr.Outcome = OutcomeStepLimit
+		tr.Outcome = OutcomeSyncLimit
 	}
 	tr.Deployment, tr.ReplicaSets = cur, set
 	return tr, nil

@@ -38,7 +38,7 @@ func rows(tr *Trace[tmpl]) []row {
 func canonical(events ...Event[tmpl]) (Deployment[tmpl], []ReplicaSet[tmpl], Config[tmpl]) {
 	d, rss := settled(10, "nginx:1.9")
 	cfg := Config[tmpl]{Start: t0, Interval: 10 * time.Second, ReadyDelay: 10 * time.Second,
-		Events: append([]Event[tmpl]{{Step: 1, Kind: SetTemplate, Template: image("nginx:1.9.3")}}, events...)}
+		Events: append([]Event[tmpl]{{Sync: 1, Kind: SetTemplate, Template: image("nginx:1.9.3")}}, events...)}
 	return d, rss, cfg
 }
 
@@ -92,7 +92,7 @@ func TestSimulateResizeMidRollout(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			// Before sync 3 the old ReplicaSet has 8 and the new one 5.
-			d, rss, cfg := canonical(Event[tmpl]{Step: 3, Kind: SetReplicas, Replicas: tt.to})
+			d, rss, cfg := canonical(Event[tmpl]{Sync: 3, Kind: SetReplicas, Replicas: tt.to})
 			tr, err := Simulate(&d, rss, cfg)
 			if err != nil {
 				t.Fatalf("Simulate error: %v", err)
@@ -128,12 +128,12 @@ func TestSimulateOutcomes(t *testing.T) {
 			cfg.NeverReady = 100
 		}},
 		{name: "paused mid-rollout", want: OutcomePaused, edit: func(d *Deployment[tmpl], cfg *Config[tmpl]) {
-			cfg.Events = append(cfg.Events, Event[tmpl]{Step: 3, Kind: Pause})
+			cfg.Events = append(cfg.Events, Event[tmpl]{Sync: 3, Kind: Pause})
 		}},
 		{name: "paused then resumed", want: OutcomeComplete, edit: func(d *Deployment[tmpl], cfg *Config[tmpl]) {
-			cfg.Events = append(cfg.Events, Event[tmpl]{Step: 3, Kind: Pause}, Event[tmpl]{Step: 8, Kind: Resume})
+			cfg.Events = append(cfg.Events, Event[tmpl]{Sync: 3, Kind: Pause}, Event[tmpl]{Sync: 8, Kind: Resume})
 		}},
-		{name: "step limit", want: OutcomeStepLimit, edit: func(d *Deployment[tmpl], cfg *Config[tmpl]) { cfg.MaxSteps = 4 }},
+		{name: "sync limit", want: OutcomeSyncLimit, edit: func(d *Deployment[tmpl], cfg *Config[tmpl]) { cfg.MaxSyncs = 4 }},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			d, rss, cfg := canonical()
@@ -162,7 +162,7 @@ func TestSimulateTimedOutCondition(t *testing.T) {
 }
 
 func TestSimulateRollbackEvent(t *testing.T) {
-	d, rss, cfg := canonical(Event[tmpl]{Step: 12, Kind: Rollback, Revision: 1})
+	d, rss, cfg := canonical(Event[tmpl]{Sync: 12, Kind: Rollback, Revision: 1})
 	tr, err := Simulate(&d, rss, cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -184,7 +184,7 @@ func TestSimulateRollbackEvent(t *testing.T) {
 }
 
 func TestSimulateRejectsInvalidEvent(t *testing.T) {
-	d, rss, cfg := canonical(Event[tmpl]{Step: 2, Kind: SetReplicas, Replicas: -4})
+	d, rss, cfg := canonical(Event[tmpl]{Sync: 2, Kind: SetReplicas, Replicas: -4})
 	tr, err := Simulate(&d, rss, cfg)
 	want := `rollout: invalid Deployment "nginx": spec.replicas: Invalid value: -4: must be greater than or equal to 0`
 	if err == nil || err.Error() != want || len(tr.Steps) != 1 {
@@ -222,7 +222,7 @@ func TestSimulateResizeTraces(t *testing.T) {
 			r(2, 1, 8, 1, 0, 11, 3, 8, 3), r(3, 0, 1, 1, 1, 2, 1, 2, 0), r(4, 0, 0, 1, 1, 1, 1, 1, 0)}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			d, rss, cfg := canonical(Event[tmpl]{Step: tt.at, Kind: SetReplicas, Replicas: tt.to})
+			d, rss, cfg := canonical(Event[tmpl]{Sync: tt.at, Kind: SetReplicas, Replicas: tt.to})
 			tr, err := Simulate(&d, rss, cfg)
 			if err != nil {
 				t.Fatal(err)

@@ -114,7 +114,7 @@ func writeRollouts(p *rstable.Printer) error {
 	d, rs := cluster.Settled(d, start)
 	var events []rollout.Event[cluster.Template]
 	for i, image := range []string{"web:2", "web:3", "web:4"} {
-		events = append(events, rollout.Event[cluster.Template]{Step: 1 + 10*i, Kind: rollout.SetTemplate, Template: cluster.Image("web", image)})
+		events = append(events, rollout.Event[cluster.Template]{Sync: 1 + 10*i, Kind: rollout.SetTemplate, Template: cluster.Image("web", image)})
 	}
 	tr, err := rollout.Simulate(&d, []rollout.ReplicaSet[cluster.Template]{rs}, rollout.Config[cluster.Template]{
 		Start: start, ReadyDelay: 10 * time.Second, Events: events,

@@ -76,7 +76,7 @@ func (v *variant) print(p *rstable.Printer) error {
 	d, rs := cluster.Settled(d, start)
 	tr, err := rollout.Simulate(&d, []rollout.ReplicaSet[cluster.Template]{rs}, rollout.Config[cluster.Template]{
 		Start: start, ReadyDelay: readyDelay, TerminationDelay: termination, Options: v.opts,
-		Events: []rollout.Event[cluster.Template]{{Step: 1, Kind: rollout.SetTemplate, Template: cluster.Image("web", "web:2")}},
+		Events: []rollout.Event[cluster.Template]{{Sync: 1, Kind: rollout.SetTemplate, Template: cluster.Image("web", "web:2")}},
 	})
 	if err != nil {
 		return err

@@ -44,8 +44,8 @@ func run(w io.Writer) error {
 	d := rollout.Deployment[cluster.Template]{Name: "nginx-deployment", Replicas: 4, Template: cluster.Image("nginx", "nginx:1.9")}
 	d, rs := cluster.Settled(d, start)
 	script := []rollout.Event[cluster.Template]{
-		{Step: 1, Kind: rollout.SetTemplate, Template: cluster.Image("nginx", "nginx:1.9.3")},
-		{Step: secondUpdate, Kind: rollout.SetTemplate, Template: cluster.Image("nginx", "nginx:1.10")},
+		{Sync: 1, Kind: rollout.SetTemplate, Template: cluster.Image("nginx", "nginx:1.9.3")},
+		{Sync: secondUpdate, Kind: rollout.SetTemplate, Template: cluster.Image("nginx", "nginx:1.10")},
 	}
 	before, err := rollout.Simulate(&d, []rollout.ReplicaSet[cluster.Template]{rs}, rollout.Config[cluster.Template]{
 		Start: start, ReadyDelay: 10 * time.Second, Events: script,
@@ -55,7 +55,7 @@ func run(w io.Writer) error {
 	}
 	after, err := rollout.Simulate(&before.Deployment, before.ReplicaSets, rollout.Config[cluster.Template]{
 		Start: start.Add(time.Duration(before.Syncs) * 10 * time.Second), ReadyDelay: 10 * time.Second,
-		Events: []rollout.Event[cluster.Template]{{Step: 1, Kind: rollout.Rollback, Revision: 1}},
+		Events: []rollout.Event[cluster.Template]{{Sync: 1, Kind: rollout.Rollback, Revision: 1}},
 	})
 	if err != nil {
 		return err

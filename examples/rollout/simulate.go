@@ -31,7 +31,7 @@ func simulate(cfg *config) (*trace, error) {
 		ReadyDelay:       cfg.readyDelay,
 		TerminationDelay: cfg.terminating,
 		NeverReady:       cfg.neverReady,
-		MaxSteps:         cfg.maxSteps,
+		MaxSyncs:         cfg.maxSteps,
 		Events:           events,
 	}
 	if cfg.terminatingAware {
@@ -83,26 +83,26 @@ func (cfg *config) events() ([]rollout.Event[template], map[int][]string) {
 	described := map[int][]string{}
 	add := func(ev rollout.Event[template], text string) {
 		events = append(events, ev)
-		described[ev.Step] = append(described[ev.Step], text)
+		described[ev.Sync] = append(described[ev.Sync], text)
 	}
-	add(rollout.Event[template]{Step: 1, Kind: rollout.SetTemplate, Template: cfg.template(cfg.toImage)},
+	add(rollout.Event[template]{Sync: 1, Kind: rollout.SetTemplate, Template: cfg.template(cfg.toImage)},
 		fmt.Sprintf("image %s -> %s", cfg.fromImage, cfg.toImage))
 	for _, e := range cfg.scales {
-		add(rollout.Event[template]{Step: e.at, Kind: rollout.SetReplicas, Replicas: e.replicas},
+		add(rollout.Event[template]{Sync: e.at, Kind: rollout.SetReplicas, Replicas: e.replicas},
 			fmt.Sprintf("scale to %d", e.replicas))
 	}
 	if cfg.pauseAt > 0 {
-		add(rollout.Event[template]{Step: cfg.pauseAt, Kind: rollout.Pause}, "pause")
+		add(rollout.Event[template]{Sync: cfg.pauseAt, Kind: rollout.Pause}, "pause")
 	}
 	if cfg.resumeAt > 0 {
-		add(rollout.Event[template]{Step: cfg.resumeAt, Kind: rollout.Resume}, "resume")
+		add(rollout.Event[template]{Sync: cfg.resumeAt, Kind: rollout.Resume}, "resume")
 	}
 	if cfg.rollbackAt > 0 {
 		text := "roll back to the previous revision"
 		if cfg.rollbackTo != 0 {
 			text = fmt.Sprintf("roll back to revision %d", cfg.rollbackTo)
 		}
-		add(rollout.Event[template]{Step: cfg.rollbackAt, Kind: rollout.Rollback, Revision: cfg.rollbackTo}, text)
+		add(rollout.Event[template]{Sync: cfg.rollbackAt, Kind: rollout.Rollback, Revision: cfg.rollbackTo}, text)
 	}
 	return events, described
 }

@@ -229,7 +229,7 @@ func Outcome(o rollout.Outcome) string {
 		return "paused"
 	case rollout.OutcomeStalled:
 		return "stalled: nothing left to do, but the rollout is not complete"
-	case rollout.OutcomeStepLimit:
+	case rollout.OutcomeSyncLimit:
 		return "stopped at the step limit (-max-steps)"
 	}
 	return o.String()

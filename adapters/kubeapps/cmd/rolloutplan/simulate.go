@@ -71,7 +71,7 @@ func simulate(cfg *config, objs *objects, stderr io.Writer) (*trace, error) {
 		Start:      start,
 		Interval:   cfg.interval,
 		ReadyDelay: cfg.readyDelay,
-		MaxSteps:   cfg.maxSteps,
+		MaxSyncs:   cfg.maxSteps,
 	}
 	assumed := len(rss) == 0
 	if len(rss) == 0 && newTemplate != nil {
@@ -85,7 +85,7 @@ func simulate(cfg *config, objs *objects, stderr io.Writer) (*trace, error) {
 	if newTemplate != nil {
 		t.from, t.to = changedImages(&d.Template, newTemplate)
 		rolledOut = newTemplate
-		sim.Events = []rollout.Event[kubeapps.Template]{{Step: 1, Kind: rollout.SetTemplate, Template: *newTemplate}}
+		sim.Events = []rollout.Event[kubeapps.Template]{{Sync: 1, Kind: rollout.SetTemplate, Template: *newTemplate}}
 	}
 	if t.t, err = rollout.Simulate(&d, rss, sim); err != nil {
 		return nil, fmt.Errorf("rolloutplan: simulating: %w", err)
@@ -136,7 +136,7 @@ func setImages(t *kubeapps.Template, changes []setimage.Change) (*kubeapps.Templ
 func settle(d rollout.Deployment[kubeapps.Template], sim rollout.Config[kubeapps.Template]) (rollout.Deployment[kubeapps.Template], []rollout.ReplicaSet[kubeapps.Template], error) {
 	d.Status = rollout.Status{}
 	sim.Start = start.Add(-time.Hour)
-	sim.MaxSteps = 1000
+	sim.MaxSyncs = 1000
 	t, err := rollout.Simulate(&d, nil, sim)
 	if err != nil {
 		return d, nil, fmt.Errorf("rolloutplan: settling the Deployment before the update: %w", err)
