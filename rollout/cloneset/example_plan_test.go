@@ -86,7 +86,7 @@ func ExampleSimulate() {
 	cfg := cloneset.Config[json.RawMessage]{
 		ReadyDelay:   20 * time.Second,
 		InPlaceDelay: 5 * time.Second,
-		Events:       []cloneset.Event[json.RawMessage]{{Step: 1, Kind: cloneset.SetTemplate, Template: nginx("nginx:1.26")}},
+		Events:       []cloneset.Event[json.RawMessage]{{Sync: 1, Kind: cloneset.SetTemplate, Template: nginx("nginx:1.26")}},
 		// A progressive-delivery tool's batches.
 		Partitions: []intorpercent.IntOrString{*percent("60%"), {Int: 0}},
 	}
@@ -96,7 +96,7 @@ func ExampleSimulate() {
 		return
 	}
 	for _, s := range tr.Steps {
-		fmt.Printf("%d partition %d: updated %d, available %d\n", s.Number, s.Partition, s.Status.UpdatedReplicas, s.Status.AvailableReplicas)
+		fmt.Printf("%d partition %d: updated %d, available %d\n", s.Sync, s.Partition, s.Status.UpdatedReplicas, s.Status.AvailableReplicas)
 	}
 	fmt.Println(tr.Outcome)
 	// Output:
@@ -127,8 +127,8 @@ func ExampleTrace_String() {
 	// Complete after 4 reconciles
 }
 
-func ExampleReconcile_String() {
-	s := cloneset.Reconcile{Number: 3, Elapsed: 30 * time.Second, Replicas: 10, Reason: "kept 8 pods on the old revision: partition 80% of 10 rounds up to 8",
+func ExampleStep_String() {
+	s := cloneset.Step{Sync: 3, Elapsed: 30 * time.Second, Replicas: 10, Reason: "kept 8 pods on the old revision: partition 80% of 10 rounds up to 8",
 		Status: cloneset.Status{Replicas: 11, UpdatedReplicas: 3, UpdatedReadyReplicas: 2, ReadyReplicas: 10}}
 	fmt.Println(s)
 	// Output:

@@ -153,7 +153,7 @@ func ExampleCalculateDiffs() {
 		pods = append(pods, cloneset.Pod{Name: fmt.Sprintf("web-%d", i), Revision: rev, Phase: cloneset.PodRunning, NodeName: "n1",
 			Ready: true, ReadySince: now.Add(-time.Minute), Lifecycle: cloneset.Normal})
 	}
-	d, err := cloneset.CalculateDiffs(cs, pods, cloneset.Revisions{Current: "web-old", Update: "web-new"}, now, cloneset.ScaleStep, cloneset.Options{})
+	d, err := cloneset.CalculateDiffs(cs, pods, cloneset.Revisions{Current: "web-old", Update: "web-new"}, now, cloneset.ForScale, cloneset.Options{})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -184,9 +184,9 @@ func ExampleResolve() {
 	// cloneset: spec.updateStrategy.maxUnavailable: "33.3%": strconv.Atoi: parsing "33.3": invalid syntax
 }
 
-func ExampleStep_String() {
-	fmt.Println(cloneset.ScaleStep, cloneset.UpdateStep)
-	// Output: ScaleStep UpdateStep
+func ExampleDiffsFor_String() {
+	fmt.Println(cloneset.ForScale, cloneset.ForUpdate)
+	// Output: ForScale ForUpdate
 }
 
 func ExampleBudgetPolicy_String() {
@@ -210,7 +210,7 @@ func ExampleValueError() {
 
 func ExampleInputError() {
 	pods := []cloneset.Pod{{Name: "web-0"}, {Name: "web-0"}}
-	_, err := cloneset.CalculateDiffs(&cloneset.CloneSet[struct{}]{Replicas: 2}, pods, cloneset.Revisions{Update: "web-new"}, now, cloneset.ScaleStep, cloneset.Options{})
+	_, err := cloneset.CalculateDiffs(&cloneset.CloneSet[struct{}]{Replicas: 2}, pods, cloneset.Revisions{Update: "web-new"}, now, cloneset.ForScale, cloneset.Options{})
 	var ie *cloneset.InputError
 	fmt.Println(errors.As(err, &ie), errors.Is(err, cloneset.ErrInvalid))
 	fmt.Println(err)

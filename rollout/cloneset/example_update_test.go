@@ -196,7 +196,7 @@ func ExampleLimitUpdateIndexes() {
 
 	cs := &cloneset.CloneSet[struct{}]{Replicas: 5} // maxUnavailable 20% of 5 = 1
 	revs := cloneset.Revisions{Current: "demo-788944f45", Update: "demo-5b54ff9d4d"}
-	d, _ := cloneset.CalculateDiffs(cs, pods, revs, now, cloneset.UpdateStep, cloneset.Options{})
+	d, _ := cloneset.CalculateDiffs(cs, pods, revs, now, cloneset.ForUpdate, cloneset.Options{})
 	order, _ := cloneset.SortUpdateIndexes(cs.UpdateStrategy, pods, cloneset.UpdateCandidates(pods, revs.Update, d.UpdateNum), cloneset.UpdateOrderOptions{})
 	fmt.Println("updateNum", d.UpdateNum, "budget", d.UpdateMaxUnavailable, "order", order)
 	// demo-d is already unavailable: updating it costs nothing more, and the

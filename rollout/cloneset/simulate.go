@@ -55,11 +55,11 @@ func (k EventKind) String() string {
 func (k EventKind) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
 
 // Event is a change a user makes to the CloneSet, applied just before
-// reconcile number Step (1 is the first; an event whose Step is below 1
-// or beyond the last reconcile is never applied). Every event changes
+// sync (reconcile) number Sync (1 is the first; an event whose Sync is
+// below 1 or beyond the last sync is never applied). Every event changes
 // the spec and raises the generation, as the API server does.
 type Event[T any] struct {
-	Step      int                       `json:"step"`
+	Sync      int                       `json:"sync"`
 	Kind      EventKind                 `json:"kind"`
 	Template  T                         `json:"template"`            // SetTemplate
 	Replicas  int32                     `json:"replicas,omitempty"`  // SetReplicas
@@ -97,8 +97,8 @@ type Config[T any] struct {
 	// Nodes is how many nodes pods are spread over, round-robin by
 	// creation; zero means 3.
 	Nodes int
-	// MaxSteps bounds the number of reconciles; zero means 1,000.
-	MaxSteps int
+	// MaxSyncs bounds the number of syncs (reconciles); zero means 1,000.
+	MaxSyncs int
 	// Events are the scripted changes, in any order.
 	Events []Event[T]
 	// Partitions drive a batch rollout as a progressive-delivery tool does:
@@ -110,7 +110,7 @@ type Config[T any] struct {
 	Partitions []intorpercent.IntOrString
 	// Options are passed to PlanWith.
 	Options Options
-	// RecordPods keeps every pod in every Reconcile (Reconcile.Pods); off, one
+	// RecordPods keeps every pod in every Step (Step.Pods); off, one
 	// holds only the counts, so long simulations of many pods stay small.
 	RecordPods bool
 }
@@ -136,13 +136,13 @@ const (
 	// complete (pods that never become ready, a negative update budget,
 	// an update that fails).
 	OutcomeStalled
-	// OutcomeStepLimit: MaxSteps reconciles ran before the cluster
+	// OutcomeSyncLimit: MaxSyncs reconciles ran before the cluster
 	// settled.
-	OutcomeStepLimit
+	OutcomeSyncLimit
 )
 
 // String returns "Complete", "Partitioned", "Paused", "TimedOut",
-// "Stalled" or "StepLimit".
+// "Stalled" or "SyncLimit".
 func (o Outcome) String() string {
 	switch o {
 	case OutcomeComplete:
@@ -155,8 +155,8 @@ func (o Outcome) String() string {
 		return "TimedOut"
 	case OutcomeStalled:
 		return "Stalled"
-	case OutcomeStepLimit:
-		return "StepLimit"
+	case OutcomeSyncLimit:
+		return "SyncLimit"
 	}
 	return "Outcome(" + strconv.Itoa(int(o)) + ")"
 }
@@ -164,7 +164,7 @@ func (o Outcome) String() string {
 // MarshalText returns String, so an Outcome reads well in JSON.
 func (o Outcome) MarshalText() ([]byte, error) { return []byte(o.String()), nil }
 
-// PodState is one pod in a Reconcile, as `kubectl get pods` would show it.
+// PodState is one pod in a Step, as `kubectl get pods` would show it.
 type PodState struct {
 	Name        string         `json:"name"`
 	Revision    string         `json:"revision"`
@@ -174,11 +174,12 @@ type PodState struct {
 	Terminating bool           `json:"terminating,omitempty"`
 }
 
-// Reconcile is one reconcile of a simulation: a step of a Trace.
-type Reconcile struct {
-	// Number numbers the reconcile, from 1; reconciles that changed
-	// nothing are not recorded, so numbers may skip.
-	Number int `json:"number"`
+// Step is one recorded sync (kruise: reconcile) of a simulation: a step
+// of a Trace.
+type Step struct {
+	// Sync numbers the sync, from 1; syncs that changed nothing are not
+	// recorded, so numbers may skip.
+	Sync int `json:"sync"`
 	// Time is when the reconcile ran; Elapsed is Time - Config.Start.
 	Time    time.Time     `json:"time"`
 	Elapsed time.Duration `json:"elapsed"`
@@ -209,19 +210,20 @@ type Reconcile struct {
 
 // String renders the step on one line: the status columns of `kubectl get
 // cloneset` (DESIRED UPDATED UPDATED_READY READY TOTAL), then the reason.
-func (s Reconcile) String() string {
+func (s Step) String() string {
 	st := &s.Status
 	return fmt.Sprintf("reconcile %d (+%s): desired %d updated %d updatedReady %d ready %d total %d | %s",
-		s.Number, s.Elapsed, s.Replicas, st.UpdatedReplicas, st.UpdatedReadyReplicas, st.ReadyReplicas, st.Replicas, s.Reason)
+		s.Sync, s.Elapsed, s.Replicas, st.UpdatedReplicas, st.UpdatedReadyReplicas, st.ReadyReplicas, st.Replicas, s.Reason)
 }
 
 // Trace is the result of Simulate.
 type Trace[T any] struct {
 	// Steps are the reconciles that changed something, in order.
-	Steps []Reconcile `json:"steps"`
-	// Outcome is how the simulation ended; Reconciles is how many ran.
-	Outcome    Outcome `json:"outcome"`
-	Reconciles int     `json:"reconciles"`
+	Steps []Step `json:"steps"`
+	// Outcome is how the simulation ended; Syncs is how many syncs
+	// (reconciles) ran, recorded or not.
+	Outcome Outcome `json:"outcome"`
+	Syncs   int     `json:"syncs"`
 	// CloneSet, Pods and Revisions are the final state.
 	CloneSet  CloneSet[T]          `json:"cloneSet"`
 	Pods      []Pod                `json:"pods"`
@@ -235,7 +237,7 @@ func (t *Trace[T]) String() string {
 		b.WriteString(s.String())
 		b.WriteByte('\n')
 	}
-	fmt.Fprintf(&b, "%s after %d reconciles", t.Outcome, t.Reconciles)
+	fmt.Fprintf(&b, "%s after %d reconciles", t.Outcome, t.Syncs)
 	return b.String()
 }
 
@@ -252,7 +254,7 @@ type simPod struct {
 // Simulate runs kruise's CloneSet controller on cs, its pods and its
 // revisions against a simulated cluster, one reconcile per
 // Config.Interval, applying cfg.Events and cfg.Partitions, until
-// nothing is left to do (see Outcome) or cfg.MaxSteps reconciles ran.
+// nothing is left to do (see Outcome) or cfg.MaxSyncs reconciles ran.
 //
 // The cluster: a created pod is scheduled at once, Running and Ready
 // after ReadyDelay (or never, see NeverReady), and available
@@ -307,8 +309,8 @@ func Simulate[T any](cs *CloneSet[T], pods []Pod, revisions []ControllerRevision
 	if cfg.Interval <= 0 {
 		cfg.Interval = 10 * time.Second
 	}
-	if cfg.MaxSteps <= 0 {
-		cfg.MaxSteps = 1000
+	if cfg.MaxSyncs <= 0 {
+		cfg.MaxSyncs = 1000
 	}
 	if cfg.Nodes <= 0 {
 		cfg.Nodes = 3
@@ -341,14 +343,14 @@ func Simulate[T any](cs *CloneSet[T], pods []Pod, revisions []ControllerRevision
 	}
 	lastEvent := 0
 	for _, ev := range cfg.Events {
-		lastEvent = max(lastEvent, ev.Step)
+		lastEvent = max(lastEvent, ev.Sync)
 	}
-	for k := 1; k <= cfg.MaxSteps; k++ {
-		tr.Reconciles = k
+	for k := 1; k <= cfg.MaxSyncs; k++ {
+		tr.Syncs = k
 		now := cfg.Start.Add(time.Duration(k) * cfg.Interval)
 		var events []string
 		for _, ev := range cfg.Events {
-			if ev.Step == k {
+			if ev.Sync == k {
 				events = append(events, s.apply(ev))
 			}
 		}
@@ -374,7 +376,7 @@ func Simulate[T any](cs *CloneSet[T], pods []Pod, revisions []ControllerRevision
 		}
 	}
 	if tr.Outcome == 0 {
-		tr.Outcome = OutcomeStepLimit
+		tr.Outcome = OutcomeSyncLimit
 	}
 	tr.CloneSet, tr.Pods, tr.Revisions = s.cur, s.pods, s.revs
 	return tr, nil
@@ -606,10 +608,10 @@ func (s *sim[T]) index(name string) int {
 }
 
 // step records a reconcile.
-func (s *sim[T]) step(k int, now time.Time, events []string, sync *Sync[T]) Reconcile {
+func (s *sim[T]) step(k int, now time.Time, events []string, sync *Sync[T]) Step {
 	res := resolve(&s.cur)
-	st := Reconcile{
-		Number: k, Time: now, Elapsed: now.Sub(s.cfg.Start), Events: events,
+	st := Step{
+		Sync: k, Time: now, Elapsed: now.Sub(s.cfg.Start), Events: events,
 		Actions: sync.Actions, Reason: sync.Reason, Status: sync.Status.Status,
 		Replicas: s.cur.Replicas, Partition: res.Partition, MaxSurge: sat32(res.MaxSurge), MaxUnavailable: sat32(res.MaxUnavailable),
 	}

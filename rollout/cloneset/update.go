@@ -329,7 +329,7 @@ func (u *updater[T]) run() (UpdateDecision, error) {
 	}
 
 	// The CloneSet and pods were checked on the way in.
-	d := calculateDiffs(cs, u.pods, u.revs, u.now, UpdateStep, u.opts)
+	d := calculateDiffs(cs, u.pods, u.revs, u.now, ForUpdate, u.opts)
 	u.d.Diffs = d
 	if d.UpdateNum == 0 {
 		u.d.Branch = UpdateNothing
