@@ -136,8 +136,8 @@ func ExampleStep_String() {
 }
 
 func ExampleActionKind_String() {
-	fmt.Println(cloneset.CreatePod, cloneset.UpdatePodInPlace, cloneset.RecreatePod, cloneset.ActionKind(99))
-	// Output: CreatePod UpdatePodInPlace RecreatePod ActionKind(99)
+	fmt.Println(cloneset.CreatePod, cloneset.UpdatePodInPlace, cloneset.RecreatePod, cloneset.ApplyHeldPodUpdate, cloneset.ActionKind(99))
+	// Output: CreatePod UpdatePodInPlace RecreatePod ApplyHeldPodUpdate ActionKind(99)
 }
 
 func ExampleActionKind_MarshalText() {

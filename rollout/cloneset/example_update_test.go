@@ -233,8 +233,8 @@ func ExampleUpdate() {
 	}
 	// Output:
 	// UpdatePods updateNum 5 chosen [demo-a demo-b] <nil>
-	// UpdateInPlace demo-a Updating - update budget 2: pod demo-a updated in place to demo-5b54ff9d4d (in place: images main=nginx:1.26)
-	// UpdateInPlace demo-b Updating - update budget 2: pod demo-b updated in place to demo-5b54ff9d4d (in place: images main=nginx:1.26)
+	// UpdatePodInPlace demo-a Updating - update budget 2: pod demo-a updated in place to demo-5b54ff9d4d (in place: images main=nginx:1.26)
+	// UpdatePodInPlace demo-b Updating - update budget 2: pod demo-b updated in place to demo-5b54ff9d4d (in place: images main=nginx:1.26)
 }
 
 func ExampleRefreshLifecycle() {
@@ -258,9 +258,4 @@ func ExampleRefreshLifecycle() {
 func ExampleUpdateBranch_String() {
 	fmt.Println(cloneset.UpdateRefreshed, cloneset.UpdatePods, cloneset.UpdateFailed)
 	// Output: UpdateRefreshed UpdatePods UpdateFailed
-}
-
-func ExampleUpdateActionKind_String() {
-	fmt.Println(cloneset.UpdateInPlace, cloneset.MarkSpecifiedDelete, cloneset.SetLifecycle)
-	// Output: UpdateInPlace MarkSpecifiedDelete SetLifecycle
 }

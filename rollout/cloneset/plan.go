@@ -11,12 +11,20 @@ import (
 	"time"
 )
 
-// ActionKind is what a Plan Action writes. The names say what is acted
-// on (a pod, a revision, the CloneSet), since a CloneSet owns its pods
-// directly.
+// ActionKind is what an Action writes: one kind per write of a sync,
+// whichever step makes it (the revision, the scale step, the update
+// step, the status, the cleanup). The names say what is acted on (a pod,
+// a revision, the CloneSet), since a CloneSet owns its pods directly.
+//
+// The update step's writes have the names of the same writes elsewhere:
+// a lifecycle move is SetPodLifecycle whichever step makes it, an
+// in-place update UpdatePodInPlace, the mark for recreation (kruise's
+// SpecifiedDeleteLabel) RecreatePod. The three records of an in-place
+// update each have their own kind (SetPodInPlaceUpdateReady,
+// ApplyHeldPodUpdate, DropHeldPodUpdate).
 type ActionKind uint8
 
-// The writes of one reconcile, in the order kruise makes them.
+// The writes of one sync, in the order kruise makes them.
 const (
 	// WriteRevision creates the update revision (a new template) or gives
 	// an older revision with the same template the next number (a
@@ -26,22 +34,37 @@ const (
 	CreatePod
 	// DeletePod deletes a pod (it becomes Terminating).
 	DeletePod
-	// SetPodLifecycle moves a pod's lifecycle state From -> To: the scale
-	// step's regret (PreparingDelete -> PreparingNormal) and preDelete hook
-	// (-> PreparingDelete), and the update step's bookkeeping and
-	// inPlaceUpdate hook.
+	// SetPodLifecycle moves a pod's lifecycle state From -> To (the pod's
+	// LifecycleStateLabel): the scale step's regret (PreparingDelete ->
+	// PreparingNormal) and preDelete hook (-> PreparingDelete), and the
+	// update step's bookkeeping and inPlaceUpdate hook. When
+	// Action.AddHook is set, the inPlaceUpdate hook's labels and
+	// finalizers are put back on the pod at the same time.
 	SetPodLifecycle
-	// UpdatePodInPlace updates a pod in place to Action.Revision (lifecycle
-	// -> Updating); Action.Update holds what changes.
+	// UpdatePodInPlace updates a pod in place to Action.Revision: its
+	// InPlaceUpdateReady condition goes False, its revision labels become
+	// Revision's, its lifecycle Updating, the InPlaceUpdateStateAnnotation
+	// records the update, and the new images and template metadata
+	// (Action.InPlace) are applied at once, or after Action.GraceSeconds
+	// (held in the InPlaceUpdateGraceAnnotation) when the strategy has a
+	// grace period.
 	UpdatePodInPlace
-	// RecreatePod marks a pod for deletion (SpecifiedDeleteLabel) so that
-	// a later scale step deletes it and creates its replacement: an update
-	// by recreation to Action.Revision.
+	// RecreatePod marks a pod for deletion (SpecifiedDeleteLabel "true")
+	// so that a later scale step deletes it and creates its replacement:
+	// an update by recreation to Action.Revision (ReCreate, or
+	// InPlaceIfPossible when the change cannot be made in place).
 	RecreatePod
-	// TrackInPlaceUpdate writes the record of an in-place update on a pod:
-	// its InPlaceUpdateReady condition set True, or an update held for its
-	// grace period applied or dropped (Action.Update.Kind says which).
-	TrackInPlaceUpdate
+	// SetPodInPlaceUpdateReady sets a pod's InPlaceUpdateReady condition
+	// to True: its in-place update is over.
+	SetPodInPlaceUpdateReady
+	// ApplyHeldPodUpdate applies the in-place update to Action.Revision
+	// that was waiting on a pod for its grace period and removes the
+	// InPlaceUpdateGraceAnnotation.
+	ApplyHeldPodUpdate
+	// DropHeldPodUpdate removes an InPlaceUpdateGraceAnnotation whose
+	// revision (Action.Revision) is no longer the pod's; the pod goes
+	// through the update again.
+	DropHeldPodUpdate
 	// WriteStatus writes the CloneSet's status.
 	WriteStatus
 	// TrimPodsToDelete removes from spec.scaleStrategy.podsToDelete the
@@ -66,8 +89,12 @@ func (k ActionKind) String() string {
 		return "UpdatePodInPlace"
 	case RecreatePod:
 		return "RecreatePod"
-	case TrackInPlaceUpdate:
-		return "TrackInPlaceUpdate"
+	case SetPodInPlaceUpdateReady:
+		return "SetPodInPlaceUpdateReady"
+	case ApplyHeldPodUpdate:
+		return "ApplyHeldPodUpdate"
+	case DropHeldPodUpdate:
+		return "DropHeldPodUpdate"
 	case WriteStatus:
 		return "WriteStatus"
 	case TrimPodsToDelete:
@@ -81,23 +108,40 @@ func (k ActionKind) String() string {
 // MarshalText returns String, so an ActionKind reads well in JSON.
 func (k ActionKind) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
 
-// Action is one write of a reconcile, in the order kruise makes it.
+// Action is one write of a sync, in the order kruise makes it: of the
+// scale step, the update step ([UpdateDecision.Actions]) or the rest of
+// the sync.
 type Action struct {
 	Kind ActionKind `json:"kind"`
 	// Pod names the pod acted on; "" for revision, status and CloneSet
 	// writes. For CreatePod it is the name Plan gives the new pod.
 	Pod string `json:"pod,omitempty"`
 	// Revision is the revision a created pod is at, the target of an
-	// update, or the revision written or deleted.
+	// update (UpdatePodInPlace, RecreatePod), the revision of a held
+	// update (ApplyHeldPodUpdate, DropHeldPodUpdate), or the revision
+	// written or deleted.
 	Revision string `json:"revision,omitempty"`
 	// From and To are the pod's lifecycle state before and after, when it
-	// changes (CreatePod: To PreparingNormal; UpdatePodInPlace: To
-	// Updating).
+	// changes (SetPodLifecycle; CreatePod: To PreparingNormal;
+	// UpdatePodInPlace: To Updating).
 	From LifecycleState `json:"from,omitempty"`
 	To   LifecycleState `json:"to,omitempty"`
-	// Update is the update step's own record of the write (nil for the
-	// other steps).
-	Update *UpdateAction `json:"update,omitempty"`
+	// AddHook says the inPlaceUpdate hook's labels and finalizers are put
+	// back (SetPodLifecycle from Updated to PreparingUpdate).
+	AddHook bool `json:"addHook,omitempty"`
+	// MarkNotReady says the inPlaceUpdate hook has markPodNotReady (an
+	// update step's SetPodLifecycle): with the lifecycle change, kruise
+	// also adds a not-ready key to the pod's KruisePodReady
+	// readiness-gate condition on the way into PreparingDelete or
+	// PreparingUpdate and removes it at Updated, and only on pods that
+	// carry that readiness gate. The package records the flag; writing
+	// the condition is the caller's (see adapters/kruiseapps).
+	MarkNotReady bool `json:"markNotReady,omitempty"`
+	// InPlace is what an UpdatePodInPlace changes.
+	InPlace *InPlaceUpdate `json:"inPlace,omitempty"`
+	// GraceSeconds is the grace period an UpdatePodInPlace waits before
+	// the new images are applied; 0 applies them at once.
+	GraceSeconds int32 `json:"graceSeconds,omitempty"`
 	// Reason says why, for a person.
 	Reason string `json:"reason"`
 }
@@ -479,10 +523,8 @@ func (p *planner[T]) applyUpdate() {
 		ua := &ud.Actions[n]
 		i := idx[ua.Pod]
 		q := &p.out[i]
-		a := Action{Pod: ua.Pod, Update: ua, Reason: ua.Reason}
 		switch ua.Kind {
-		case SetLifecycle:
-			a.Kind, a.From, a.To = SetPodLifecycle, ua.From, ua.To
+		case SetPodLifecycle:
 			q.Lifecycle = ua.To
 			if ua.AddHook && p.in.Lifecycle != nil && p.in.Lifecycle.InPlaceUpdate != nil {
 				h := p.in.Lifecycle.InPlaceUpdate
@@ -501,8 +543,7 @@ func (p *planner[T]) applyUpdate() {
 			}
 			moves = append(moves, string(orEmpty(ua.From))+" -> "+string(ua.To))
 			lastMove = ua.Reason
-		case UpdateInPlace:
-			a.Kind, a.Revision, a.From, a.To = UpdatePodInPlace, ua.Revision, ua.From, ua.To
+		case UpdatePodInPlace:
 			q.Revision, q.Lifecycle, q.InPlaceUpdateReady = ua.Revision, Updating, ConditionFalse
 			q.InPlaceUpdate = &InPlaceUpdateState{Revision: ua.Revision, UpdateTime: p.now}
 			q.InPlaceUpdateGrace = nil
@@ -510,20 +551,17 @@ func (p *planner[T]) applyUpdate() {
 				q.InPlaceUpdateGrace = &InPlaceUpdateGrace{Revision: ua.Revision, GraceSeconds: ua.GraceSeconds}
 			}
 			inPlace++
-		case MarkSpecifiedDelete:
-			a.Kind, a.Revision = RecreatePod, ua.Revision
+		case RecreatePod:
 			q.SpecifiedDelete = true
 			recreate++
-		case SetInPlaceUpdateReady:
-			a.Kind = TrackInPlaceUpdate
+		case SetPodInPlaceUpdateReady:
 			q.InPlaceUpdateReady = ConditionTrue
 			track++
-		case ApplyHeldUpdate, DropHeldUpdate:
-			a.Kind, a.Revision = TrackInPlaceUpdate, ua.Revision
+		case ApplyHeldPodUpdate, DropHeldPodUpdate:
 			q.InPlaceUpdateGrace = nil
 			track++
 		}
-		p.act(a)
+		p.act(*ua)
 	}
 	d := &ud.Diffs
 	budget := fmt.Sprintf("update budget %d", d.UpdateMaxUnavailable)

@@ -568,21 +568,20 @@ func (s *sim[T]) take(sync *Sync[T], now time.Time) {
 		case UpdatePodInPlace:
 			sp := s.state[a.Pod]
 			sp.inPlace, sp.appliedAt = true, now
-			if a.Update != nil && a.Update.GraceSeconds > 0 {
-				sp.appliedAt = now.Add(time.Duration(a.Update.GraceSeconds) * time.Second)
+			if a.GraceSeconds > 0 {
+				sp.appliedAt = now.Add(time.Duration(a.GraceSeconds) * time.Second)
 			}
 			sp.never = s.never(a.Revision)
 			if i := s.index(a.Pod); i >= 0 {
 				s.pods[i].Ready = false
 			}
-		case TrackInPlaceUpdate:
-			if sp := s.state[a.Pod]; sp != nil && a.Update != nil {
-				switch a.Update.Kind {
-				case ApplyHeldUpdate:
-					sp.appliedAt = now
-				case DropHeldUpdate:
-					sp.inPlace = false
-				}
+		case ApplyHeldPodUpdate:
+			if sp := s.state[a.Pod]; sp != nil {
+				sp.appliedAt = now
+			}
+		case DropHeldPodUpdate:
+			if sp := s.state[a.Pod]; sp != nil {
+				sp.inPlace = false
 			}
 		}
 	}
