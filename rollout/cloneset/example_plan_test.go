@@ -167,3 +167,14 @@ func ExampleOutcome_MarshalText() {
 	fmt.Println(string(b))
 	// Output: {"outcome":"TimedOut"}
 }
+
+func ExampleActionKind_UnmarshalText() {
+	var a cloneset.Action
+	err := json.Unmarshal([]byte(`{"kind":"RecreatePod","pod":"demo-x2k9p","revision":"demo-5b54ff9d4d"}`), &a)
+	fmt.Println(a.Kind, a.Pod, err)
+	err = json.Unmarshal([]byte(`{"kind":"TrackInPlaceUpdate"}`), &a)
+	fmt.Println(err)
+	// Output:
+	// RecreatePod demo-x2k9p <nil>
+	// cloneset: ActionKind: "TrackInPlaceUpdate": unknown name
+}

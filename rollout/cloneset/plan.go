@@ -105,9 +105,6 @@ func (k ActionKind) String() string {
 	return "ActionKind(" + strconv.Itoa(int(k)) + ")"
 }
 
-// MarshalText returns String, so an ActionKind reads well in JSON.
-func (k ActionKind) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
-
 // Action is one write of a sync, in the order kruise makes it: of the
 // scale step, the update step ([UpdateDecision.Actions]) or the rest of
 // the sync.

@@ -51,9 +51,6 @@ func (k EventKind) String() string {
 	return "EventKind(" + strconv.Itoa(int(k)) + ")"
 }
 
-// MarshalText returns String, so an EventKind reads well in JSON.
-func (k EventKind) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
-
 // Event is a change a user makes to the CloneSet, applied just before
 // sync (reconcile) number Sync (1 is the first; an event whose Sync is
 // below 1 or beyond the last sync is never applied). Every event changes
@@ -75,44 +72,44 @@ type Event[T any] struct {
 type Config[T any] struct {
 	// Start is the time of the initial state; reconcile k runs at Start +
 	// k*Interval. Zero means 1970-01-01T00:00:00Z.
-	Start time.Time
+	Start time.Time `json:"start"`
 	// Interval is the time between reconciles; zero means 10 s.
-	Interval time.Duration
+	Interval time.Duration `json:"interval,omitempty"`
 	// ReadyDelay is how long a created pod takes from creation to Running
 	// and Ready. It is scheduled (gets a node) at once. It becomes
 	// available minReadySeconds after it is ready.
-	ReadyDelay time.Duration
+	ReadyDelay time.Duration `json:"readyDelay,omitempty"`
 	// InPlaceDelay is how long an in-place update takes from the moment
 	// the new images are applied (after the grace period, if any) to the
 	// restarted containers being Ready again; usually much less than
 	// ReadyDelay, since the pod keeps its node, IP and volumes.
-	InPlaceDelay time.Duration
+	InPlaceDelay time.Duration `json:"inPlaceDelay,omitempty"`
 	// TerminationDelay is how long a deleted pod stays Terminating; zero
 	// means it is gone by the next reconcile.
-	TerminationDelay time.Duration
+	TerminationDelay time.Duration `json:"terminationDelay,omitempty"`
 	// NeverReady is how many of the first pods to reach each revision
 	// created during the simulation (by creation or in place) never become
 	// ready.
-	NeverReady int32
+	NeverReady int32 `json:"neverReady,omitempty"`
 	// Nodes is how many nodes pods are spread over, round-robin by
 	// creation; zero means 3.
-	Nodes int
+	Nodes int `json:"nodes,omitempty"`
 	// MaxSyncs bounds the number of syncs (reconciles); zero means 1,000.
-	MaxSyncs int
+	MaxSyncs int `json:"maxSyncs,omitempty"`
 	// Events are the scripted changes, in any order.
-	Events []Event[T]
+	Events []Event[T] `json:"events,omitempty"`
 	// Partitions drive a batch rollout as a progressive-delivery tool does:
 	// once the template has changed (a SetTemplate event), whenever the
 	// last written status shows the current batch done (observed
 	// generation current, UpdatedAvailableReplicas >=
 	// ExpectedUpdatedReplicas, no pod unavailable), the next partition is
 	// applied before the next reconcile, as a SetPartition event would.
-	Partitions []intorpercent.IntOrString
+	Partitions []intorpercent.IntOrString `json:"partitions,omitempty"`
 	// Options are passed to PlanWith.
-	Options Options
+	Options Options `json:"options"`
 	// RecordPods keeps every pod in every Step (Step.Pods); off, one
 	// holds only the counts, so long simulations of many pods stay small.
-	RecordPods bool
+	RecordPods bool `json:"recordPods,omitempty"`
 }
 
 // Outcome is how a simulation ended.
@@ -160,9 +157,6 @@ func (o Outcome) String() string {
 	}
 	return "Outcome(" + strconv.Itoa(int(o)) + ")"
 }
-
-// MarshalText returns String, so an Outcome reads well in JSON.
-func (o Outcome) MarshalText() ([]byte, error) { return []byte(o.String()), nil }
 
 // PodState is one pod in a Step, as `kubectl get pods` would show it.
 type PodState struct {
