@@ -178,3 +178,53 @@ func ExampleActionKind_UnmarshalText() {
 	// RecreatePod demo-x2k9p <nil>
 	// cloneset: ActionKind: "TrackInPlaceUpdate": unknown name
 }
+
+func ExamplePlanner() {
+	cs, pods, revs := demoAt(4)
+	cs.Template = nginx("nginx:1.26")
+	cs.Generation++
+	now := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
+
+	// A controller's loop (without a kubelet: the pod marked for
+	// recreation is deleted, then replaced): plan each sync, and explain
+	// only the ones somebody reads.
+	var p cloneset.Planner[json.RawMessage]
+	for range 3 {
+		s, err := p.Plan(&cs, pods, revs, now)
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		fmt.Printf("%d actions, reason %q\n", len(s.Actions), s.Reason)
+		cs, pods, revs = s.CloneSet, s.Pods, s.Revisions
+		now = now.Add(10 * time.Second)
+	}
+	fmt.Println(p.Explain().Reason)
+	// Output:
+	// 3 actions, reason ""
+	// 1 actions, reason ""
+	// 2 actions, reason ""
+	// created 1 pod, 1 at the update revision: 4 pods wanted (4 replicas + surge 0), 3 exist
+}
+
+func ExamplePlanner_Explain() {
+	cs, pods, revs := demoAt(4)
+	cs.Template = nginx("nginx:1.26")
+	cs.Generation++
+	now := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
+
+	var p cloneset.Planner[json.RawMessage]
+	s, err := p.Plan(&cs, pods, revs, now)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("%q\n", s.Actions[1].Reason)
+	explained := p.Explain()
+	fmt.Println(s.Actions[1].Reason) // written in place
+	fmt.Println(explained.Reason)
+	// Output:
+	// ""
+	// update budget 1: pod demo-9qx7l marked for deletion, to be recreated at demo-5b54ff9d4d (ReCreate)
+	// created revision demo-5b54ff9d4d (number 2) for the new template; marked 1 pod for recreation at demo-5b54ff9d4d (update budget 1); 3 more pods to move to demo-5b54ff9d4d, held back by the update budget 1 (maxUnavailable 1 + 4 pods - 4 replicas)
+}

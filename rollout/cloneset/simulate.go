@@ -105,7 +105,7 @@ type Config[T any] struct {
 	// ExpectedUpdatedReplicas, no pod unavailable), the next partition is
 	// applied before the next reconcile, as a SetPartition event would.
 	Partitions []intorpercent.IntOrString `json:"partitions,omitempty"`
-	// Options are passed to PlanWith.
+	// Options are the options of every sync, as PlanWith's.
 	Options Options `json:"options"`
 	// RecordPods keeps every pod in every Step (Step.Pods); off, one
 	// holds only the counts, so long simulations of many pods stay small.
@@ -339,6 +339,7 @@ func Simulate[T any](cs *CloneSet[T], pods []Pod, revisions []ControllerRevision
 	for _, ev := range cfg.Events {
 		lastEvent = max(lastEvent, ev.Sync)
 	}
+	planner := Planner[T]{Options: cfg.Options}
 	for k := 1; k <= cfg.MaxSyncs; k++ {
 		tr.Syncs = k
 		now := cfg.Start.Add(time.Duration(k) * cfg.Interval)
@@ -352,13 +353,14 @@ func Simulate[T any](cs *CloneSet[T], pods []Pod, revisions []ControllerRevision
 			events = append(events, e)
 		}
 		settled := s.observe(now)
-		sync, err := PlanWith(&s.cur, s.pods, s.revs, now, cfg.Options)
+		sync, err := planner.Plan(&s.cur, s.pods, s.revs, now)
 		if err != nil {
 			tr.CloneSet, tr.Pods, tr.Revisions = s.cur, s.pods, s.revs
 			return tr, err
 		}
 		idle := len(sync.Actions) == 0 && len(events) == 0
 		if !idle {
+			sync = planner.Explain()
 			tr.Steps = append(tr.Steps, s.step(k, now, events, &sync))
 		}
 		s.take(&sync, now)
