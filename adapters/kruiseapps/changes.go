@@ -116,7 +116,7 @@ const (
 //     added (PVCs are not modelled).
 //   - DeletePod: the pod as it is.
 //   - SetPodLifecycle: the lifecycle label and timestamp; with the
-//     update step's AddHook, the inPlaceUpdate hook's labels and
+//     Action.AddHook, the inPlaceUpdate hook's labels and
 //     finalizers. Not written: what kruise's pod-readiness control does
 //     for a hook with markPodNotReady (a not-ready key in the message of
 //     the KruisePodReady condition, on pods that carry that readiness
