@@ -115,7 +115,7 @@ const (
 //     reference to cs. Volumes for spec.volumeClaimTemplates are not
 //     added (PVCs are not modelled).
 //   - DeletePod: the pod as it is.
-//   - SetPodLifecycle: the lifecycle label and timestamp; with the
+//   - SetPodLifecycle: the lifecycle label and timestamp; with
 //     Action.AddHook, the inPlaceUpdate hook's labels and
 //     finalizers. Not written: what kruise's pod-readiness control does
 //     for a hook with markPodNotReady (a not-ready key in the message of
