@@ -281,7 +281,10 @@ type Planner[T any] struct {
 // now, as PlanWith(cs, pods, revisions, now, p.Options) does, with the
 // same errors, except that the reasons are not written: every
 // Action.Reason (in Actions and in Update.Actions, which share their
-// memory) and Sync.Reason are "" until Explain writes them.
+// memory) and Sync.Reason are "" until Explain writes them. The Planner
+// keeps the Sync's Actions until the next Plan call, for Explain; cs,
+// pods and revisions are never modified, and may be a Sync this Planner
+// returned, as in a controller's loop.
 func (p *Planner[T]) Plan(cs *CloneSet[T], pods []Pod, revisions []ControllerRevision, now time.Time) (Sync[T], error) {
 	p.ok, p.last = false, Sync[T]{}
 	if err := checkCloneSet(cs); err != nil {
