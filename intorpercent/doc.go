@@ -15,8 +15,8 @@
 // reports overflow instead of wrapping.
 //
 // [ValidateRollingUpdate] and its helpers apply the API server's rules for
-// a rolling-update strategy and return [FieldError] values worded as the
-// API server words them. [ValidateRollingUpdateIntOrString] applies the
+// a rolling-update strategy and return [field.ErrorList] values worded as
+// the API server words them. [ValidateRollingUpdateIntOrString] applies the
 // same rules to values as a manifest holds them, an [IntOrString] that may
 // be any text, so that a policy checker can reject "2.5%" in the API
 // server's words before anything is parsed.
@@ -29,9 +29,12 @@
 // [ScaledFractional] is kruise's own reader for partition and for its
 // webhook (a string must end in '%' and may be a fraction, "99.99%").
 // Both reproduce upstream's float64 rounding; both return upstream's
-// error texts ([UpstreamError]) so that [ValidateKruisePartition] and
-// [ValidateKruiseRollingUpdate] can word errors as kruise's webhook does.
+// error texts (as [*field.Error]s holding only upstream's words) so that
+// [ValidateKruisePartition] and [ValidateKruiseRollingUpdate] can word
+// errors as kruise's webhook does.
 //
-// The package imports only the standard library, keeps no state and is
-// safe for concurrent use.
+// Every bad-input error is a [*field.Error] (or a [field.ErrorList] of
+// them) wrapping [field.ErrInvalid] and its kind, so callers use
+// errors.Is and errors.As. The package imports only the standard library
+// and package field, keeps no state and is safe for concurrent use.
 package intorpercent

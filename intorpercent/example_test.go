@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/rolloutmath/rolloutmath/field"
 	"github.com/rolloutmath/rolloutmath/intorpercent"
 )
 
@@ -35,7 +36,7 @@ func ExampleParse() {
 func ExampleParse_errors() {
 	for _, s := range []string{"2.5%", "+5%", " 25%", "99999999999"} {
 		_, err := intorpercent.Parse(s)
-		fmt.Println(err, errors.Is(err, intorpercent.ErrRange))
+		fmt.Println(err, errors.Is(err, field.ErrRange))
 	}
 	// Output:
 	// intorpercent: parsing "2.5%": fractional percentages are not allowed false
@@ -44,22 +45,20 @@ func ExampleParse_errors() {
 	// intorpercent: parsing "99999999999": value out of range (at most 2147483647) true
 }
 
-func ExampleParseError_Error() {
+// A parse error is a *field.Error: Value is the input, quoted, and
+// Detail the rule broken.
+func ExampleParse_fieldError() {
 	_, err := intorpercent.Parse("25%%")
-	var pe *intorpercent.ParseError
-	if errors.As(err, &pe) {
-		fmt.Printf("input %q: %s\n", pe.Input, pe.Reason)
-		fmt.Println(pe.Error())
+	var fe *field.Error
+	if errors.As(err, &fe) {
+		fmt.Printf("input %s: %s\n", fe.Value, fe.Detail)
+		fmt.Println(fe.Error())
 	}
+	fmt.Println(errors.Is(err, field.ErrInvalid), errors.Is(err, field.ErrSyntax))
 	// Output:
 	// input "25%%": only one trailing '%' is allowed
 	// intorpercent: parsing "25%%": only one trailing '%' is allowed
-}
-
-func ExampleParseError_Unwrap() {
-	_, err := intorpercent.Parse("abc")
-	fmt.Println(errors.Is(err, intorpercent.ErrSyntax))
-	// Output: true
+	// true true
 }
 
 func ExampleValue_String() {
@@ -195,35 +194,25 @@ func ExampleValidateNotMoreThan100Percent() {
 	// true
 }
 
-func ExampleFieldError_Error() {
-	e := &intorpercent.FieldError{
-		Type:   intorpercent.Required,
-		Field:  "spec.strategy.rollingUpdate",
-		Detail: "this should be defaulted and never be nil",
-	}
-	fmt.Println(e.Error())
-	// Output: spec.strategy.rollingUpdate: Required value: this should be defaulted and never be nil
-}
-
-func ExampleErrorList_Error() {
+func ExampleValidateRollingUpdate_list() {
 	errs := intorpercent.ValidateRollingUpdate(intorpercent.Percent(200), intorpercent.Int(-1), "spec.strategy.rollingUpdate")
 	fmt.Println(errs.Error())
 	// Output: [spec.strategy.rollingUpdate.maxSurge: Invalid value: -1: must be greater than or equal to 0, spec.strategy.rollingUpdate.maxUnavailable: Invalid value: "200%": must not be greater than 100%]
 }
 
-func ExampleErrorList_Unwrap() {
+func ExampleValidateRollingUpdate_fieldError() {
 	err := intorpercent.ValidateRollingUpdate(intorpercent.Int(-1), intorpercent.Int(1), "spec.strategy.rollingUpdate").ToError()
-	var fe *intorpercent.FieldError
+	var fe *field.Error
 	if errors.As(err, &fe) {
 		fmt.Println(fe.Field, "|", fe.Value, "|", fe.Detail)
 	}
-	// Output: spec.strategy.rollingUpdate.maxUnavailable | -1 | must be greater than or equal to 0
-}
-
-func ExampleErrorList_ToError() {
+	fmt.Println(errors.Is(err, field.ErrInvalid), errors.Is(err, field.ErrNegative))
 	ok := intorpercent.ValidateRollingUpdate(intorpercent.Percent(25), intorpercent.Percent(25), "spec.strategy.rollingUpdate")
 	fmt.Println(ok.ToError() == nil)
-	// Output: true
+	// Output:
+	// spec.strategy.rollingUpdate.maxUnavailable | -1 | must be greater than or equal to 0
+	// true true
+	// true
 }
 
 func ExampleIntOrString() {
@@ -326,7 +315,7 @@ func ExampleScaledFractional_errors() {
 		fmt.Println(n, err)
 	}
 	_, err := intorpercent.ScaledFractional(nil, 10, intorpercent.Up)
-	fmt.Println(err, errors.Is(err, intorpercent.ErrNil))
+	fmt.Println(err, errors.Is(err, field.ErrRequired))
 	// Output:
 	// 0 invalid type: string is not a percentage
 	// 0 strconv.ParseFloat: parsing "5%": invalid syntax
@@ -335,19 +324,17 @@ func ExampleScaledFractional_errors() {
 	// nil value for IntOrString true
 }
 
-func ExampleUpstreamError_Error() {
-	in := intorpercent.IntOrString{IsString: true, Str: "abc"}
-	_, err := intorpercent.ScaledFractional(&in, 10, intorpercent.Up)
-	var ue *intorpercent.UpstreamError
-	fmt.Println(errors.As(err, &ue), ue.Error())
-	// Output: true invalid type: string is not a percentage
-}
-
-func ExampleUpstreamError_Unwrap() {
+// Upstream's reader errors are *field.Errors holding only upstream's
+// text, in Detail.
+func ExampleScaledLegacy_errors() {
 	in := intorpercent.IntOrString{IsString: true, Str: "99999999999999999999%"}
 	_, err := intorpercent.ScaledLegacy(&in, 10, intorpercent.Up)
-	fmt.Println(errors.Is(err, intorpercent.ErrRange), errors.Is(err, intorpercent.ErrSyntax))
-	// Output: true false
+	var fe *field.Error
+	fmt.Println(errors.As(err, &fe), fe.Field == "", fe.Detail)
+	fmt.Println(errors.Is(err, field.ErrRange), errors.Is(err, field.ErrSyntax))
+	// Output:
+	// true true invalid value for IntOrString: invalid value "99999999999999999999%": strconv.Atoi: parsing "99999999999999999999": value out of range
+	// true false
 }
 
 func ExampleValidateKruisePartition() {

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"math"
 	"strconv"
+
+	"github.com/rolloutmath/rolloutmath/field"
 )
 
 // MarshalJSON writes v as the API server writes an IntOrString: a count
@@ -23,7 +25,7 @@ func (v Value) MarshalJSON() ([]byte, error) {
 // included, for validation to reject with the API server's words) as an
 // Int, and a string as [Parse] reads a percentage. JSON null leaves v
 // unchanged, as encoding/json does for other types. Everything else is a
-// [*ParseError] and leaves v unchanged: a fraction or exponent (2.5, 1e3),
+// [*field.Error] (as [Parse]'s) and leaves v unchanged: a fraction or exponent (2.5, 1e3),
 // a number beyond int32, a quoted plain number ("3", which upstream
 // accepts as a string that then fails validation), a malformed
 // percentage, booleans, objects and arrays.
@@ -35,14 +37,14 @@ func (v *Value) UnmarshalJSON(data []byte) error {
 	if len(data) > 0 && data[0] == '"' {
 		var s string
 		if err := json.Unmarshal(data, &s); err != nil {
-			return &ParseError{Input: string(data), Reason: "not a valid JSON string", Err: ErrSyntax}
+			return parseError(string(data), "not a valid JSON string", field.ErrSyntax)
 		}
 		p, err := Parse(s)
 		if err != nil {
 			return err
 		}
 		if !p.percent {
-			return &ParseError{Input: s, Reason: "a quoted value must be a percentage such as \"25%\"; write a count as a bare number", Err: ErrSyntax}
+			return parseError(s, "a quoted value must be a percentage such as \"25%\"; write a count as a bare number", field.ErrSyntax)
 		}
 		*v = p
 		return nil
@@ -59,14 +61,14 @@ func (v *Value) UnmarshalJSON(data []byte) error {
 func parseJSONInt(data []byte) (int32, error) {
 	s := string(data)
 	if !json.Valid(data) || len(data) == 0 || (data[0] != '-' && (data[0] < '0' || data[0] > '9')) {
-		return 0, &ParseError{Input: s, Reason: `want a number such as 3 or a string such as "25%"`, Err: ErrSyntax}
+		return 0, parseError(s, `want a number such as 3 or a string such as "25%"`, field.ErrSyntax)
 	}
 	if bytes.ContainsAny(data, ".eE") {
-		return 0, &ParseError{Input: s, Reason: "fractional numbers are not allowed", Err: ErrSyntax}
+		return 0, parseError(s, "fractional numbers are not allowed", field.ErrSyntax)
 	}
 	n, err := strconv.ParseInt(s, 10, 64)
 	if err != nil || n > math.MaxInt32 || n < math.MinInt32 {
-		return 0, &ParseError{Input: s, Reason: "value out of range (an int32 is required)", Err: ErrRange}
+		return 0, parseError(s, "value out of range (an int32 is required)", field.ErrRange)
 	}
 	return int32(n), nil
 }

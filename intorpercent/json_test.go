@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/rolloutmath/rolloutmath/field"
 )
 
 var jsonCases = []struct {
@@ -32,19 +34,19 @@ var jsonErrorCases = []struct {
 	wantErr error
 	text    string
 }{
-	{`"3"`, ErrSyntax, `intorpercent: parsing "3": a quoted value must be a percentage such as "25%"; write a count as a bare number`},
-	{`"2.5%"`, ErrSyntax, `intorpercent: parsing "2.5%": fractional percentages are not allowed`},
-	{`"+5%"`, ErrSyntax, `intorpercent: parsing "+5%": a sign is not allowed`},
-	{`""`, ErrSyntax, `intorpercent: parsing "": empty string`},
-	{`" 5%"`, ErrSyntax, `intorpercent: parsing " 5%": spaces are not allowed`},
-	{`"99999999999%"`, ErrRange, `intorpercent: parsing "99999999999%": value out of range (at most 2147483647)`},
-	{`2.5`, ErrSyntax, `intorpercent: parsing "2.5": fractional numbers are not allowed`},
-	{`1e3`, ErrSyntax, `intorpercent: parsing "1e3": fractional numbers are not allowed`},
-	{`2147483648`, ErrRange, `intorpercent: parsing "2147483648": value out of range (an int32 is required)`},
-	{`-2147483649`, ErrRange, `intorpercent: parsing "-2147483649": value out of range (an int32 is required)`},
-	{`true`, ErrSyntax, `intorpercent: parsing "true": want a number such as 3 or a string such as "25%"`},
-	{`{}`, ErrSyntax, `intorpercent: parsing "{}": want a number such as 3 or a string such as "25%"`},
-	{`[1]`, ErrSyntax, `intorpercent: parsing "[1]": want a number such as 3 or a string such as "25%"`},
+	{`"3"`, field.ErrSyntax, `intorpercent: parsing "3": a quoted value must be a percentage such as "25%"; write a count as a bare number`},
+	{`"2.5%"`, field.ErrSyntax, `intorpercent: parsing "2.5%": fractional percentages are not allowed`},
+	{`"+5%"`, field.ErrSyntax, `intorpercent: parsing "+5%": a sign is not allowed`},
+	{`""`, field.ErrSyntax, `intorpercent: parsing "": empty string`},
+	{`" 5%"`, field.ErrSyntax, `intorpercent: parsing " 5%": spaces are not allowed`},
+	{`"99999999999%"`, field.ErrRange, `intorpercent: parsing "99999999999%": value out of range (at most 2147483647)`},
+	{`2.5`, field.ErrSyntax, `intorpercent: parsing "2.5": fractional numbers are not allowed`},
+	{`1e3`, field.ErrSyntax, `intorpercent: parsing "1e3": fractional numbers are not allowed`},
+	{`2147483648`, field.ErrRange, `intorpercent: parsing "2147483648": value out of range (an int32 is required)`},
+	{`-2147483649`, field.ErrRange, `intorpercent: parsing "-2147483649": value out of range (an int32 is required)`},
+	{`true`, field.ErrSyntax, `intorpercent: parsing "true": want a number such as 3 or a string such as "25%"`},
+	{`{}`, field.ErrSyntax, `intorpercent: parsing "{}": want a number such as 3 or a string such as "25%"`},
+	{`[1]`, field.ErrSyntax, `intorpercent: parsing "[1]": want a number such as 3 or a string such as "25%"`},
 }
 
 func TestUnmarshalJSON(t *testing.T) {

@@ -5,42 +5,33 @@ import (
 	"math"
 	"strconv"
 	"strings"
-)
 
-// ErrNil is wrapped by the [UpstreamError] that [ScaledLegacy] and
-// [ScaledFractional] return for a nil *IntOrString.
-var ErrNil = errors.New("nil value")
+	"github.com/rolloutmath/rolloutmath/field"
+)
 
 // ErrNotFinite is wrapped by the [ScaleError] that [ScaledFractional]
 // returns for a percentage that is NaN or infinite ("NaN%", "Inf%").
 var ErrNotFinite = errors.New("percentage is not a finite number")
 
-// UpstreamError is an error that upstream's parser returns for the same
-// input, with upstream's text word for word, because kruise's webhook
-// quotes that text in its messages ([ValidateKruisePartition]):
+// upstreamError returns an error that upstream's parser returns for the
+// same input, with upstream's text word for word, because kruise's
+// webhook quotes that text in its messages ([ValidateKruisePartition]):
 //
 //	nil value for IntOrString
 //	invalid type: string is not a percentage
 //	strconv.ParseFloat: parsing "abc": invalid syntax
 //	invalid value for IntOrString: invalid value "33.3%": strconv.Atoi: parsing "33.3": invalid syntax
 //
-// Unlike this package's other errors, its text does not name the
-// package. Err is [ErrNil], [ErrSyntax] or [ErrRange], so callers can use
-// errors.Is.
-type UpstreamError struct {
-	Text string // upstream's message
-	Err  error  // ErrNil, ErrSyntax or ErrRange
+// It is a *field.Error with only Detail (upstream's text, which names
+// neither package nor field) and Err (kind: field.ErrRequired for nil,
+// field.ErrSyntax or field.ErrRange) set.
+func upstreamError(text string, kind error) error {
+	return &field.Error{Detail: text, Err: kind}
 }
-
-// Error returns Text, upstream's message.
-func (e *UpstreamError) Error() string { return e.Text }
-
-// Unwrap returns Err.
-func (e *UpstreamError) Unwrap() error { return e.Err }
 
 // nilUpstream is the error both upstream readers return for nil.
 func nilUpstream() error {
-	return &UpstreamError{Text: "nil value for IntOrString", Err: ErrNil}
+	return upstreamError("nil value for IntOrString", field.ErrRequired)
 }
 
 // ScaledLegacy resolves s against total, a replica count (total >= 0),
@@ -65,7 +56,8 @@ func nilUpstream() error {
 //
 // Errors. A nil s, or a string that is not an integer once its '%'s are
 // gone ("33.3%", "%", "1e2", " 5%", a number beyond int64), returns 0 and
-// an [*UpstreamError] with upstream's text. Kruise's controller ignores
+// a [*field.Error] with upstream's text (wrapping [field.ErrRequired],
+// [field.ErrSyntax] or [field.ErrRange]). Kruise's controller ignores
 // that error and uses the 0, so
 //
 //	maxSurge, _ := intorpercent.ScaledLegacy(cs.MaxSurge, replicas, intorpercent.Up)
@@ -120,12 +112,13 @@ func ScaledLegacy(s *IntOrString, total int32, r Rounding) (int32, error) {
 //     computes it (multiply, then divide) and rounded in direction r:
 //     "33.3%" of 10 is 4 Up, "99.99%" of 999 is 999 Up and 998 Down.
 //
-// Errors. These return 0 and an [*UpstreamError] with kruise's text: a
-// nil s ("nil value for IntOrString", [ErrNil]); a string that does not
-// end in '%' ("invalid type: string is not a percentage", [ErrSyntax]);
-// text before the '%' that strconv.ParseFloat rejects, with its error
-// text ("5%%" gives `strconv.ParseFloat: parsing "5%": invalid syntax`,
-// ErrSyntax; "1e400%" is out of range, [ErrRange]). The others are
+// Errors. These return 0 and a [*field.Error] whose text is kruise's: a
+// nil s ("nil value for IntOrString", [field.ErrRequired]); a string that
+// does not end in '%' ("invalid type: string is not a percentage",
+// [field.ErrSyntax]); text before the '%' that strconv.ParseFloat
+// rejects, with its error text ("5%%" gives `strconv.ParseFloat: parsing
+// "5%": invalid syntax`, field.ErrSyntax; "1e400%" is out of range,
+// [field.ErrRange]). The others are
 // [*ScaleError]s: a Rounding other than Down or Up ([ErrRounding]) and a
 // negative total ([ErrNegativeTotal]) return 0; a NaN or infinite
 // percentage ([ErrNotFinite]) returns 0; a result beyond int32
@@ -200,20 +193,17 @@ func legacyPercent(str string) (int64, error) {
 	if err == nil {
 		return n, nil
 	}
-	kind, cause := ErrSyntax, err
+	kind, cause := field.ErrSyntax, err
 	var ne *strconv.NumError
 	if errors.As(err, &ne) {
 		atoi := *ne
 		atoi.Func = "Atoi"
 		cause = &atoi
 		if errors.Is(ne.Err, strconv.ErrRange) {
-			kind = ErrRange
+			kind = field.ErrRange
 		}
 	}
-	return 0, &UpstreamError{
-		Text: "invalid value for IntOrString: invalid value " + strconv.Quote(str) + ": " + cause.Error(),
-		Err:  kind,
-	}
+	return 0, upstreamError("invalid value for IntOrString: invalid value "+strconv.Quote(str)+": "+cause.Error(), kind)
 }
 
 // fractionalPercent reads str as kruise's float reader does: it must end
@@ -221,15 +211,15 @@ func legacyPercent(str string) (int64, error) {
 func fractionalPercent(str string) (float64, error) {
 	num, ok := strings.CutSuffix(str, "%")
 	if !ok {
-		return 0, &UpstreamError{Text: "invalid type: string is not a percentage", Err: ErrSyntax}
+		return 0, upstreamError("invalid type: string is not a percentage", field.ErrSyntax)
 	}
 	v, err := strconv.ParseFloat(num, 64)
 	if err != nil {
-		kind := ErrSyntax
+		kind := field.ErrSyntax
 		if errors.Is(err, strconv.ErrRange) {
-			kind = ErrRange
+			kind = field.ErrRange
 		}
-		return 0, &UpstreamError{Text: err.Error(), Err: kind}
+		return 0, upstreamError(err.Error(), kind)
 	}
 	return v, nil
 }

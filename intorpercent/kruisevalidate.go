@@ -3,6 +3,8 @@ package intorpercent
 import (
 	"errors"
 	"strconv"
+
+	"github.com/rolloutmath/rolloutmath/field"
 )
 
 // cpuRule is our message for a kruise percentage whose scaled value Go
@@ -61,19 +63,19 @@ func goSyntax(s *IntOrString) string {
 }
 
 // readError is the webhook's error for a value it could not read, on
-// field.name.
-func readError(field, name string, s *IntOrString, err error) *FieldError {
-	detail := cpuRule
+// path.name.
+func readError(path, name string, s *IntOrString, err error) *field.Error {
+	detail, kind := cpuRule, field.ErrRange
 	if err != errCPU {
-		detail = "failed GetScaledValueFromIntOrPercent for " + name + ": " + err.Error()
+		detail, kind = "failed GetScaledValueFromIntOrPercent for "+name+": "+err.Error(), err
 	}
-	return &FieldError{Type: Invalid, Field: field + "." + name, Value: quoted(s), Detail: detail}
+	return &field.Error{Type: field.TypeInvalid, Field: path + "." + name, Value: quoted(s), Detail: detail, Err: kind}
 }
 
 // ValidateKruisePartition applies kruise's CloneSet webhook rules for
-// spec.updateStrategy.partition against replicas, with field the path of
+// spec.updateStrategy.partition against replicas, with path the path of
 // the update strategy (normally "spec.updateStrategy"); the errors name
-// field.partition. In the webhook's order:
+// path.partition. In the webhook's order:
 //
 //  1. the partition must read with [ScaledFractional] (rounded Up):
 //     otherwise "failed GetScaledValueFromIntOrPercent for partition: "
@@ -106,14 +108,14 @@ func readError(field, name string, s *IntOrString, err error) *FieldError {
 // Validating a valid partition does not allocate.
 // Upstream: validateUpdateStrategy in kruise's
 // pkg/webhook/cloneset/validating.
-func ValidateKruisePartition(partition *IntOrString, replicas int32, field string) ErrorList {
+func ValidateKruisePartition(partition *IntOrString, replicas int32, path string) field.ErrorList {
 	p, err := webhookScaled(partition, replicas)
 	if err != nil {
-		return ErrorList{readError(field, "partition", partition, err)}
+		return field.ErrorList{readError(path, "partition", partition, err)}
 	}
 	if p < 0 {
-		return ErrorList{{Type: Invalid, Field: field + ".partition", Value: strconv.FormatInt(p, 10),
-			Detail: "must be greater than or equal to 0"}}
+		return field.ErrorList{{Type: field.TypeInvalid, Field: path + ".partition", Value: strconv.FormatInt(p, 10),
+			Detail: "must be greater than or equal to 0", Err: field.ErrNegative}}
 	}
 	return nil
 }
@@ -121,7 +123,7 @@ func ValidateKruisePartition(partition *IntOrString, replicas int32, field strin
 // ValidateKruiseRollingUpdate applies kruise's CloneSet webhook rules for
 // spec.updateStrategy.maxUnavailable and maxSurge against replicas, for
 // the update strategy type updateType ("ReCreate", "InPlaceIfPossible",
-// "InPlaceOnly"; only "InPlaceOnly" changes the rules), with field the
+// "InPlaceOnly"; only "InPlaceOnly" changes the rules), with path the
 // path of the update strategy (normally "spec.updateStrategy"). Both
 // values are read with [ScaledFractional] rounded Up, although kruise's
 // controller later reads them with [ScaledLegacy]. In the webhook's
@@ -157,27 +159,27 @@ func ValidateKruisePartition(partition *IntOrString, replicas int32, field strin
 // The result is empty when both values are valid; it does not allocate
 // then. Upstream: validateUpdateStrategy in kruise's
 // pkg/webhook/cloneset/validating.
-func ValidateKruiseRollingUpdate(updateType string, maxUnavailable, maxSurge *IntOrString, replicas int32, field string) ErrorList {
-	var errs ErrorList
+func ValidateKruiseRollingUpdate(updateType string, maxUnavailable, maxSurge *IntOrString, replicas int32, path string) field.ErrorList {
+	var errs field.ErrorList
 	var unavailable, surge int64
 	if maxUnavailable != nil {
 		var err error
 		if unavailable, err = webhookScaled(maxUnavailable, replicas); err != nil {
-			errs = append(errs, readError(field, "maxUnavailable", maxUnavailable, err))
+			errs = append(errs, readError(path, "maxUnavailable", maxUnavailable, err))
 		}
 	}
 	if maxSurge != nil {
 		var err error
 		if surge, err = webhookScaled(maxSurge, replicas); err != nil {
-			errs = append(errs, readError(field, "maxSurge", maxSurge, err))
+			errs = append(errs, readError(path, "maxSurge", maxSurge, err))
 		}
 		if updateType == "InPlaceOnly" && surge > 0 {
-			errs = append(errs, &FieldError{Type: Invalid, Field: field + ".maxSurge", Value: quoted(maxSurge),
+			errs = append(errs, &field.Error{Type: field.TypeInvalid, Field: path + ".maxSurge", Value: quoted(maxSurge),
 				Detail: "can not use maxSurge with strategy type InPlaceOnly"})
 		}
 	}
 	if replicas > 0 && unavailable < 1 && surge < 1 {
-		errs = append(errs, &FieldError{Type: Invalid, Field: field + ".maxUnavailable", Value: goSyntax(maxUnavailable),
+		errs = append(errs, &field.Error{Type: field.TypeInvalid, Field: path + ".maxUnavailable", Value: goSyntax(maxUnavailable),
 			Detail: "maxUnavailable and maxSurge should not both be less than 1"})
 	}
 	return errs

@@ -6,9 +6,12 @@ import (
 	"math"
 	"math/big"
 	"regexp"
+	"strconv"
 	"testing"
 
 	"pgregory.net/rapid"
+
+	"github.com/rolloutmath/rolloutmath/field"
 )
 
 var parseCases = []struct {
@@ -32,25 +35,25 @@ var parseErrorCases = []struct {
 	wantErr error
 	text    string
 }{
-	{"", ErrSyntax, `intorpercent: parsing "": empty string`},
-	{"%", ErrSyntax, `intorpercent: parsing "%": a '%' needs a number before it`},
-	{"2.5%", ErrSyntax, `intorpercent: parsing "2.5%": fractional percentages are not allowed`},
-	{"25.5%", ErrSyntax, `intorpercent: parsing "25.5%": fractional percentages are not allowed`},
-	{"2.5", ErrSyntax, `intorpercent: parsing "2.5": fractional numbers are not allowed`},
-	{" 25%", ErrSyntax, `intorpercent: parsing " 25%": spaces are not allowed`},
-	{"25% ", ErrSyntax, `intorpercent: parsing "25% ": spaces are not allowed`},
-	{"25 %", ErrSyntax, `intorpercent: parsing "25 %": spaces are not allowed`},
-	{"+5%", ErrSyntax, `intorpercent: parsing "+5%": a sign is not allowed`},
-	{"-1%", ErrSyntax, `intorpercent: parsing "-1%": a sign is not allowed`},
-	{"-3", ErrSyntax, `intorpercent: parsing "-3": a sign is not allowed`},
-	{"25%%", ErrSyntax, `intorpercent: parsing "25%%": only one trailing '%' is allowed`},
-	{"%5%", ErrSyntax, `intorpercent: parsing "%5%": only one trailing '%' is allowed`},
-	{"abc", ErrSyntax, `intorpercent: parsing "abc": want a whole number such as "3" or a percentage such as "25%"`},
-	{"1_0%", ErrSyntax, `intorpercent: parsing "1_0%": want a whole number such as "3" or a percentage such as "25%"`},
-	{"0x10%", ErrSyntax, `intorpercent: parsing "0x10%": want a whole number such as "3" or a percentage such as "25%"`},
-	{"2147483648", ErrRange, `intorpercent: parsing "2147483648": value out of range (at most 2147483647)`},
-	{"99999999999", ErrRange, `intorpercent: parsing "99999999999": value out of range (at most 2147483647)`},
-	{"99999999999999999999%", ErrRange, `intorpercent: parsing "99999999999999999999%": value out of range (at most 2147483647)`},
+	{"", field.ErrSyntax, `intorpercent: parsing "": empty string`},
+	{"%", field.ErrSyntax, `intorpercent: parsing "%": a '%' needs a number before it`},
+	{"2.5%", field.ErrSyntax, `intorpercent: parsing "2.5%": fractional percentages are not allowed`},
+	{"25.5%", field.ErrSyntax, `intorpercent: parsing "25.5%": fractional percentages are not allowed`},
+	{"2.5", field.ErrSyntax, `intorpercent: parsing "2.5": fractional numbers are not allowed`},
+	{" 25%", field.ErrSyntax, `intorpercent: parsing " 25%": spaces are not allowed`},
+	{"25% ", field.ErrSyntax, `intorpercent: parsing "25% ": spaces are not allowed`},
+	{"25 %", field.ErrSyntax, `intorpercent: parsing "25 %": spaces are not allowed`},
+	{"+5%", field.ErrSyntax, `intorpercent: parsing "+5%": a sign is not allowed`},
+	{"-1%", field.ErrSyntax, `intorpercent: parsing "-1%": a sign is not allowed`},
+	{"-3", field.ErrSyntax, `intorpercent: parsing "-3": a sign is not allowed`},
+	{"25%%", field.ErrSyntax, `intorpercent: parsing "25%%": only one trailing '%' is allowed`},
+	{"%5%", field.ErrSyntax, `intorpercent: parsing "%5%": only one trailing '%' is allowed`},
+	{"abc", field.ErrSyntax, `intorpercent: parsing "abc": want a whole number such as "3" or a percentage such as "25%"`},
+	{"1_0%", field.ErrSyntax, `intorpercent: parsing "1_0%": want a whole number such as "3" or a percentage such as "25%"`},
+	{"0x10%", field.ErrSyntax, `intorpercent: parsing "0x10%": want a whole number such as "3" or a percentage such as "25%"`},
+	{"2147483648", field.ErrRange, `intorpercent: parsing "2147483648": value out of range (at most 2147483647)`},
+	{"99999999999", field.ErrRange, `intorpercent: parsing "99999999999": value out of range (at most 2147483647)`},
+	{"99999999999999999999%", field.ErrRange, `intorpercent: parsing "99999999999999999999%": value out of range (at most 2147483647)`},
 }
 
 func TestParse(t *testing.T) {
@@ -78,9 +81,9 @@ func TestParseErrors(t *testing.T) {
 		if err.Error() != tt.text {
 			t.Errorf("Parse(%q) error = %q, want %q", tt.in, err, tt.text)
 		}
-		var pe *ParseError
-		if !errors.As(err, &pe) || pe.Input != tt.in {
-			t.Errorf("Parse(%q) error %#v is not a *ParseError naming the input", tt.in, err)
+		var pe *field.Error
+		if !errors.As(err, &pe) || pe.Value != strconv.Quote(tt.in) {
+			t.Errorf("Parse(%q) error %#v is not a *field.Error naming the input", tt.in, err)
 		}
 	}
 }
@@ -179,9 +182,9 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("Parse(%q) = %v, %v; reference says valid=%v", s, got, err, ok)
 		}
 		if !ok {
-			var pe *ParseError
-			if !errors.As(err, &pe) || pe.Input != s {
-				t.Fatalf("Parse(%q) error %#v is not a *ParseError naming the input", s, err)
+			var pe *field.Error
+			if !errors.As(err, &pe) || pe.Value != strconv.Quote(s) {
+				t.Fatalf("Parse(%q) error %#v is not a *field.Error naming the input", s, err)
 			}
 			return
 		}

@@ -46,6 +46,13 @@ var ErrRounding = errors.New("unknown rounding")
 // [ScaledFractional] could not resolve a value. Err is one of
 // [ErrNegativeTotal], [ErrOverflow], [ErrRounding] and (from
 // ScaledFractional) [ErrNotFinite].
+//
+// ScaleError is not a field.Error and does not wrap field.ErrInvalid: it
+// reports arithmetic on a value that was already read, named by the
+// operation as strconv's NumError names its function, and its causes
+// (mostly a result beyond int32) belong to no field of an object. The
+// bad-input errors of reading a value (field.ErrSyntax, field.ErrRange)
+// are *field.Errors.
 type ScaleError struct {
 	Value Value // the value scaled by Value.Scaled; the zero Value when Written is set
 	Total int32

@@ -3,86 +3,9 @@ package intorpercent
 import (
 	"encoding/json"
 	"strconv"
-	"strings"
+
+	"github.com/rolloutmath/rolloutmath/field"
 )
-
-// ErrorType names the kind of a [FieldError], in the API server's words.
-type ErrorType string
-
-// The error types the API server reports, as it spells them.
-const (
-	Invalid      ErrorType = "Invalid value"
-	Required     ErrorType = "Required value"
-	NotSupported ErrorType = "Unsupported value"
-	Forbidden    ErrorType = "Forbidden"
-)
-
-// FieldError reports one field that breaks a validation rule, worded as
-// the API server words it:
-//
-//	spec.strategy.rollingUpdate.maxUnavailable: Invalid value: "120%": must not be greater than 100%
-//
-// Upstream: k8s.io/apimachinery/pkg/util/validation/field.Error.
-type FieldError struct {
-	Type   ErrorType
-	Field  string // the field path, e.g. "spec.replicas"
-	Value  string // the offending value as rendered in the message: "\"120%\"", "-1"; "" for none
-	Detail string // the rule broken
-}
-
-// Error returns "<field>: <type>: <value>: <detail>", leaving out the
-// value when there is none (Required, Forbidden) and the detail when it
-// is empty.
-func (e *FieldError) Error() string {
-	var b strings.Builder
-	b.WriteString(e.Field)
-	b.WriteString(": ")
-	b.WriteString(string(e.Type))
-	if e.Value != "" && (e.Type == Invalid || e.Type == NotSupported) {
-		b.WriteString(": ")
-		b.WriteString(e.Value)
-	}
-	if e.Detail != "" {
-		b.WriteString(": ")
-		b.WriteString(e.Detail)
-	}
-	return b.String()
-}
-
-// ErrorList is every validation error found, in the order the API server
-// checks. Use [ErrorList.ToError] to return it as an error.
-type ErrorList []*FieldError
-
-// Error returns the single error's text, or several texts as
-// "[a, b]", as the API server's aggregate error does.
-func (l ErrorList) Error() string {
-	if len(l) == 1 {
-		return l[0].Error()
-	}
-	parts := make([]string, len(l))
-	for i, e := range l {
-		parts[i] = e.Error()
-	}
-	return "[" + strings.Join(parts, ", ") + "]"
-}
-
-// Unwrap returns the errors, so errors.As finds a *FieldError in the list.
-func (l ErrorList) Unwrap() []error {
-	errs := make([]error, len(l))
-	for i, e := range l {
-		errs[i] = e
-	}
-	return errs
-}
-
-// ToError returns nil for an empty list and the list otherwise, so that
-// "return list.ToError()" never yields a non-nil error holding no errors.
-func (l ErrorList) ToError() error {
-	if len(l) == 0 {
-		return nil
-	}
-	return l
-}
 
 // percentRule is the API server's message for a string that does not
 // match its percentage pattern (or a negative percentage); the double
@@ -94,25 +17,25 @@ const percentRule = "a valid percent string must be a numeric string followed by
 const beyondInt32Rule = "must not be greater than 2147483647% (rolloutmath keeps percentages in an int32)"
 
 // ValidateNonNegative returns nil when v is a non-negative count or
-// percentage, and otherwise an Invalid [FieldError] for field: a negative
+// percentage, and otherwise an Invalid [*field.Error] at path: a negative
 // count "must be greater than or equal to 0"; a negative percentage fails
 // the API server's percent pattern, and the message says so.
 // Upstream: ValidatePositiveIntOrPercent.
-func ValidateNonNegative(v Value, field string) *FieldError {
+func ValidateNonNegative(v Value, path string) *field.Error {
 	r := readValue(v)
-	return r.formatError(field, "", false)
+	return r.formatError(path, "", false)
 }
 
-// ValidateNotMoreThan100Percent returns an Invalid [FieldError] for field
+// ValidateNotMoreThan100Percent returns an Invalid [*field.Error] at path
 // when v is a percentage above 100, and nil otherwise (counts are not
 // limited here). Upstream: IsNotMoreThan100Percent.
-func ValidateNotMoreThan100Percent(v Value, field string) *FieldError {
+func ValidateNotMoreThan100Percent(v Value, path string) *field.Error {
 	r := readValue(v)
-	return r.over100Error(field, "")
+	return r.over100Error(path, "")
 }
 
 // ValidateRollingUpdate applies the API server's rules for a rolling
-// update's maxUnavailable and maxSurge, with field the path of the
+// update's maxUnavailable and maxSurge, with path the path of the
 // rollingUpdate object (normally "spec.strategy.rollingUpdate"). It
 // checks, in the API server's order:
 //
@@ -129,8 +52,8 @@ func ValidateNotMoreThan100Percent(v Value, field string) *FieldError {
 // For values as a manifest holds them, text that is not a valid
 // int-or-percent included, see [ValidateRollingUpdateIntOrString]: for
 // every Value v it gives the same errors on v's IntOrString form.
-func ValidateRollingUpdate(maxUnavailable, maxSurge Value, field string) ErrorList {
-	return validateRollingUpdate(readValue(maxUnavailable), readValue(maxSurge), field)
+func ValidateRollingUpdate(maxUnavailable, maxSurge Value, path string) field.ErrorList {
+	return validateRollingUpdate(readValue(maxUnavailable), readValue(maxSurge), path)
 }
 
 // ValidateRollingUpdateIntOrString is [ValidateRollingUpdate] for
@@ -162,8 +85,8 @@ func ValidateRollingUpdate(maxUnavailable, maxSurge Value, field string) ErrorLi
 // The result is empty when [IntOrString.Value] accepts both values and
 // [ValidateRollingUpdate] accepts the Values it returns. It does not
 // allocate then. Upstream: ValidateRollingUpdateDeployment.
-func ValidateRollingUpdateIntOrString(maxUnavailable, maxSurge IntOrString, field string) ErrorList {
-	return validateRollingUpdate(readWritten(maxUnavailable), readWritten(maxSurge), field)
+func ValidateRollingUpdateIntOrString(maxUnavailable, maxSurge IntOrString, path string) field.ErrorList {
+	return validateRollingUpdate(readWritten(maxUnavailable), readWritten(maxSurge), path)
 }
 
 // reading is a maxUnavailable or maxSurge as the API server's rules read
@@ -225,55 +148,56 @@ func (r *reading) render() string {
 
 // formatError applies rule 1 (upstream's ValidatePositiveIntOrPercent),
 // and for a maxSurge (surge) our rule for a percentage beyond int32, to
-// the field path field.child (field when child is "").
-func (r *reading) formatError(field, child string, surge bool) *FieldError {
+// the field path path.child (path when child is "").
+func (r *reading) formatError(path, child string, surge bool) *field.Error {
 	var detail string
+	var kind error
 	switch {
 	case !r.str && r.num < 0:
-		detail = "must be greater than or equal to 0"
+		detail, kind = "must be greater than or equal to 0", field.ErrNegative
 	case r.str && !r.pattern:
-		detail = percentRule
+		detail, kind = percentRule, field.ErrSyntax
 	case r.big && surge:
-		detail = beyondInt32Rule
+		detail, kind = beyondInt32Rule, field.ErrRange
 	default:
 		return nil
 	}
-	return r.invalid(field, child, detail)
+	return r.invalid(path, child, detail, kind)
 }
 
 // over100Error applies rule 3 (upstream's IsNotMoreThan100Percent) to
-// the field path field.child.
-func (r *reading) over100Error(field, child string) *FieldError {
+// the field path path.child.
+func (r *reading) over100Error(path, child string) *field.Error {
 	if !r.pattern || (!r.big && r.num <= 100) {
 		return nil
 	}
-	return r.invalid(field, child, "must not be greater than 100%")
+	return r.invalid(path, child, "must not be greater than 100%", nil)
 }
 
-// invalid returns an Invalid FieldError for r at field.child (field when
-// child is ""). The path is built here, on the failing path only, so that
+// invalid returns an Invalid *field.Error for r at path.child (path when
+// child is ""), wrapping kind (nil for none). The path is built here, on the failing path only, so that
 // validating valid values does not allocate.
-func (r *reading) invalid(field, child, detail string) *FieldError {
+func (r *reading) invalid(path, child, detail string, kind error) *field.Error {
 	if child != "" {
-		field += "." + child
+		path += "." + child
 	}
-	return &FieldError{Type: Invalid, Field: field, Value: r.render(), Detail: detail}
+	return &field.Error{Type: field.TypeInvalid, Field: path, Value: r.render(), Detail: detail, Err: kind}
 }
 
 // validateRollingUpdate applies the three rules of ValidateRollingUpdate
 // in the API server's order.
-func validateRollingUpdate(maxUnavailable, maxSurge reading, field string) ErrorList {
-	var errs ErrorList
-	if e := maxUnavailable.formatError(field, "maxUnavailable", false); e != nil {
+func validateRollingUpdate(maxUnavailable, maxSurge reading, path string) field.ErrorList {
+	var errs field.ErrorList
+	if e := maxUnavailable.formatError(path, "maxUnavailable", false); e != nil {
 		errs = append(errs, e)
 	}
-	if e := maxSurge.formatError(field, "maxSurge", true); e != nil {
+	if e := maxSurge.formatError(path, "maxSurge", true); e != nil {
 		errs = append(errs, e)
 	}
 	if maxUnavailable.zero && maxSurge.zero {
-		errs = append(errs, maxUnavailable.invalid(field, "maxUnavailable", "may not be 0 when `maxSurge` is 0"))
+		errs = append(errs, maxUnavailable.invalid(path, "maxUnavailable", "may not be 0 when `maxSurge` is 0", nil))
 	}
-	if e := maxUnavailable.over100Error(field, "maxUnavailable"); e != nil {
+	if e := maxUnavailable.over100Error(path, "maxUnavailable"); e != nil {
 		errs = append(errs, e)
 	}
 	return errs

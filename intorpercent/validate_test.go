@@ -4,6 +4,8 @@ import (
 	"errors"
 	"math"
 	"testing"
+
+	"github.com/rolloutmath/rolloutmath/field"
 )
 
 const ru = "spec.strategy.rollingUpdate"
@@ -51,9 +53,9 @@ func TestValidateRollingUpdate(t *testing.T) {
 			if err == nil || err.Error() != tt.want {
 				t.Fatalf("ValidateRollingUpdate(%v, %v) = %v\nwant %s (%s)", tt.maxUnavailable, tt.maxSurge, err, tt.want, tt.reason)
 			}
-			var fe *FieldError
-			if !errors.As(err, &fe) || fe.Type != Invalid {
-				t.Errorf("errors.As(%v, *FieldError) found %v, want an Invalid field error", err, fe)
+			var fe *field.Error
+			if !errors.As(err, &fe) || fe.Type != field.TypeInvalid {
+				t.Errorf("errors.As(%v, *field.Error) found %v, want an Invalid field error", err, fe)
 			}
 		})
 	}
@@ -81,35 +83,5 @@ func TestValidateNotMoreThan100Percent(t *testing.T) {
 	want := `f: Invalid value: "120%": must not be greater than 100%`
 	if e := ValidateNotMoreThan100Percent(Percent(120), "f"); e == nil || e.Error() != want {
 		t.Errorf("ValidateNotMoreThan100Percent(120%%) = %v, want %s", e, want)
-	}
-}
-
-func TestFieldErrorText(t *testing.T) {
-	tests := []struct {
-		e    FieldError
-		want string
-	}{
-		{FieldError{Type: Required, Field: "spec.strategy.rollingUpdate", Detail: "this should be defaulted and never be nil"},
-			"spec.strategy.rollingUpdate: Required value: this should be defaulted and never be nil"},
-		{FieldError{Type: Forbidden, Field: "spec.strategy.rollingUpdate", Value: "x", Detail: "may not be specified when strategy `type` is 'Recreate'"},
-			"spec.strategy.rollingUpdate: Forbidden: may not be specified when strategy `type` is 'Recreate'"},
-		{FieldError{Type: NotSupported, Field: "spec.strategy.type", Value: `"Blue"`, Detail: `supported values: "Recreate", "RollingUpdate"`},
-			`spec.strategy.type: Unsupported value: "Blue": supported values: "Recreate", "RollingUpdate"`},
-		{FieldError{Type: Invalid, Field: "spec.replicas", Value: "-1"}, "spec.replicas: Invalid value: -1"},
-	}
-	for _, tt := range tests {
-		if got := tt.e.Error(); got != tt.want {
-			t.Errorf("%#v.Error() = %q, want %q", tt.e, got, tt.want)
-		}
-	}
-}
-
-func TestErrorListToErrorEmptyIsNil(t *testing.T) {
-	var l ErrorList
-	if err := l.ToError(); err != nil {
-		t.Errorf("ErrorList(nil).ToError() = %#v, want nil", err)
-	}
-	if err := (ErrorList{}).ToError(); err != nil {
-		t.Errorf("ErrorList{}.ToError() = %#v, want nil", err)
 	}
 }

@@ -115,8 +115,8 @@ func (r *Recheck) refusal(c *Controller) string {
 // succeeds; upstream treats a NotFound answer to the patch as Ignore and
 // any other failure as an error.
 //
-// Errors: nil c or o; an invalid c.Selector (a *SelectorError, wrapping
-// ErrInvalidSelector; the Claim is zero). Upstream:
+// Errors: nil c or o; an invalid c.Selector (Selector.Validate's
+// [field.ErrorList], wrapping ErrInvalidSelector; the Claim is zero). Upstream:
 // BaseControllerRefManager.ClaimObject with the ReplicaSet manager's
 // match, AdoptReplicaSet (canAdopt) and ReleaseReplicaSet.
 func ClaimObject(c *Controller, o *Object, recheck *Recheck) (Claim, error) {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/rolloutmath/rolloutmath/field"
 	"github.com/rolloutmath/rolloutmath/ownership"
 )
 
@@ -53,20 +54,25 @@ func ExampleSelector_Validate() {
 	// <nil> false
 }
 
-func ExampleSelectorError_Error() {
+// Validate's errors are *field.Errors, with fields relative to the
+// requirement.
+func ExampleSelector_Validate_fieldError() {
 	err := (&ownership.Selector{MatchLabels: map[string]string{"app": "-web"}}).Validate()
-	var se *ownership.SelectorError
-	fmt.Println(errors.As(err, &se))
+	var se *field.Error
+	fmt.Println(errors.As(err, &se), se.Field, errors.Is(err, field.ErrInvalid))
 	fmt.Println(se.Error())
 	// Output:
-	// true
+	// true values[0][app] true
 	// values[0][app]: Invalid value: "-web": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')
 }
 
-func ExampleSelectorError_Unwrap() {
-	err := (&ownership.Selector{MatchExpressions: []ownership.Requirement{{Key: "a", Operator: "Lt"}}}).Validate()
-	fmt.Println(errors.Unwrap(err) == ownership.ErrInvalidSelector)
-	// Output: true
+func ExampleParseSelector_errors() {
+	_, err := ownership.ParseSelector("a in (b")
+	fmt.Println(err)
+	fmt.Println(errors.Is(err, field.ErrInvalid), errors.Is(err, ownership.ErrInvalidSelector))
+	// Output:
+	// ownership: parsing "a in (b": found end of string, expected a value, ',' or ')'
+	// true true
 }
 
 func ExampleSelector_Empty() {

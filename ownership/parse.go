@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/rolloutmath/rolloutmath/field"
 )
 
 // ParseSelector parses the string form of a label selector, as kubectl's
@@ -35,25 +37,23 @@ import (
 //
 // Errors: a syntax error names the position and what was expected; an
 // invalid key or value gives Selector.Validate's text (upstream's words).
-// Every error starts `ownership: parsing "<input>": ` and wraps
+// Every error is a [*field.Error] whose text starts
+// `ownership: parsing "<input>": `, wrapping [field.ErrInvalid] and
 // ErrInvalidSelector; the *Selector is then nil.
 func ParseSelector(s string) (*Selector, error) {
 	p := parser{in: s}
 	out := &Selector{}
 	if err := p.parse(out); err != nil {
-		return nil, &parseError{in: s, err: err}
+		// A requirement's field errors wrap ErrInvalidSelector; a
+		// syntax error does not, and is kept as text only.
+		kind := err
+		if !errors.Is(err, ErrInvalidSelector) {
+			kind = ErrInvalidSelector
+		}
+		return nil, &field.Error{Prefix: "ownership", Value: fmt.Sprintf("%q", s), Detail: err.Error(), Err: kind}
 	}
 	return out, nil
 }
-
-type parseError struct {
-	in  string
-	err error
-}
-
-func (e *parseError) Error() string { return fmt.Sprintf("ownership: parsing %q: %v", e.in, e.err) }
-
-func (e *parseError) Unwrap() []error { return []error{ErrInvalidSelector, e.err} }
 
 // token kinds; tWord is an identifier, a value or the words in and notin.
 type tokenKind uint8
@@ -177,7 +177,7 @@ func (p *parser) requirement() (Requirement, error) {
 	}
 	key := t.text
 	if !validLabelKey(key) {
-		return Requirement{}, errors.New(requirementErrors(key, Exists, nil))
+		return Requirement{}, requirementErrors(key, Exists, nil).ToError()
 	}
 	if negated {
 		return Requirement{Key: key, Operator: DoesNotExist}, nil
@@ -245,7 +245,7 @@ func (p *parser) requirement() (Requirement, error) {
 func (p *parser) checkValues(r Requirement) error {
 	for _, v := range r.Values {
 		if !validLabelValue(v) {
-			return errors.New(requirementErrors(r.Key, r.Operator, r.Values))
+			return requirementErrors(r.Key, r.Operator, r.Values).ToError()
 		}
 	}
 	return nil

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+
+	"github.com/rolloutmath/rolloutmath/field"
 )
 
 // Operator is a matchExpressions operator. Upstream:
@@ -52,24 +54,10 @@ type Selector struct {
 	MatchExpressions []Requirement `json:"matchExpressions,omitempty"`
 }
 
-// ErrInvalidSelector is wrapped by every error that reports a selector
-// metav1.LabelSelectorAsSelector would reject.
+// ErrInvalidSelector is the kind of every error that reports a selector
+// metav1.LabelSelectorAsSelector would reject: the Err of each
+// [*field.Error], so errors.Is finds it and [field.ErrInvalid].
 var ErrInvalidSelector = errors.New("invalid label selector")
-
-// SelectorError reports an invalid selector. Its text is exactly
-// metav1.LabelSelectorAsSelector's error for the same selector (with
-// matchLabels read in sorted key order, see Selector.Validate).
-type SelectorError struct {
-	// Msg is upstream's message, e.g. `"Gt" is not a valid label
-	// selector operator`.
-	Msg string
-}
-
-// Error returns Msg, upstream's text.
-func (e *SelectorError) Error() string { return e.Msg }
-
-// Unwrap returns ErrInvalidSelector.
-func (e *SelectorError) Unwrap() error { return ErrInvalidSelector }
 
 // Empty reports whether s selects everything: s is non-nil and has no
 // matchLabels and no matchExpressions. A nil s is not empty (it selects
@@ -85,7 +73,10 @@ func (s *Selector) Empty() bool {
 }
 
 // Validate returns nil if metav1.LabelSelectorAsSelector accepts s, else a
-// *SelectorError (wrapping ErrInvalidSelector) with upstream's text. A nil
+// [field.ErrorList] (each [*field.Error] wrapping ErrInvalidSelector)
+// whose text is exactly upstream's: the fields are relative to the
+// requirement ("key", "values", "values[0][app]"), and an unknown
+// operator is an error with only a Detail. A nil
 // s is valid. The checks, in upstream's order: each matchLabels entry
 // (key, then value), then each matchExpressions entry in order (operator,
 // key, value count for the operator, each value). The first invalid entry
@@ -107,28 +98,28 @@ func (s *Selector) Validate() error {
 		}
 	}
 	if found {
-		return &SelectorError{Msg: requirementErrors(first, "", []string{s.MatchLabels[first]})}
+		return requirementErrors(first, "", []string{s.MatchLabels[first]}).ToError()
 	}
 	for i := range s.MatchExpressions {
 		r := &s.MatchExpressions[i]
 		switch r.Operator {
 		case In, NotIn:
 			if len(r.Values) == 0 {
-				return &SelectorError{Msg: requirementErrors(r.Key, r.Operator, r.Values)}
+				return requirementErrors(r.Key, r.Operator, r.Values).ToError()
 			}
 		case Exists, DoesNotExist:
 			if len(r.Values) != 0 {
-				return &SelectorError{Msg: requirementErrors(r.Key, r.Operator, r.Values)}
+				return requirementErrors(r.Key, r.Operator, r.Values).ToError()
 			}
 		default:
-			return &SelectorError{Msg: fmt.Sprintf("%q is not a valid label selector operator", string(r.Operator))}
+			return field.ErrorList{{Detail: fmt.Sprintf("%q is not a valid label selector operator", string(r.Operator)), Err: ErrInvalidSelector}}
 		}
 		ok := validLabelKey(r.Key)
 		for _, v := range r.Values {
 			ok = ok && validLabelValue(v)
 		}
 		if !ok {
-			return &SelectorError{Msg: requirementErrors(r.Key, r.Operator, r.Values)}
+			return requirementErrors(r.Key, r.Operator, r.Values).ToError()
 		}
 	}
 	return nil
@@ -171,7 +162,10 @@ func validSubdomain(s string) bool {
 	if s == "" || len(s) > maxSubdomainLength {
 		return false
 	}
-	for label := range strings.SplitSeq(s, ".") {
+	// strings.Cut rather than ranging over strings.SplitSeq: Go 1.24
+	// moves that iterator's state to the heap, 4 allocations per call.
+	for {
+		label, rest, more := strings.Cut(s, ".")
 		if label == "" || !isLowerAlnum(label[0]) || !isLowerAlnum(label[len(label)-1]) {
 			return false
 		}
@@ -180,8 +174,11 @@ func validSubdomain(s string) bool {
 				return false
 			}
 		}
+		if !more {
+			return true
+		}
+		s = rest
 	}
-	return true
 }
 
 func isLowerAlnum(c byte) bool { return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' }
@@ -243,36 +240,34 @@ func contains(vals []string, v string) bool {
 	return false
 }
 
-// requirementErrors returns labels.NewRequirement's aggregated message for
-// key, op and vals, or "" when they are valid. op "" stands for the
-// Equals operator a matchLabels entry becomes.
-func requirementErrors(key string, op Operator, vals []string) string {
-	var errs []string
+// requirementErrors returns labels.NewRequirement's errors for key, op
+// and vals, or nil when they are valid; the list's text is upstream's
+// aggregated message. op "" stands for the Equals operator a matchLabels
+// entry becomes.
+func requirementErrors(key string, op Operator, vals []string) field.ErrorList {
+	var errs field.ErrorList
+	invalid := func(path, value, detail string) {
+		errs = append(errs, &field.Error{Field: path, Type: field.TypeInvalid, Value: value, Detail: detail, Err: ErrInvalidSelector})
+	}
 	if msgs := labelKeyErrors(key); len(msgs) > 0 {
-		errs = append(errs, "key: Invalid value: "+fmt.Sprintf("%q", key)+": "+strings.Join(msgs, "; "))
+		invalid("key", fmt.Sprintf("%q", key), strings.Join(msgs, "; "))
 	}
 	switch op {
 	case In, NotIn:
 		if len(vals) == 0 {
-			errs = append(errs, "values: Invalid value: "+jsonValue(vals)+": for 'in', 'notin' operators, values set can't be empty")
+			invalid("values", jsonValue(vals), "for 'in', 'notin' operators, values set can't be empty")
 		}
 	case Exists, DoesNotExist:
 		if len(vals) != 0 {
-			errs = append(errs, "values: Invalid value: "+jsonValue(vals)+": values set must be empty for exists and does not exist")
+			invalid("values", jsonValue(vals), "values set must be empty for exists and does not exist")
 		}
 	}
 	for i, v := range vals {
 		if msgs := labelValueErrors(v); len(msgs) > 0 {
-			errs = append(errs, fmt.Sprintf("values[%d][%s]: Invalid value: %q: %s", i, key, v, strings.Join(msgs, "; ")))
+			invalid(fmt.Sprintf("values[%d][%s]", i, key), fmt.Sprintf("%q", v), strings.Join(msgs, "; "))
 		}
 	}
-	switch len(errs) {
-	case 0:
-		return ""
-	case 1:
-		return errs[0]
-	}
-	return "[" + strings.Join(errs, ", ") + "]"
+	return errs
 }
 
 // jsonValue renders a value list as field.Invalid does: JSON, with nil and

@@ -5,14 +5,15 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/rolloutmath/rolloutmath/field"
 	"github.com/rolloutmath/rolloutmath/internal/decimal"
 )
 
 // ParseReplicas reads the value of a desired-replicas or max-replicas
 // annotation the strict way the controller does: one or more ASCII
 // decimal digits (leading zeros allowed), no sign, no spaces, at most
-// math.MaxInt32. Anything else, including "", is a [*ParseError]
-// wrapping [ErrSyntax] or [ErrRange]; the number is then 0. It allocates
+// math.MaxInt32. Anything else, including "", is a [*field.Error]
+// wrapping [field.ErrSyntax] or [field.ErrRange]; the number is then 0. It allocates
 // only on the failing path.
 // Upstream: the strconv.ParseUint(s, 10, 32) reader behind
 // deploymentutil.GetDesiredReplicasAnnotation and the max-replicas
@@ -23,7 +24,7 @@ func ParseReplicas(s string) (int32, error) {
 		if errors.Is(err, strconv.ErrRange) {
 			return 0, rangeError(s)
 		}
-		return 0, &ParseError{Input: s, Reason: "invalid syntax", Err: ErrSyntax}
+		return 0, parseError(s, "invalid syntax", field.ErrSyntax)
 	}
 	if u > math.MaxInt32 {
 		return 0, rangeError(s)
@@ -32,7 +33,7 @@ func ParseReplicas(s string) (int32, error) {
 }
 
 func rangeError(s string) error {
-	return &ParseError{Input: s, Reason: "value out of range (higher than 2147483647)", Err: ErrRange}
+	return parseError(s, "value out of range (higher than 2147483647)", field.ErrRange)
 }
 
 // DesiredAnnotation returns the deployment's replicas recorded on rs by

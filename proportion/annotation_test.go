@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"strconv"
 	"testing"
+
+	"github.com/rolloutmath/rolloutmath/field"
 )
 
 // parseCases are the strict reader's table, also the fuzz seeds.
@@ -59,11 +61,11 @@ func TestParseReplicas(t *testing.T) {
 }
 
 func TestParseReplicasErrorKinds(t *testing.T) {
-	for in, want := range map[string]error{"-1": ErrSyntax, "": ErrSyntax, "2147483648": ErrRange, "99999999999999999999": ErrRange} {
+	for in, want := range map[string]error{"-1": field.ErrSyntax, "": field.ErrSyntax, "2147483648": field.ErrRange, "99999999999999999999": field.ErrRange} {
 		_, err := ParseReplicas(in)
-		var pe *ParseError
-		if !errors.As(err, &pe) || pe.Input != in || !errors.Is(err, want) {
-			t.Errorf("ParseReplicas(%q) error = %#v, want a *ParseError for the input wrapping %v", in, err, want)
+		var pe *field.Error
+		if !errors.As(err, &pe) || pe.Value != strconv.Quote(in) || !errors.Is(err, want) {
+			t.Errorf("ParseReplicas(%q) error = %#v, want a *field.Error for the input wrapping %v", in, err, want)
 		}
 	}
 }
@@ -166,8 +168,8 @@ func FuzzParseReplicas(f *testing.F) {
 		if valid != (err == nil) || got != want {
 			t.Fatalf("ParseReplicas(%q) = %d, %v; want %d, valid=%v", s, got, err, want, valid)
 		}
-		if err != nil && !errors.Is(err, ErrSyntax) && !errors.Is(err, ErrRange) {
-			t.Fatalf("ParseReplicas(%q) error %v wraps neither ErrSyntax nor ErrRange", s, err)
+		if err != nil && !errors.Is(err, field.ErrSyntax) && !errors.Is(err, field.ErrRange) {
+			t.Fatalf("ParseReplicas(%q) error %v wraps neither field.ErrSyntax nor field.ErrRange", s, err)
 		}
 		if n, ok := readAnnotation(s); n != got || ok != (err == nil) {
 			t.Fatalf("readAnnotation(%q) = %d, %v; ParseReplicas = %d, %v", s, n, ok, got, err)

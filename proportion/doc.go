@@ -42,9 +42,12 @@
 //
 // Nothing here panics or modifies its inputs, and nothing sorts the
 // caller's slice. [Scale] rejects negative counts, a new-ReplicaSet index
-// outside the slice, duplicate names and unknown modes with an
-// [*InputError]; the scalar functions accept any input and document their
-// result for it. [Share], [Fraction], [IsScalingEvent] and [IsSaturated] do
+// outside the slice, duplicate names and unknown modes with a
+// [*field.Error] wrapping [field.ErrInvalid] and [field.ErrNegative],
+// [field.ErrIndex], [field.ErrDuplicate] or [field.ErrUnsupported], and
+// [ParseReplicas] rejects annotation text with one wrapping
+// [field.ErrSyntax] or [field.ErrRange]; the scalar functions accept any
+// input and document their result for it. [Share], [Fraction], [IsScalingEvent] and [IsSaturated] do
 // not allocate; [Scale] allocates only the two slices of its [Result], and
 // [ScaleInto] reuses a previous Result's slices.
 //

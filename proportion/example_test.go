@@ -7,6 +7,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/rolloutmath/rolloutmath/field"
 	"github.com/rolloutmath/rolloutmath/proportion"
 )
 
@@ -143,7 +144,7 @@ func ExampleScale_errors() {
 	rss := []proportion.ReplicaSet{rs("web", 3, 1, "", ""), rs("web", 2, 2, "", "")}
 	_, err := proportion.Scale(proportion.Deployment{Replicas: 5, RollingUpdate: true}, rss, 1, proportion.Upstream)
 	fmt.Println(err)
-	fmt.Println(errors.Is(err, proportion.ErrDuplicate))
+	fmt.Println(errors.Is(err, field.ErrDuplicate))
 	_, err = proportion.Scale(proportion.Deployment{Replicas: 5}, rss[:1], 1, proportion.Upstream)
 	fmt.Println(err)
 	// Output:
@@ -313,27 +314,26 @@ func ExampleParseReplicas_errors() {
 	// proportion: parsing "2147483648": value out of range (higher than 2147483647)
 }
 
-func ExampleParseError_Error() {
+// A parse error is a *field.Error whose Value is the input, quoted.
+func ExampleParseReplicas_fieldError() {
 	_, err := proportion.ParseReplicas("3.0")
-	var pe *proportion.ParseError
+	var pe *field.Error
 	if errors.As(err, &pe) {
-		fmt.Printf("%q: %s\n", pe.Input, pe.Reason)
+		fmt.Printf("%s: %s\n", pe.Value, pe.Detail)
 		fmt.Println(pe.Error())
 	}
+	_, err = proportion.ParseReplicas("4294967296")
+	fmt.Println(errors.Is(err, field.ErrRange), errors.Is(err, field.ErrSyntax))
 	// Output:
 	// "3.0": invalid syntax
 	// proportion: parsing "3.0": invalid syntax
+	// true false
 }
 
-func ExampleParseError_Unwrap() {
-	_, err := proportion.ParseReplicas("4294967296")
-	fmt.Println(errors.Is(err, proportion.ErrRange), errors.Is(err, proportion.ErrSyntax))
-	// Output: true false
-}
-
-func ExampleInputError_Error() {
+// Bad input to Scale is a *field.Error naming the argument.
+func ExampleScale_fieldError() {
 	_, err := proportion.Scale(proportion.Deployment{Replicas: 3, MaxSurge: -1}, nil, -1, proportion.Upstream)
-	var ie *proportion.InputError
+	var ie *field.Error
 	if errors.As(err, &ie) {
 		fmt.Println(ie.Field)
 		fmt.Println(ie.Error())
@@ -343,9 +343,9 @@ func ExampleInputError_Error() {
 	// proportion: d.MaxSurge: -1 must not be negative
 }
 
-func ExampleInputError_Unwrap() {
+func ExampleActiveOrLatest_errors() {
 	_, _, err := proportion.ActiveOrLatest([]proportion.ReplicaSet{{Name: "web", Replicas: -1}}, -1)
-	fmt.Println(errors.Is(err, proportion.ErrNegative))
+	fmt.Println(errors.Is(err, field.ErrNegative))
 	// Output: true
 }
 

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/rolloutmath/rolloutmath/field"
 )
 
 // ByCreation orders ReplicaSets oldest first: it returns a negative
@@ -65,7 +67,7 @@ func bySizeOlder(a, b *ReplicaSet) int {
 // index of the new ReplicaSet, or -1 for none.
 //
 // Unlike upstream it does not sort rss. Bad input (see [Scale]) gives an
-// [*InputError] and (-1, false). It allocates only to check names when
+// [*field.Error] and (-1, false). It allocates only to check names when
 // len(rss) > 32, and on the error path.
 // Upstream: deploymentutil.FindActiveOrLatest.
 func ActiveOrLatest(rss []ReplicaSet, newRS int) (i int, ok bool, err error) {
@@ -111,11 +113,7 @@ func activeOrLatest(rss []ReplicaSet, newRS int) (int, bool) {
 // allocated.
 func checkReplicaSets(rss []ReplicaSet, newRS int, scratch []int) error {
 	if newRS < -1 || newRS >= len(rss) {
-		return &InputError{
-			Field:  "newRS",
-			Detail: strconv.Itoa(newRS) + " is out of range [-1, " + strconv.Itoa(len(rss)) + ")",
-			Err:    ErrIndex,
-		}
+		return inputError("newRS", strconv.Itoa(newRS)+" is out of range [-1, "+strconv.Itoa(len(rss))+")", field.ErrIndex)
 	}
 	for i := range rss {
 		if rss[i].Replicas < 0 {
@@ -128,7 +126,7 @@ func checkReplicaSets(rss []ReplicaSet, newRS int, scratch []int) error {
 	return checkNames(rss, scratch)
 }
 
-// checkNames returns an InputError naming the first duplicate in index
+// checkNames returns an error naming the first duplicate in index
 // order: the smallest j such that rss[j].Name equals an earlier name.
 func checkNames(rss []ReplicaSet, scratch []int) error {
 	n := len(rss)
@@ -173,13 +171,10 @@ func checkNames(rss []ReplicaSet, scratch []int) error {
 }
 
 func duplicate(rss []ReplicaSet, i, j int) error {
-	return &InputError{
-		Field:  "rss[" + strconv.Itoa(j) + "].Name",
-		Detail: strconv.Quote(rss[j].Name) + " duplicates rss[" + strconv.Itoa(i) + "].Name",
-		Err:    ErrDuplicate,
-	}
+	return inputError("rss["+strconv.Itoa(j)+"].Name",
+		strconv.Quote(rss[j].Name)+" duplicates rss["+strconv.Itoa(i)+"].Name", field.ErrDuplicate)
 }
 
-func negative(field string, v int32) error {
-	return &InputError{Field: field, Detail: strconv.Itoa(int(v)) + " must not be negative", Err: ErrNegative}
+func negative(path string, v int32) error {
+	return inputError(path, strconv.Itoa(int(v))+" must not be negative", field.ErrNegative)
 }

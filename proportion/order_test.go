@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/rolloutmath/rolloutmath/field"
 )
 
 var (
@@ -107,15 +109,15 @@ func TestActiveOrLatestErrors(t *testing.T) {
 		err   string
 		is    error
 	}{
-		{name: "index too large", rss: two, newRS: 2, err: "proportion: newRS: 2 is out of range [-1, 2)", is: ErrIndex},
-		{name: "index too small", rss: two, newRS: -2, err: "proportion: newRS: -2 is out of range [-1, 2)", is: ErrIndex},
-		{name: "index into nil", rss: nil, newRS: 0, err: "proportion: newRS: 0 is out of range [-1, 0)", is: ErrIndex},
+		{name: "index too large", rss: two, newRS: 2, err: "proportion: newRS: 2 is out of range [-1, 2)", is: field.ErrIndex},
+		{name: "index too small", rss: two, newRS: -2, err: "proportion: newRS: -2 is out of range [-1, 2)", is: field.ErrIndex},
+		{name: "index into nil", rss: nil, newRS: 0, err: "proportion: newRS: 0 is out of range [-1, 0)", is: field.ErrIndex},
 		{name: "negative replicas", rss: []ReplicaSet{{Name: "a"}, {Name: "b", Replicas: -1}}, newRS: -1,
-			err: "proportion: rss[1].Replicas: -1 must not be negative", is: ErrNegative},
+			err: "proportion: rss[1].Replicas: -1 must not be negative", is: field.ErrNegative},
 		{name: "negative available", rss: []ReplicaSet{{Name: "a", AvailableReplicas: -3}}, newRS: -1,
-			err: "proportion: rss[0].AvailableReplicas: -3 must not be negative", is: ErrNegative},
+			err: "proportion: rss[0].AvailableReplicas: -3 must not be negative", is: field.ErrNegative},
 		{name: "duplicate", rss: []ReplicaSet{{Name: "a"}, {Name: "b"}, {Name: "a"}}, newRS: -1,
-			err: `proportion: rss[2].Name: "a" duplicates rss[0].Name`, is: ErrDuplicate},
+			err: `proportion: rss[2].Name: "a" duplicates rss[0].Name`, is: field.ErrDuplicate},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

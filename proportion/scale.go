@@ -5,6 +5,8 @@ import (
 	"math"
 	"slices"
 	"strconv"
+
+	"github.com/rolloutmath/rolloutmath/field"
 )
 
 // Mode selects how [Scale] splits a change over two or more active
@@ -163,9 +165,10 @@ type Result struct {
 // maxSurge cannot wrap as it does upstream; on inputs where
 // upstream does not overflow the Upstream result is upstream's.
 //
-// Bad input returns an [*InputError] and the zero Result: a negative
-// count in d or rss, newRS outside [-1, len(rss)), two ReplicaSets with
-// the same name, an unknown mode. Scale never modifies or sorts rss and
+// Bad input returns a [*field.Error] and the zero Result: a negative
+// count in d or rss ([field.ErrNegative]), newRS outside [-1, len(rss))
+// ([field.ErrIndex]), two ReplicaSets with the same name
+// ([field.ErrDuplicate]), an unknown mode ([field.ErrUnsupported]). Scale never modifies or sorts rss and
 // allocates only Result.Targets and Result.Order; [ScaleInto] reuses
 // them.
 // Upstream: scale (deployment controller, sync.go).
@@ -264,7 +267,7 @@ func check(d Deployment, rss []ReplicaSet, newRS int, mode Mode, scratch []int) 
 	case d.StatusReplicas < 0:
 		return negative("d.StatusReplicas", d.StatusReplicas)
 	case mode != Upstream && mode != Conserving:
-		return &InputError{Field: "mode", Detail: mode.String() + " is neither Upstream nor Conserving", Err: ErrMode}
+		return inputError("mode", mode.String()+" is neither Upstream nor Conserving", field.ErrUnsupported)
 	}
 	return checkReplicaSets(rss, newRS, scratch)
 }

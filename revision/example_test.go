@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/rolloutmath/rolloutmath/field"
 	"github.com/rolloutmath/rolloutmath/revision"
 )
 
@@ -144,33 +145,22 @@ func ExampleRevision() {
 func ExampleRevision_errors() {
 	_, err := revision.Revision(map[string]string{revision.RevisionAnnotation: "v7"})
 	fmt.Println(err)
-	fmt.Println(errors.Is(err, revision.ErrSyntax))
+	fmt.Println(errors.Is(err, field.ErrSyntax))
 	// Output:
 	// revision: parsing "v7": invalid syntax
 	// true
 }
 
-func ExampleParseError() {
+// A parse error is a *field.Error whose Value is the annotation, quoted.
+func ExampleRevision_fieldError() {
 	_, err := revision.Revision(map[string]string{revision.RevisionAnnotation: "99999999999999999999"})
-	var pe *revision.ParseError
+	var pe *field.Error
 	if errors.As(err, &pe) {
-		fmt.Printf("%q: %v\n", pe.Value, pe.Err)
+		fmt.Printf("%s: %v\n", pe.Value, pe.Err)
 	}
+	fmt.Println(errors.Is(err, field.ErrInvalid), errors.Is(err, field.ErrRange))
 	// Output:
 	// "99999999999999999999": value out of range
-}
-
-func ExampleParseError_Error() {
-	err := &revision.ParseError{Value: "1.5", Err: revision.ErrSyntax}
-	fmt.Println(err.Error())
-	// Output:
-	// revision: parsing "1.5": invalid syntax
-}
-
-func ExampleParseError_Unwrap() {
-	_, err := revision.Revision(map[string]string{revision.RevisionAnnotation: "99999999999999999999"})
-	fmt.Println(errors.Unwrap(err) == revision.ErrRange, errors.Is(err, revision.ErrRange))
-	// Output:
 	// true true
 }
 

@@ -20,11 +20,15 @@ func createdBefore[T any](a, b *ReplicaSet[T]) bool {
 // Upstream: deploymentutil.FindNewReplicaSet.
 func FindNew[T any](template *T, rss []ReplicaSet[T]) (i int, ok bool) {
 	best := -1
+	if template == nil {
+		return best, false // EqualIgnoreHash: nil equals only nil
+	}
+	f := registered[T]() // looked up once, not for every ReplicaSet
 	for j := range rss {
 		if best >= 0 && !createdBefore(&rss[j], &rss[best]) {
 			continue // could not win even if it matched
 		}
-		if EqualIgnoreHash(template, &rss[j].Template) {
+		if t := &rss[j].Template; t == template || equalDistinct(template, t, f) {
 			best = j
 		}
 	}

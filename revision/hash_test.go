@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/rolloutmath/rolloutmath/revision/internal/deep"
 	"pgregory.net/rapid"
 )
 
@@ -165,8 +166,8 @@ func TestRenderPlainTemplates(t *testing.T) {
 	}
 	templates := plainTemplates()
 	for _, tt := range tests {
-		if got := string(dump(reflect.ValueOf(templates[tt.name]))); got != tt.want {
-			t.Errorf("dump(%s) =\n%s\nwant\n%s", tt.name, got, tt.want)
+		if got := string(deep.Render(reflect.ValueOf(templates[tt.name]))); got != tt.want {
+			t.Errorf("deep.Render(%s) =\n%s\nwant\n%s", tt.name, got, tt.want)
 		}
 	}
 }
@@ -203,7 +204,7 @@ func TestHashChangesWithCollisionCount(t *testing.T) {
 
 // hashAny hashes the value in v as Hash hashes a template.
 func hashAny(v any, collisionCount *int32) string {
-	return hashBytes(dump(reflect.ValueOf(v)), collisionCount)
+	return hashBytes(deep.Render(reflect.ValueOf(v)), collisionCount)
 }
 
 func deref(p *int32) any {

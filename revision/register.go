@@ -1,6 +1,9 @@
 package revision
 
-import "reflect"
+import (
+	"reflect"
+	"sync"
+)
 
 // RegisterEqualIgnoreHash makes [EqualIgnoreHash] compare templates of
 // type T with f instead of by reflection. Every caller of EqualIgnoreHash
@@ -28,16 +31,23 @@ import "reflect"
 // is meant for an init function: a comparison that runs while f is being
 // registered may use either.
 func RegisterEqualIgnoreHash[T any](f func(a, b *T) bool) {
-	ti := infoOf(reflect.TypeFor[T]())
+	t := reflect.TypeFor[T]()
 	if f == nil {
-		ti.typedEqual.Store(nil)
+		comparators.Delete(t)
 		return
 	}
-	ti.typedEqual.Store(&typedEqual{f: f})
+	comparators.Store(t, f)
 }
 
-// typedEqual is a comparator registered with RegisterEqualIgnoreHash: a
-// func(a, b *T) bool for the type whose typeInfo holds it.
-type typedEqual struct {
-	f any
+// comparators holds the comparators registered with
+// RegisterEqualIgnoreHash: a func(a, b *T) bool for each reflect.Type T.
+var comparators sync.Map
+
+// registered returns the comparator registered for T, or nil.
+func registered[T any]() func(a, b *T) bool {
+	f, ok := comparators.Load(reflect.TypeFor[T]())
+	if !ok {
+		return nil
+	}
+	return f.(func(a, b *T) bool)
 }

@@ -5,6 +5,7 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/rolloutmath/rolloutmath/field"
 	"github.com/rolloutmath/rolloutmath/internal/decimal"
 )
 
@@ -35,34 +36,22 @@ const (
 	LastAppliedAnnotation = "kubectl.kubernetes.io/last-applied-configuration"
 )
 
-// ErrSyntax and ErrRange are wrapped by a *ParseError: the revision
-// annotation is not a decimal integer, or does not fit in an int64.
-var (
-	ErrSyntax = errors.New("invalid syntax")
-	ErrRange  = errors.New("value out of range")
-)
-
-// ParseError reports a revision annotation value that [Revision] cannot
-// parse. Err is ErrSyntax or ErrRange.
-type ParseError struct {
-	Value string // the annotation value, as found
-	Err   error
+// parseError returns the error for a revision annotation value v that
+// [Revision] cannot parse: a *field.Error wrapping kind,
+// field.ErrSyntax (not a decimal integer) or field.ErrRange (beyond
+// int64), whose detail is the kind's text:
+//
+//	revision: parsing "abc": invalid syntax
+func parseError(v string, kind error) error {
+	return &field.Error{Prefix: "revision", Value: strconv.Quote(v), Detail: kind.Error(), Err: kind}
 }
-
-// Error returns, for example, `revision: parsing "abc": invalid syntax`.
-func (e *ParseError) Error() string {
-	return "revision: parsing " + strconv.Quote(e.Value) + ": " + e.Err.Error()
-}
-
-// Unwrap returns ErrSyntax or ErrRange.
-func (e *ParseError) Unwrap() error { return e.Err }
 
 // Revision returns the revision number in annotations[RevisionAnnotation].
 // A missing annotation (or a nil map) is revision 0 with no error. A
 // present value is parsed as a base-10 int64 with an optional sign, so
 // "+5" is 5 and "-3" is -3; "", " 5", "5.0" and "abc" give 0 and a
-// *ParseError wrapping ErrSyntax, and values outside int64 give 0 and one
-// wrapping ErrRange. Revision does not allocate unless it fails.
+// [*field.Error] wrapping [field.ErrSyntax], and values outside int64
+// give 0 and one wrapping [field.ErrRange]. Revision does not allocate unless it fails.
 // Upstream: deploymentutil.Revision.
 func Revision(annotations map[string]string) (int64, error) {
 	v, ok := annotations[RevisionAnnotation]
@@ -80,11 +69,11 @@ func parseRevision(v string) (int64, error) {
 	}
 	n, err := strconv.ParseInt(v, 10, 64)
 	if err != nil {
-		e := &ParseError{Value: v, Err: ErrSyntax}
+		kind := field.ErrSyntax
 		if errors.Is(err, strconv.ErrRange) {
-			e.Err = ErrRange
+			kind = field.ErrRange
 		}
-		return 0, e
+		return 0, parseError(v, kind)
 	}
 	return n, nil
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"reflect"
 	"strconv"
+
+	"github.com/rolloutmath/rolloutmath/revision/internal/deep"
 )
 
 // RollbackTo returns the revision requested by a Deployment's deprecated
@@ -172,7 +174,7 @@ func WithoutHashLabel[T any](t *T) T {
 	}
 	out = *t
 	v := reflect.ValueOf(&out).Elem()
-	path := infoOf(v.Type()).labels
+	path := deep.LabelsPath(v.Type())
 	if path == nil {
 		return out
 	}

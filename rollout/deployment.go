@@ -107,7 +107,7 @@ type Deployment[T any] struct {
 	// with reflect.DeepEqual). Plan still validates the rest of the
 	// Deployment first (upstream validates nothing and would write the
 	// generation of an invalid one); the ReplicaSets are not read on that
-	// path. An invalid selector makes Plan fail (an *InvalidError on
+	// path. An invalid selector makes Plan fail (a *field.Error on
 	// spec.selector, where upstream's sync fails listing ReplicaSets).
 	// Plan does not match ReplicaSets against it: run ownership.ClaimAll
 	// first and pass the owned ReplicaSets.

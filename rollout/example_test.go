@@ -7,8 +7,8 @@ import (
 	"math"
 	"time"
 
+	"github.com/rolloutmath/rolloutmath/field"
 	"github.com/rolloutmath/rolloutmath/intorpercent"
-	"github.com/rolloutmath/rolloutmath/proportion"
 	"github.com/rolloutmath/rolloutmath/revision"
 	"github.com/rolloutmath/rolloutmath/rollout"
 )
@@ -152,13 +152,17 @@ func ExampleValidateReplicaSet() {
 	// Output: status.availableReplicas: Invalid value: 3: cannot be greater than readyReplicas
 }
 
-func ExampleInvalidError_Error() {
+// Plan reports an invalid object with Validate's errors, prefixed with
+// the object; errors.As finds each *field.Error.
+func ExamplePlan_invalid() {
 	_, err := rollout.Plan(&rollout.Deployment[template]{Name: "web", Replicas: -2}, nil, start)
-	var ie *rollout.InvalidError
-	fmt.Println(errors.As(err, &ie), errors.Is(err, rollout.ErrInvalid))
+	var fe *field.Error
+	fmt.Println(errors.As(err, &fe), errors.Is(err, field.ErrInvalid), errors.Is(err, field.ErrNegative))
+	fmt.Println(fe.Field, "|", fe.Prefix)
 	fmt.Println(err)
 	// Output:
-	// true true
+	// true true true
+	// spec.replicas | rollout: invalid Deployment "web"
 	// rollout: invalid Deployment "web": spec.replicas: Invalid value: -2: must be greater than or equal to 0
 }
 
@@ -175,11 +179,15 @@ func ExampleNewReplicas() {
 	// second step: 5
 }
 
-func ExampleStrategyError_Error() {
+func ExampleNewReplicas_errors() {
 	d := &rollout.Deployment[template]{Replicas: 3, Strategy: "Canary"}
 	_, err := rollout.NewReplicas(d, nil, -1)
-	fmt.Println(err, errors.Is(err, rollout.ErrUnsupportedStrategy))
-	// Output: deployment type Canary isn't supported true
+	fmt.Println(err, errors.Is(err, field.ErrUnsupported))
+	_, err = rollout.NewReplicas(&rollout.Deployment[template]{Replicas: 3}, nil, 0)
+	fmt.Println(err, errors.Is(err, field.ErrIndex))
+	// Output:
+	// deployment type Canary isn't supported true
+	// rollout: newRS: 0 is out of range [-1, 0) true
 }
 
 func ExampleReconcileNew() {
@@ -413,7 +421,7 @@ func ExamplePlan_duplicateNames() {
 	rss = append(rss, rss[0])
 	_, err := rollout.Plan(d, rss, start)
 	fmt.Println(err)
-	fmt.Println(errors.Is(err, rollout.ErrInvalid), errors.Is(err, proportion.ErrDuplicate))
+	fmt.Println(errors.Is(err, field.ErrInvalid), errors.Is(err, field.ErrDuplicate))
 	// Output:
 	// rollout: rss[1].Name: "nginx-6d4cf56db6" duplicates rss[0].Name
 	// true true
@@ -553,20 +561,6 @@ func ExampleOutcome_MarshalText() {
 	b, _ := json.Marshal(map[string]rollout.Outcome{"outcome": rollout.OutcomePaused})
 	fmt.Println(string(b))
 	// Output: {"outcome":"Paused"}
-}
-
-func ExampleInvalidError_Unwrap() {
-	_, err := rollout.Plan(&rollout.Deployment[template]{Name: "web", Replicas: 1, MinReadySeconds: -1}, nil, start)
-	var fe *intorpercent.FieldError
-	fmt.Println(errors.Is(err, rollout.ErrInvalid), errors.As(err, &fe), fe.Field)
-	// Output: true true spec.minReadySeconds
-}
-
-func ExampleStrategyError_Unwrap() {
-	_, err := rollout.NewReplicas(&rollout.Deployment[template]{Strategy: "BlueGreen"}, nil, -1)
-	var se *rollout.StrategyError
-	fmt.Println(errors.Is(err, rollout.ErrUnsupportedStrategy), errors.As(err, &se), se.Type)
-	// Output: true true BlueGreen
 }
 
 func ExampleStaleStatusError_Unwrap() {

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rolloutmath/rolloutmath/field"
 	"github.com/rolloutmath/rolloutmath/internal/decimal"
 	"github.com/rolloutmath/rolloutmath/proportion"
 	"github.com/rolloutmath/rolloutmath/revision"
@@ -227,16 +228,21 @@ func Plan[T any](d *Deployment[T], rss []ReplicaSet[T], now time.Time) (Sync[T],
 // annotations onto its in-memory copy, so a write of that ReplicaSet later
 // in the same sync (a scale) carries them, and Plan's does too.
 //
-// Errors: a d or ReplicaSet the API server would reject is reported as an
-// *InvalidError (wrapping ErrInvalid); two ReplicaSets with the same name
-// give an error wrapping both ErrInvalid and proportion.ErrDuplicate,
-// worded as proportion words it:
+// Errors: every bad input is a *field.Error (or a field.ErrorList of
+// them) wrapping field.ErrInvalid, so errors.Is and errors.As work. A d or
+// ReplicaSet the API server would reject is reported with Validate's (or
+// ValidateReplicaSet's) errors, each prefixed with the object:
+//
+//	rollout: invalid Deployment "web": spec.replicas: Invalid value: -1: must be greater than or equal to 0
+//
+// two ReplicaSets with the same name give an error wrapping
+// field.ErrDuplicate, worded as proportion words it:
 //
 //	rollout: rss[3].Name: "web-1" duplicates rss[1].Name
 //
 // A d.Template that does not equal a copy of itself (revision.EqualsItself:
 // it holds a NaN float or a non-nil func where EqualIgnoreHash compares
-// field by field) is an *InvalidError too: no ReplicaSet would ever match
+// field by field) is a Forbidden error on spec.template: no ReplicaSet would ever match
 // it, so a controller following Plan would create a new ReplicaSet every
 // other sync. Upstream cannot meet this (its templates come from JSON,
 // which holds neither). Fix the template, or give the value's type an
@@ -270,7 +276,7 @@ func validateReplicaSets[T any](rss []ReplicaSet[T]) error {
 	order := oldestOrder(rss, -1)
 	for _, i := range order {
 		if errs := validateReplicaSet(&rss[i]); len(errs) > 0 {
-			return &InvalidError{Kind: "ReplicaSet", Name: rss[i].Name, Errs: errs}
+			return invalidObject("ReplicaSet", rss[i].Name, errs)
 		}
 	}
 	return nil
@@ -317,7 +323,7 @@ func checkNames[T any](rss []ReplicaSet[T]) error {
 				// Lengths and last bytes first: names that differ
 				// mostly differ there (their hash suffix).
 				if a := rss[i].Name; len(a) == len(b) && (len(a) == 0 || a[len(a)-1] == b[len(b)-1]) && a == b {
-					return &duplicateError{name: b, first: i, second: j}
+					return duplicateError(b, i, j)
 				}
 			}
 		}
@@ -326,29 +332,22 @@ func checkNames[T any](rss []ReplicaSet[T]) error {
 	seen := make(map[string]int, len(rss))
 	for j := range rss {
 		if i, ok := seen[rss[j].Name]; ok {
-			return &duplicateError{name: rss[j].Name, first: i, second: j}
+			return duplicateError(rss[j].Name, i, j)
 		}
 		seen[rss[j].Name] = j
 	}
 	return nil
 }
 
-// duplicateError reports two ReplicaSets with the same name, in the words
-// of package proportion's duplicate check:
+// duplicateError reports two ReplicaSets, rss[first] and rss[second],
+// with the same name, in the words of package proportion's duplicate
+// check, as a *field.Error wrapping field.ErrDuplicate:
 //
 //	rollout: rss[3].Name: "web-1" duplicates rss[1].Name
-//
-// It wraps both ErrInvalid and proportion.ErrDuplicate.
-type duplicateError struct {
-	name          string
-	first, second int
+func duplicateError(name string, first, second int) error {
+	return &field.Error{Prefix: "rollout", Field: "rss[" + strconv.Itoa(second) + "].Name",
+		Detail: strconv.Quote(name) + " duplicates rss[" + strconv.Itoa(first) + "].Name", Err: field.ErrDuplicate}
 }
-
-func (e *duplicateError) Error() string {
-	return fmt.Sprintf("rollout: rss[%d].Name: %q duplicates rss[%d].Name", e.second, e.name, e.first)
-}
-
-func (e *duplicateError) Unwrap() []error { return []error{ErrInvalid, proportion.ErrDuplicate} }
 
 // ErrCounterOverflow is wrapped by the error Plan and Simulate return when
 // the sync would raise a counter that is already at the top of its
@@ -362,6 +361,10 @@ func (e *duplicateError) Unwrap() []error { return []error{ErrInvalid, proportio
 // error, with a zero Sync, rather than a write that Validate rejects; a
 // caller can only reset the counter (recreate the object) or remove the
 // colliding ReplicaSet.
+//
+// The error is not a field.Error and does not wrap field.ErrInvalid: the
+// input is valid (the API server accepted it); it is the sync's write
+// that cannot be made.
 var ErrCounterOverflow = errors.New("counter overflow")
 
 // before is what a sync's scaling changes in rss[i], as it was before:
@@ -480,7 +483,8 @@ func (b *planBuffers[T]) holds(d *Deployment[T], rss []ReplicaSet[T]) bool {
 //     the name and does not compare: the Sync is the one FindNew's answer
 //     gives exactly when newRS is that answer (a wrong name plans a
 //     rollout to that ReplicaSet). "" means unknown: Plan calls FindNew.
-//     A name that no ReplicaSet of rss has is an error wrapping ErrInvalid.
+//     A name that no ReplicaSet of rss has is a *field.Error on newRS
+//     (wrapping field.ErrInvalid and field.ErrIndex).
 //
 // d and rss are never modified, and may be (or share memory with) any
 // Sync this Planner returned: the last one, as in a controller's loop, or
@@ -539,7 +543,7 @@ func (pl *Planner[T]) plan(d *Deployment[T], rss []ReplicaSet[T], now time.Time,
 		if d != nil {
 			name = d.Name
 		}
-		return nil, &InvalidError{Kind: "Deployment", Name: name, Errs: errs}
+		return nil, invalidObject("Deployment", name, errs)
 	}
 	if err := checkNames(rss); err != nil {
 		return nil, err
@@ -599,7 +603,7 @@ func (pl *Planner[T]) plan(d *Deployment[T], rss []ReplicaSet[T], now time.Time,
 	}
 	for i := range p.rss {
 		if errs := validateReplicaSet(&p.rss[i]); len(errs) > 0 {
-			return nil, &InvalidError{Kind: "ReplicaSet", Name: p.rss[i].Name, Errs: errs}
+			return nil, invalidObject("ReplicaSet", p.rss[i].Name, errs)
 		}
 	}
 	p.newIdx = -1
@@ -611,7 +615,8 @@ func (pl *Planner[T]) plan(d *Deployment[T], rss []ReplicaSet[T], now time.Time,
 			}
 		}
 		if p.newIdx < 0 {
-			return nil, fmt.Errorf("rollout: the new ReplicaSet named %q is not among the deployment's ReplicaSets: %w", newRS, ErrInvalid)
+			return nil, &field.Error{Prefix: "rollout", Field: "newRS",
+				Detail: "the new ReplicaSet named " + strconv.Quote(newRS) + " is not among the deployment's ReplicaSets", Err: field.ErrIndex}
 		}
 	} else if i, ok := revision.FindNew(&d.Template, p.rss); ok {
 		p.newIdx = i

@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/rolloutmath/rolloutmath/field"
 	"github.com/rolloutmath/rolloutmath/intorpercent"
-	"github.com/rolloutmath/rolloutmath/proportion"
 	"github.com/rolloutmath/rolloutmath/revision"
 	"pgregory.net/rapid"
 )
@@ -67,12 +67,12 @@ func TestPlanRejectsDuplicateNames(t *testing.T) {
 			if err == nil || err.Error() != tt.wantErr {
 				t.Fatalf("Plan(%s) error = %v, want %q (%s)", tt.name, err, tt.wantErr, tt.reason)
 			}
-			if !errors.Is(err, ErrInvalid) || !errors.Is(err, proportion.ErrDuplicate) {
-				t.Errorf("Plan(%s) error %v does not wrap ErrInvalid and proportion.ErrDuplicate", tt.name, err)
+			if !errors.Is(err, field.ErrInvalid) || !errors.Is(err, field.ErrDuplicate) {
+				t.Errorf("Plan(%s) error %v does not wrap field.ErrInvalid and field.ErrDuplicate", tt.name, err)
 			}
 			tr, err := Simulate(d, tt.rss, Config[tmpl]{Start: t0})
-			if err == nil || err.Error() != tt.wantErr || !errors.Is(err, proportion.ErrDuplicate) {
-				t.Fatalf("Simulate(%s) error = %v, want %q wrapping proportion.ErrDuplicate", tt.name, err, tt.wantErr)
+			if err == nil || err.Error() != tt.wantErr || !errors.Is(err, field.ErrDuplicate) {
+				t.Fatalf("Simulate(%s) error = %v, want %q wrapping field.ErrDuplicate", tt.name, err, tt.wantErr)
 			}
 			if len(tr.Steps) != 0 || tr.Outcome != 0 {
 				t.Errorf("Simulate(%s) ran %d steps, outcome %v; want none", tt.name, len(tr.Steps), tr.Outcome)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/rolloutmath/rolloutmath/field"
 	"github.com/rolloutmath/rolloutmath/proportion"
 	"github.com/rolloutmath/rolloutmath/revision"
 )
@@ -383,8 +384,8 @@ func TestPlanErrorsAreTyped(t *testing.T) {
 	d := dep(3, nil, nil)
 	d.Strategy = "Canary"
 	_, err := Plan(d, nil, t0)
-	if !errors.Is(err, ErrInvalid) {
-		t.Errorf("Plan(Canary) error = %v, want ErrInvalid", err)
+	if !errors.Is(err, field.ErrInvalid) {
+		t.Errorf("Plan(Canary) error = %v, want field.ErrInvalid", err)
 	}
 }
 

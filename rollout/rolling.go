@@ -6,15 +6,13 @@ import (
 	"math"
 	"slices"
 	"sort"
+	"strconv"
 
+	"github.com/rolloutmath/rolloutmath/field"
 	"github.com/rolloutmath/rolloutmath/intorpercent"
 	"github.com/rolloutmath/rolloutmath/proportion"
 	"github.com/rolloutmath/rolloutmath/revision"
 )
-
-// ErrUnsupportedStrategy is wrapped by the error NewReplicas returns for a
-// strategy type other than RollingUpdate and Recreate.
-var ErrUnsupportedStrategy = errors.New("unsupported deployment strategy")
 
 // ErrStaleStatus is wrapped by the error CleanupUnhealthy returns when a
 // ReplicaSet reports more available pods than its spec.replicas (a status
@@ -22,24 +20,13 @@ var ErrUnsupportedStrategy = errors.New("unsupported deployment strategy")
 // into a scale-up.
 var ErrStaleStatus = errors.New("stale ReplicaSet status")
 
-// ErrIndex is wrapped by the error a step function returns for a
-// new-ReplicaSet index out of range or a sizes slice of the wrong length.
-var ErrIndex = errors.New("index out of range")
-
-// StrategyError reports a strategy type the rollout math does not know.
-// Its text is upstream's: "deployment type Foo isn't supported".
-type StrategyError struct{ Type StrategyType }
-
-// Error returns upstream's text: "deployment type Foo isn't supported".
-func (e *StrategyError) Error() string {
-	return fmt.Sprintf("deployment type %s isn't supported", e.Type)
-}
-
-// Unwrap returns ErrUnsupportedStrategy.
-func (e *StrategyError) Unwrap() error { return ErrUnsupportedStrategy }
-
 // StaleStatusError reports the ReplicaSet whose stale status stopped
 // CleanupUnhealthy; From and To are the scale it refused (To > From).
+//
+// It is not a field.Error and does not wrap field.ErrInvalid: the
+// ReplicaSet is valid (the API server accepts it) and its status will
+// catch up; the error says the controller must not act on it yet, as
+// upstream's does.
 type StaleStatusError struct {
 	ReplicaSet string
 	From, To   int32
@@ -54,17 +41,33 @@ func (e *StaleStatusError) Error() string {
 // Unwrap returns ErrStaleStatus.
 func (e *StaleStatusError) Unwrap() error { return ErrStaleStatus }
 
-// nilDeployment is the error for a nil *Deployment.
+// nilDeployment is the error for a nil *Deployment:
+// "rollout: deployment: Required value".
 func nilDeployment() error {
-	return fmt.Errorf("rollout: nil Deployment: %w", ErrInvalid)
+	return &field.Error{Prefix: "rollout", Field: "deployment", Type: field.TypeRequired, Err: field.ErrRequired}
 }
 
-func indexError(what string, i, n int) error {
-	return fmt.Errorf("rollout: %s %d out of range [-1, %d): %w", what, i, n, ErrIndex)
+// indexError is the error for a new-ReplicaSet index i out of range of n
+// ReplicaSets, in package proportion's words:
+// "rollout: newRS: 3 is out of range [-1, 2)".
+func indexError(i, n int) error {
+	return &field.Error{Prefix: "rollout", Field: "newRS",
+		Detail: strconv.Itoa(i) + " is out of range [-1, " + strconv.Itoa(n) + ")", Err: field.ErrIndex}
 }
 
+// sizesError is the error for a sizes slice whose length is not the
+// number of ReplicaSets: "rollout: sizes: 1 for 2 ReplicaSets".
 func sizesError(sizes, rss int) error {
-	return fmt.Errorf("rollout: %d sizes for %d ReplicaSets: %w", sizes, rss, ErrIndex)
+	return &field.Error{Prefix: "rollout", Field: "sizes",
+		Detail: strconv.Itoa(sizes) + " for " + strconv.Itoa(rss) + " ReplicaSets", Err: field.ErrIndex}
+}
+
+// strategyError is upstream's error for a strategy type the rollout math
+// does not know, "deployment type Canary isn't supported": a *field.Error
+// holding only upstream's text (which names no field), wrapping
+// field.ErrUnsupported.
+func strategyError(t StrategyType) error {
+	return &field.Error{Detail: "deployment type " + string(t) + " isn't supported", Err: field.ErrUnsupported}
 }
 
 // NewReplicas returns the size the new ReplicaSet may grow to in this sync.
@@ -80,9 +83,10 @@ func sizesError(sizes, rss int) error {
 // where upstream wraps R + maxSurge (a maxSurge of math.MaxInt32 stalls the
 // rollout forever) NewReplicas lets the rollout proceed while the total
 // never exceeds math.MaxInt32; on every input where R + maxSurge fits in an
-// int32 it equals upstream. Errors: a nil d (ErrInvalid), an unsupported strategy
-// (*StrategyError), a negative R (intorpercent.ErrNegativeTotal), newRS
-// out of range (ErrIndex); the count is then 0. NewReplicas does not
+// int32 it equals upstream. Errors: a nil d (field.ErrRequired), an unsupported
+// strategy (field.ErrUnsupported, upstream's text "deployment type Canary
+// isn't supported"), a negative R (intorpercent.ErrNegativeTotal), newRS
+// out of range (field.ErrIndex); the count is then 0. NewReplicas does not
 // allocate unless it fails.
 // Upstream: deploymentutil.NewRSNewReplicas.
 func NewReplicas[T any](d *Deployment[T], rss []ReplicaSet[T], newRS int) (int32, error) {
@@ -96,14 +100,14 @@ func newReplicas[T any](d *Deployment[T], rss []ReplicaSet[T], newRS int, countT
 		return 0, nilDeployment()
 	}
 	if newRS < -1 || newRS >= len(rss) {
-		return 0, indexError("new ReplicaSet index", newRS, len(rss))
+		return 0, indexError(newRS, len(rss))
 	}
 	switch d.strategy() {
 	case Recreate:
 		return d.Replicas, nil
 	case RollingUpdate:
 	default:
-		return 0, &StrategyError{Type: d.Strategy}
+		return 0, strategyError(d.Strategy)
 	}
 	surgeValue, _ := d.rollingValues()
 	surge, err := surgeValue.Scaled(d.Replicas, intorpercent.Up)
@@ -149,7 +153,7 @@ func ReconcileNew[T any](d *Deployment[T], rss []ReplicaSet[T], newRS int) (int3
 		return 0, nilDeployment()
 	}
 	if newRS < 0 || newRS >= len(rss) {
-		return 0, indexError("new ReplicaSet index", newRS, len(rss))
+		return 0, indexError(newRS, len(rss))
 	}
 	if rss[newRS].Replicas >= d.Replicas {
 		return d.Replicas, nil
@@ -284,7 +288,7 @@ func cleanupUnhealthy[T any](rss []ReplicaSet[T], newRS int, order []int, maxCle
 // first) and is lowered in place. It returns the number removed,
 // 0 <= removed <= max(0, available - MinAvailable(d)). It takes O(n log n)
 // time for n ReplicaSets (it sorts them once), and does not allocate unless
-// it fails (a sizes slice of the wrong length, ErrIndex) or n > 64.
+// it fails (a sizes slice of the wrong length, field.ErrIndex) or n > 64.
 // Upstream: scaleDownOldReplicaSetsForRollingUpdate.
 func ScaleDownOld[T any](d *Deployment[T], rss []ReplicaSet[T], newRS int, sizes []int32) (int32, error) {
 	return scaleDownOld(d, rss, newRS, nil, sizes)
@@ -339,7 +343,7 @@ func ReconcileOld[T any](d *Deployment[T], rss []ReplicaSet[T], newRS int, sizes
 		return 0, sizesError(len(sizes), len(rss))
 	}
 	if newRS < -1 || newRS >= len(rss) {
-		return 0, indexError("new ReplicaSet index", newRS, len(rss))
+		return 0, indexError(newRS, len(rss))
 	}
 	var oldPods int64
 	for i := range rss {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/rolloutmath/rolloutmath/field"
 	"github.com/rolloutmath/rolloutmath/intorpercent"
 	"github.com/rolloutmath/rolloutmath/revision"
 )
@@ -62,13 +63,13 @@ func TestNewReplicasErrors(t *testing.T) {
 	bad := dep(10, nil, nil)
 	bad.Strategy = "Canary"
 	_, err := NewReplicas(bad, nil, -1)
-	var se *StrategyError
-	if !errors.As(err, &se) || !errors.Is(err, ErrUnsupportedStrategy) || err.Error() != "deployment type Canary isn't supported" {
-		t.Errorf("NewReplicas(Canary) error = %v, want *StrategyError %q", err, "deployment type Canary isn't supported")
+	var fe *field.Error
+	if !errors.As(err, &fe) || !errors.Is(err, field.ErrUnsupported) || err.Error() != "deployment type Canary isn't supported" {
+		t.Errorf("NewReplicas(Canary) error = %v, want a *field.Error %q", err, "deployment type Canary isn't supported")
 	}
 	_, err = NewReplicas(dep(10, nil, nil), nil, 0)
-	if !errors.Is(err, ErrIndex) || err.Error() != "rollout: new ReplicaSet index 0 out of range [-1, 0): index out of range" {
-		t.Errorf("NewReplicas(index 0 of none) error = %v, want ErrIndex", err)
+	if !errors.Is(err, field.ErrIndex) || err.Error() != "rollout: newRS: 0 is out of range [-1, 0)" {
+		t.Errorf("NewReplicas(index 0 of none) error = %v, want field.ErrIndex", err)
 	}
 	_, err = NewReplicas(dep(-1, nil, nil), nil, -1)
 	if !errors.Is(err, intorpercent.ErrNegativeTotal) {
@@ -98,8 +99,8 @@ func TestReconcileNew(t *testing.T) {
 			}
 		})
 	}
-	if _, err := ReconcileNew(dep(1, nil, nil), nil, -1); !errors.Is(err, ErrIndex) {
-		t.Errorf("ReconcileNew(index -1) error = %v, want ErrIndex", err)
+	if _, err := ReconcileNew(dep(1, nil, nil), nil, -1); !errors.Is(err, field.ErrIndex) {
+		t.Errorf("ReconcileNew(index -1) error = %v, want field.ErrIndex", err)
 	}
 }
 
@@ -212,8 +213,8 @@ func TestScaleDownOld(t *testing.T) {
 			}
 		})
 	}
-	if _, err := ScaleDownOld(dep(1, nil, nil), []ReplicaSet[tmpl]{rs("a", 1, 1, 1)}, -1, nil); !errors.Is(err, ErrIndex) {
-		t.Errorf("ScaleDownOld(sizes nil) error = %v, want ErrIndex", err)
+	if _, err := ScaleDownOld(dep(1, nil, nil), []ReplicaSet[tmpl]{rs("a", 1, 1, 1)}, -1, nil); !errors.Is(err, field.ErrIndex) {
+		t.Errorf("ScaleDownOld(sizes nil) error = %v, want field.ErrIndex", err)
 	}
 }
 
@@ -276,13 +277,13 @@ func TestIsSaturated(t *testing.T) {
 
 func TestSizesLengthError(t *testing.T) {
 	rss := []ReplicaSet[tmpl]{rs("a", 2, 1, 1), rs("b", 1, 1, 1)}
-	want := "rollout: 1 sizes for 2 ReplicaSets: index out of range"
+	want := "rollout: sizes: 1 for 2 ReplicaSets"
 	for name, f := range map[string]func() error{
 		"CleanupUnhealthy": func() error { _, err := CleanupUnhealthy(rss, 1, 1, []int32{1}); return err },
 		"ScaleDownOld":     func() error { _, err := ScaleDownOld(dep(2, nil, nil), rss, 1, []int32{1}); return err },
 		"ReconcileOld":     func() error { _, err := ReconcileOld(dep(2, nil, nil), rss, 1, []int32{1}); return err },
 	} {
-		if err := f(); !errors.Is(err, ErrIndex) || err.Error() != want {
+		if err := f(); !errors.Is(err, field.ErrIndex) || err.Error() != want {
 			t.Errorf("%s(1 size for 2 ReplicaSets) error = %v, want %q", name, err, want)
 		}
 	}

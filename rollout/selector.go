@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/rolloutmath/rolloutmath/intorpercent"
+	"github.com/rolloutmath/rolloutmath/field"
 	"github.com/rolloutmath/rolloutmath/ownership"
 )
 
@@ -27,7 +27,8 @@ func selectingAll(s *ownership.Selector) bool {
 // lists ReplicaSets. done says Plan must return *out and err as they
 // are: a deployment whose selector selects everything gets
 // PathSelectingAll and only its observed generation (written to *out); an
-// invalid selector is an *InvalidError, as upstream's
+// invalid selector is an Invalid *field.Error on spec.selector (wrapping
+// ownership.ErrInvalidSelector), as upstream's
 // getReplicaSetsForDeployment fails on it. A nil d.Selector passes (see
 // Deployment.Selector).
 func planSelector[T any](d *Deployment[T], rss []ReplicaSet[T], out *Sync[T]) (done bool, err error) {
@@ -45,9 +46,9 @@ func planSelector[T any](d *Deployment[T], rss []ReplicaSet[T], out *Sync[T]) (d
 		return true, nil
 	}
 	if err := d.Selector.Validate(); err != nil {
-		return true, &InvalidError{Kind: "Deployment", Name: d.Name, Errs: intorpercent.ErrorList{
-			{Type: intorpercent.Invalid, Field: "spec.selector", Detail: err.Error()},
-		}}
+		return true, invalidObject("Deployment", d.Name, field.ErrorList{
+			{Type: field.TypeInvalid, Field: "spec.selector", Detail: err.Error(), Err: err},
+		})
 	}
 	return false, nil
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"pgregory.net/rapid"
 
+	"github.com/rolloutmath/rolloutmath/field"
 	"github.com/rolloutmath/rolloutmath/ownership"
 )
 
@@ -58,7 +59,7 @@ func TestPlanRejectsAnInvalidSelector(t *testing.T) {
 	d.Selector = &ownership.Selector{MatchExpressions: []ownership.Requirement{{Key: "app", Operator: ownership.In}}}
 	_, err := Plan(&d, rss, time.Time{})
 	want := `rollout: invalid Deployment "nginx": spec.selector: Invalid value: values: Invalid value: null: for 'in', 'notin' operators, values set can't be empty`
-	if err == nil || err.Error() != want || !errors.Is(err, ErrInvalid) {
+	if err == nil || err.Error() != want || !errors.Is(err, field.ErrInvalid) {
 		t.Errorf("Plan(invalid selector) error = %v\nwant %s", err, want)
 	}
 }

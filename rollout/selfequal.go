@@ -1,11 +1,11 @@
 package rollout
 
 import (
-	"github.com/rolloutmath/rolloutmath/intorpercent"
+	"github.com/rolloutmath/rolloutmath/field"
 	"github.com/rolloutmath/rolloutmath/revision"
 )
 
-// templateEqualsItself returns an *InvalidError when d's template does not
+// templateEqualsItself returns a Forbidden *field.Error when d's template does not
 // equal a copy of itself (revision.EqualsItself: a NaN, a non-nil func, a
 // value whose Equal method rejects its copy). The controller reads its
 // ReplicaSets back decoded, as copies, so such a template would never find
@@ -15,9 +15,9 @@ func templateEqualsItself[T any](d *Deployment[T]) error {
 	if ok {
 		return nil
 	}
-	return &InvalidError{Kind: "Deployment", Name: d.Name, Errs: intorpercent.ErrorList{{
-		Type:   intorpercent.Forbidden,
+	return invalidObject("Deployment", d.Name, field.ErrorList{{
+		Type:   field.TypeForbidden,
 		Field:  "spec.template",
 		Detail: "must equal a copy of itself, but " + path + " does not, so no ReplicaSet would ever match it",
-	}}}
+	}})
 }

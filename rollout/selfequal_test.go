@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rolloutmath/rolloutmath/field"
 	"github.com/rolloutmath/rolloutmath/revision"
 )
 
@@ -34,13 +35,13 @@ func TestPlanRejectsATemplateThatDoesNotEqualItself(t *testing.T) {
 	d, rss := weightedDeployment(math.NaN())
 	_, err := Plan(d, rss, t0)
 	want := `rollout: invalid Deployment "web": spec.template: Forbidden: must equal a copy of itself, but template.Spec.Weight (NaN) does not, so no ReplicaSet would ever match it`
-	var ie *InvalidError
-	if err == nil || !errors.Is(err, ErrInvalid) || !errors.As(err, &ie) || err.Error() != want {
+	var ie *field.Error
+	if err == nil || !errors.Is(err, field.ErrInvalid) || !errors.As(err, &ie) || err.Error() != want {
 		t.Fatalf("Plan(template with NaN weight) error = %v, want %s", err, want)
 	}
 	_, err = Simulate(d, rss, Config[revision.Template[weighted]]{Start: t0, Interval: 10 * time.Second, MaxSteps: 20})
-	if !errors.Is(err, ErrInvalid) {
-		t.Fatalf("Simulate(template with NaN weight) error = %v, want one wrapping ErrInvalid", err)
+	if !errors.Is(err, field.ErrInvalid) {
+		t.Fatalf("Simulate(template with NaN weight) error = %v, want one wrapping field.ErrInvalid", err)
 	}
 
 	// The same deployment with a number settles without creating anything.

@@ -273,9 +273,9 @@ func (c *cluster) of(name string) *rsPods {
 // of syncs grows with R/(maxSurge + maxUnavailable) and with
 // ReadyDelay/Interval.
 //
-// Errors: an invalid d or ReplicaSet (*InvalidError), two ReplicaSets
-// with the same name (as for Plan, wrapping ErrInvalid and
-// proportion.ErrDuplicate), an event making the deployment invalid, or a
+// Errors: as for Plan, every bad input is a *field.Error (or a list of
+// them) wrapping field.ErrInvalid: an invalid d or ReplicaSet, two
+// ReplicaSets with the same name (field.ErrDuplicate), an event making the deployment invalid, or a
 // sync that would overflow a counter (ErrCounterOverflow, see Plan); the trace up to that sync is returned with it,
 // with Outcome 0. d and rss are never modified.
 func Simulate[T any](d *Deployment[T], rss []ReplicaSet[T], cfg Config[T]) (Trace[T], error) {
@@ -294,7 +294,7 @@ func Simulate[T any](d *Deployment[T], rss []ReplicaSet[T], cfg Config[T]) (Trac
 		if d != nil {
 			name = d.Name
 		}
-		return tr, &InvalidError{Kind: "Deployment", Name: name, Errs: errs}
+		return tr, invalidObject("Deployment", name, errs)
 	}
 	cur := *d
 	set := append([]ReplicaSet[T](nil), rss...)

@@ -45,7 +45,7 @@ func refSimulate[T any](d *Deployment[T], rss []ReplicaSet[T], cfg Config[T]) (T
 		if d != nil {
 			name = d.Name
 		}
-		return tr, &InvalidError{Kind: "Deployment", Name: name, Errs: errs}
+		return tr, invalidObject("Deployment", name, errs)
 	}
 	cur := *d
 	set := append([]ReplicaSet[T](nil), rss...)

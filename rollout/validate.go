@@ -2,58 +2,41 @@ package rollout
 
 import (
 	"encoding/json"
-	"errors"
-	"fmt"
 	"strconv"
 
+	"github.com/rolloutmath/rolloutmath/field"
 	"github.com/rolloutmath/rolloutmath/intorpercent"
 )
 
-// ErrInvalid is wrapped by the error Plan and Simulate return for an input
-// the API server would not have accepted, so callers can use errors.Is.
-var ErrInvalid = errors.New("invalid input")
-
-// InvalidError reports an invalid Deployment or ReplicaSet given to Plan or
-// Simulate, with the field errors in the API server's words:
+// invalidObject returns the errors Validate or ValidateReplicaSet found
+// in the object kind ("Deployment" or "ReplicaSet") named name, as Plan and
+// Simulate report them: each *field.Error carries the prefix
+// `rollout: invalid Deployment "web"`, which the list prints once:
 //
 //	rollout: invalid Deployment "web": spec.replicas: Invalid value: -1: must be greater than or equal to 0
-//
-// It wraps ErrInvalid, and errors.As finds each *intorpercent.FieldError.
-type InvalidError struct {
-	Kind string                 // "Deployment" or "ReplicaSet"
-	Name string                 // the object's name
-	Errs intorpercent.ErrorList // what is wrong, never empty
-}
-
-// Error returns the message described on InvalidError.
-func (e *InvalidError) Error() string {
-	return fmt.Sprintf("rollout: invalid %s %q: %s", e.Kind, e.Name, e.Errs.Error())
-}
-
-// Unwrap returns ErrInvalid and the field errors.
-func (e *InvalidError) Unwrap() []error {
-	return append([]error{ErrInvalid}, e.Errs.Unwrap()...)
+func invalidObject(kind, name string, errs field.ErrorList) error {
+	return errs.WithPrefix("rollout: invalid " + kind + " " + strconv.Quote(name))
 }
 
 const nonNegative = "must be greater than or equal to 0"
 
-func nonNegativeField(list intorpercent.ErrorList, v int64, field string) intorpercent.ErrorList {
+func nonNegativeField(list field.ErrorList, v int64, path string) field.ErrorList {
 	if v < 0 {
-		list = append(list, &intorpercent.FieldError{Type: intorpercent.Invalid, Field: field, Value: strconv.FormatInt(v, 10), Detail: nonNegative})
+		list = append(list, &field.Error{Type: field.TypeInvalid, Field: path, Value: strconv.FormatInt(v, 10), Detail: nonNegative, Err: field.ErrNegative})
 	}
 	return list
 }
 
-func greaterThanReplicas(list intorpercent.ErrorList, v, replicas int32, field string) intorpercent.ErrorList {
+func greaterThanReplicas(list field.ErrorList, v, replicas int32, path string) field.ErrorList {
 	if v > replicas {
-		list = append(list, &intorpercent.FieldError{Type: intorpercent.Invalid, Field: field, Value: strconv.FormatInt(int64(v), 10), Detail: "cannot be greater than status.replicas"})
+		list = append(list, &field.Error{Type: field.TypeInvalid, Field: path, Value: strconv.FormatInt(int64(v), 10), Detail: "cannot be greater than status.replicas"})
 	}
 	return list
 }
 
 // Validate checks d as the API server checks a Deployment's spec and
 // status, in the API server's order, and returns nil or an
-// intorpercent.ErrorList whose text is the API server's:
+// field.ErrorList whose text is the API server's:
 //
 //	spec.strategy.rollingUpdate.maxUnavailable: Invalid value: "120%": must not be greater than 100%
 //
@@ -72,14 +55,14 @@ func Validate[T any](d *Deployment[T]) error {
 	return validate(d).ToError()
 }
 
-func validate[T any](d *Deployment[T]) intorpercent.ErrorList {
+func validate[T any](d *Deployment[T]) field.ErrorList {
 	if d == nil {
-		return intorpercent.ErrorList{{Type: intorpercent.Required, Field: "deployment"}}
+		return field.ErrorList{{Type: field.TypeRequired, Field: "deployment", Err: field.ErrRequired}}
 	}
 	if deploymentCountersValid(d) && strategyValid(d) {
 		return nil
 	}
-	var list intorpercent.ErrorList
+	var list field.ErrorList
 	list = nonNegativeField(list, d.Generation, "metadata.generation")
 	list = nonNegativeField(list, int64(d.Replicas), "spec.replicas")
 	switch d.Strategy {
@@ -88,10 +71,10 @@ func validate[T any](d *Deployment[T]) intorpercent.ErrorList {
 		list = append(list, intorpercent.ValidateRollingUpdate(unavailable, surge, "spec.strategy.rollingUpdate")...)
 	case Recreate:
 		if d.MaxSurge != nil || d.MaxUnavailable != nil {
-			list = append(list, &intorpercent.FieldError{Type: intorpercent.Forbidden, Field: "spec.strategy.rollingUpdate", Detail: "may not be specified when strategy `type` is 'Recreate'"})
+			list = append(list, &field.Error{Type: field.TypeForbidden, Field: "spec.strategy.rollingUpdate", Detail: "may not be specified when strategy `type` is 'Recreate'"})
 		}
 	default:
-		list = append(list, &intorpercent.FieldError{Type: intorpercent.NotSupported, Field: "spec.strategy", Value: strategyText(d), Detail: `supported values: "Recreate", "RollingUpdate"`})
+		list = append(list, &field.Error{Type: field.TypeNotSupported, Field: "spec.strategy", Value: strategyText(d), Detail: `supported values: "Recreate", "RollingUpdate"`, Err: field.ErrUnsupported})
 	}
 	list = nonNegativeField(list, int64(d.MinReadySeconds), "spec.minReadySeconds")
 	if d.RevisionHistoryLimit != nil {
@@ -103,7 +86,7 @@ func validate[T any](d *Deployment[T]) intorpercent.ErrorList {
 	}
 	list = nonNegativeField(list, int64(pds), "spec.progressDeadlineSeconds")
 	if pds <= d.MinReadySeconds {
-		list = append(list, &intorpercent.FieldError{Type: intorpercent.Invalid, Field: "spec.progressDeadlineSeconds", Value: strconv.FormatInt(int64(pds), 10), Detail: "must be greater than minReadySeconds"})
+		list = append(list, &field.Error{Type: field.TypeInvalid, Field: "spec.progressDeadlineSeconds", Value: strconv.FormatInt(int64(pds), 10), Detail: "must be greater than minReadySeconds"})
 	}
 
 	s := &d.Status
@@ -123,14 +106,14 @@ func validate[T any](d *Deployment[T]) intorpercent.ErrorList {
 	list = greaterThanReplicas(list, s.ReadyReplicas, s.Replicas, "status.readyReplicas")
 	list = greaterThanReplicas(list, s.AvailableReplicas, s.Replicas, "status.availableReplicas")
 	if s.AvailableReplicas > s.ReadyReplicas {
-		list = append(list, &intorpercent.FieldError{Type: intorpercent.Invalid, Field: "status.availableReplicas", Value: strconv.FormatInt(int64(s.AvailableReplicas), 10), Detail: "cannot be greater than readyReplicas"})
+		list = append(list, &field.Error{Type: field.TypeInvalid, Field: "status.availableReplicas", Value: strconv.FormatInt(int64(s.AvailableReplicas), 10), Detail: "cannot be greater than readyReplicas"})
 	}
 	return list
 }
 
 // ValidateReplicaSet checks the counters of rs as the API server checks a
 // ReplicaSet's metadata, spec and status, and returns nil or an
-// intorpercent.ErrorList in the API server's words: metadata.generation,
+// field.ErrorList in the API server's words: metadata.generation,
 // spec.replicas, spec.minReadySeconds (when set), status.replicas,
 // readyReplicas, availableReplicas, terminatingReplicas (when set) and
 // observedGeneration >= 0; ready and available <= status.replicas;
@@ -142,14 +125,14 @@ func ValidateReplicaSet[T any](rs *ReplicaSet[T]) error {
 	return validateReplicaSet(rs).ToError()
 }
 
-func validateReplicaSet[T any](rs *ReplicaSet[T]) intorpercent.ErrorList {
+func validateReplicaSet[T any](rs *ReplicaSet[T]) field.ErrorList {
 	if rs != nil && replicaSetCountersValid(rs) {
 		return nil
 	}
 	if rs == nil {
-		return intorpercent.ErrorList{{Type: intorpercent.Required, Field: "replicaSet"}}
+		return field.ErrorList{{Type: field.TypeRequired, Field: "replicaSet", Err: field.ErrRequired}}
 	}
-	var list intorpercent.ErrorList
+	var list field.ErrorList
 	list = nonNegativeField(list, rs.Generation, "metadata.generation")
 	list = nonNegativeField(list, int64(rs.Replicas), "spec.replicas")
 	if rs.MinReadySeconds != nil {
@@ -165,7 +148,7 @@ func validateReplicaSet[T any](rs *ReplicaSet[T]) intorpercent.ErrorList {
 	list = greaterThanReplicas(list, rs.ReadyReplicas, rs.StatusReplicas, "status.readyReplicas")
 	list = greaterThanReplicas(list, rs.AvailableReplicas, rs.StatusReplicas, "status.availableReplicas")
 	if rs.AvailableReplicas > rs.ReadyReplicas {
-		list = append(list, &intorpercent.FieldError{Type: intorpercent.Invalid, Field: "status.availableReplicas", Value: strconv.FormatInt(int64(rs.AvailableReplicas), 10), Detail: "cannot be greater than readyReplicas"})
+		list = append(list, &field.Error{Type: field.TypeInvalid, Field: "status.availableReplicas", Value: strconv.FormatInt(int64(rs.AvailableReplicas), 10), Detail: "cannot be greater than readyReplicas"})
 	}
 	return list
 }

@@ -5,7 +5,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/rolloutmath/rolloutmath/intorpercent"
+	"github.com/rolloutmath/rolloutmath/field"
 )
 
 func TestValidate(t *testing.T) {
@@ -65,9 +65,9 @@ func TestValidate(t *testing.T) {
 				t.Errorf("Validate(%s) = %q, want %q (%s)", tt.name, got, tt.want, tt.reason)
 			}
 			if err != nil {
-				var fe *intorpercent.FieldError
+				var fe *field.Error
 				if !errors.As(err, &fe) {
-					t.Errorf("Validate(%s) error has no *intorpercent.FieldError", tt.name)
+					t.Errorf("Validate(%s) error has no *field.Error", tt.name)
 				}
 			}
 		})
@@ -103,31 +103,31 @@ func TestValidateReplicaSetOrder(t *testing.T) {
 func TestPlanRejectsInvalidInput(t *testing.T) {
 	d := dep(-3, nil, nil)
 	_, err := Plan(d, nil, t0)
-	var ie *InvalidError
+	var ie *field.Error
 	want := `rollout: invalid Deployment "web": spec.replicas: Invalid value: -3: must be greater than or equal to 0`
-	if !errors.As(err, &ie) || !errors.Is(err, ErrInvalid) || err.Error() != want {
+	if !errors.As(err, &ie) || !errors.Is(err, field.ErrInvalid) || err.Error() != want {
 		t.Errorf("Plan(replicas -3) error = %v, want %q", err, want)
 	}
 	r := rs("broken", 1, 2, 2)
 	r.AvailableReplicas = -1
 	_, err = Plan(dep(3, nil, nil), []ReplicaSet[tmpl]{r}, t0)
 	want = `rollout: invalid ReplicaSet "broken": status.availableReplicas: Invalid value: -1: must be greater than or equal to 0`
-	if !errors.Is(err, ErrInvalid) || err.Error() != want {
+	if !errors.Is(err, field.ErrInvalid) || err.Error() != want {
 		t.Errorf("Plan(available -1) error = %v, want %q", err, want)
 	}
-	if _, err := Plan[tmpl](nil, nil, t0); !errors.Is(err, ErrInvalid) {
-		t.Errorf("Plan(nil) error = %v, want ErrInvalid", err)
+	if _, err := Plan[tmpl](nil, nil, t0); !errors.Is(err, field.ErrInvalid) {
+		t.Errorf("Plan(nil) error = %v, want field.ErrInvalid", err)
 	}
 }
 
 func TestNothingPanicsOnNilOrExtremeInput(t *testing.T) {
 	var d *Deployment[tmpl]
 	var rss []ReplicaSet[tmpl]
-	if _, err := NewReplicas(d, rss, -1); !errors.Is(err, ErrInvalid) {
-		t.Errorf("NewReplicas(nil) error = %v, want ErrInvalid", err)
+	if _, err := NewReplicas(d, rss, -1); !errors.Is(err, field.ErrInvalid) {
+		t.Errorf("NewReplicas(nil) error = %v, want field.ErrInvalid", err)
 	}
-	if _, err := ReconcileNew(d, rss, 0); !errors.Is(err, ErrInvalid) {
-		t.Errorf("ReconcileNew(nil) error = %v, want ErrInvalid", err)
+	if _, err := ReconcileNew(d, rss, 0); !errors.Is(err, field.ErrInvalid) {
+		t.Errorf("ReconcileNew(nil) error = %v, want field.ErrInvalid", err)
 	}
 	_ = MaxScaledDown(d, rss, 5)
 	_, _ = CleanupUnhealthy(rss, 7, 3, nil)
@@ -147,8 +147,8 @@ func TestNothingPanicsOnNilOrExtremeInput(t *testing.T) {
 	if _, changed := PausedConditions(d, t0); changed {
 		t.Errorf("PausedConditions(nil) changed")
 	}
-	if _, err := Simulate(d, rss, Config[tmpl]{}); !errors.Is(err, ErrInvalid) {
-		t.Errorf("Simulate(nil) error = %v, want ErrInvalid", err)
+	if _, err := Simulate(d, rss, Config[tmpl]{}); !errors.Is(err, field.ErrInvalid) {
+		t.Errorf("Simulate(nil) error = %v, want field.ErrInvalid", err)
 	}
 	// Values near MaxInt32 never wrap.
 	big := dep(math.MaxInt32, num(math.MaxInt32), num(math.MaxInt32))

@@ -5,6 +5,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
 
+	"github.com/rolloutmath/rolloutmath/field"
 	"github.com/rolloutmath/rolloutmath/intorpercent"
 	"github.com/rolloutmath/rolloutmath/revision"
 	"github.com/rolloutmath/rolloutmath/rollout"
@@ -24,7 +25,7 @@ const rollingUpdateField = "spec.strategy.rollingUpdate"
 // and the annotations map are shared with d.
 //
 // maxSurge and maxUnavailable must be a count or a "N%" string with N
-// within int32; anything else is reported as an intorpercent.ErrorList
+// within int32; anything else is reported as an field.ErrorList
 // worded as the API server words it, and the result is then the zero
 // Deployment. One value the API server accepts is rejected here: a
 // maxSurge percentage beyond 2147483647% (say "30000000000%"), which
@@ -41,7 +42,7 @@ func Deployment(d *appsv1.Deployment) (rollout.Deployment[Template], error) {
 // maxUnavailable is replaced by a stand-in, 0, which only marks the field
 // as set (Validate reports the value as written instead), and reported in
 // errs.
-func convert(d *appsv1.Deployment) (out rollout.Deployment[Template], errs intorpercent.ErrorList) {
+func convert(d *appsv1.Deployment) (out rollout.Deployment[Template], errs field.ErrorList) {
 	out = rollout.Deployment[Template]{
 		Name:                    d.Name,
 		Generation:              d.Generation,
@@ -100,7 +101,7 @@ func written(v *intstr.IntOrString) intorpercent.IntOrString {
 // validateBounds applies the API server's rolling-update rules to d's
 // maxUnavailable and maxSurge as written, a missing one defaulted to
 // "25%" as apps/v1 defaulting does.
-func validateBounds(d *appsv1.Deployment) intorpercent.ErrorList {
+func validateBounds(d *appsv1.Deployment) field.ErrorList {
 	unavailable, surge := intstr.FromString("25%"), intstr.FromString("25%")
 	if ru := d.Spec.Strategy.RollingUpdate; ru != nil {
 		if ru.MaxUnavailable != nil {

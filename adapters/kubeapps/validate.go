@@ -10,13 +10,13 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/util/intstr"
 
-	"github.com/rolloutmath/rolloutmath/intorpercent"
+	"github.com/rolloutmath/rolloutmath/field"
 	"github.com/rolloutmath/rolloutmath/rollout"
 )
 
 // Validate checks d as the API server checks a Deployment it has
 // defaulted, for what the rollout depends on, and returns nil or an
-// intorpercent.ErrorList with the API server's errors, in its order and
+// field.ErrorList with the API server's errors, in its order and
 // words: spec.replicas; the selector (required, not empty) and whether it
 // matches the template's labels; the strategy and its rolling-update
 // bounds, invalid strings included; minReadySeconds, revisionHistoryLimit
@@ -26,20 +26,20 @@ import (
 // One value the API server accepts is rejected: a maxSurge percentage
 // beyond 2147483647% (see Deployment).
 func Validate(d *appsv1.Deployment) error {
-	var errs intorpercent.ErrorList
+	var errs field.ErrorList
 	switch sel := d.Spec.Selector; {
 	case sel == nil:
-		errs = append(errs, &intorpercent.FieldError{Type: intorpercent.Required, Field: "spec.selector"})
+		errs = append(errs, &field.Error{Type: field.TypeRequired, Field: "spec.selector"})
 	case len(sel.MatchLabels)+len(sel.MatchExpressions) == 0:
-		errs = append(errs, &intorpercent.FieldError{Type: intorpercent.Invalid, Field: "spec.selector",
+		errs = append(errs, &field.Error{Type: field.TypeInvalid, Field: "spec.selector",
 			Value: jsonText(sel), Detail: "empty selector is invalid for deployment"})
 	}
 	if s, err := metav1.LabelSelectorAsSelector(d.Spec.Selector); err != nil {
-		errs = append(errs, &intorpercent.FieldError{Type: intorpercent.Invalid, Field: "spec.selector",
+		errs = append(errs, &field.Error{Type: field.TypeInvalid, Field: "spec.selector",
 			Value: jsonText(d.Spec.Selector), Detail: "invalid label selector"})
 	} else if !s.Empty() && !s.Matches(labels.Set(d.Spec.Template.Labels)) {
 		// A nil selector selects nothing, so it never matches.
-		errs = append(errs, &intorpercent.FieldError{Type: intorpercent.Invalid, Field: "spec.template.metadata.labels",
+		errs = append(errs, &field.Error{Type: field.TypeInvalid, Field: "spec.template.metadata.labels",
 			Value: jsonText(d.Spec.Template.Labels), Detail: "`selector` does not match template `labels`"})
 	}
 	converted, _ := convert(d)
@@ -54,11 +54,11 @@ func Validate(d *appsv1.Deployment) error {
 		d.Spec.Strategy.Type == appsv1.RecreateDeploymentStrategyType {
 		// rollingUpdate: {} converts to no bounds at all, which the
 		// library cannot tell from an absent rollingUpdate.
-		errs = append(errs, &intorpercent.FieldError{Type: intorpercent.Forbidden, Field: rollingUpdateField,
+		errs = append(errs, &field.Error{Type: field.TypeForbidden, Field: rollingUpdateField,
 			Detail: "may not be specified when strategy `type` is 'Recreate'"})
 	}
 	if err := rollout.Validate(&converted); err != nil {
-		list, ok := err.(intorpercent.ErrorList)
+		list, ok := err.(field.ErrorList)
 		if !ok {
 			return err
 		}
@@ -66,7 +66,7 @@ func Validate(d *appsv1.Deployment) error {
 			if rolling && (e.Field == rollingUpdateField+".maxUnavailable" || e.Field == rollingUpdateField+".maxSurge") {
 				continue // the converted bounds' errors: validateBounds has them as written
 			}
-			if e.Type == intorpercent.NotSupported && e.Field == "spec.strategy" {
+			if e.Type == field.TypeNotSupported && e.Field == "spec.strategy" {
 				// rollout.Validate renders the converted strategy, which
 				// cannot hold "rollingUpdate: {}" nor a bound as written
 				// ("00%", "abc"); the API server renders the object's.
@@ -77,12 +77,12 @@ func Validate(d *appsv1.Deployment) error {
 			errs = append(errs, e)
 		}
 	}
-	slices.SortStableFunc(errs, func(a, b *intorpercent.FieldError) int { return rank(a) - rank(b) })
+	slices.SortStableFunc(errs, func(a, b *field.Error) int { return rank(a) - rank(b) })
 	return errs.ToError()
 }
 
 // rank orders field errors as the API server reports them.
-func rank(e *intorpercent.FieldError) int {
+func rank(e *field.Error) int {
 	switch f := e.Field; {
 	case f == "spec.replicas":
 		return 0

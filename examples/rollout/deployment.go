@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/rolloutmath/rolloutmath/examples/internal/cluster"
+	"github.com/rolloutmath/rolloutmath/field"
 	"github.com/rolloutmath/rolloutmath/intorpercent"
 	"github.com/rolloutmath/rolloutmath/rollout"
 )
@@ -77,22 +78,22 @@ func (cfg *config) validate() error {
 // The API server checks the bounds only for a rolling update, right after
 // spec.replicas; for Recreate it forbids the fields whatever they hold,
 // and an unknown strategy is all it reports.
-func (cfg *config) errors(d *rollout.Deployment[template]) intorpercent.ErrorList {
-	var errs intorpercent.ErrorList
+func (cfg *config) errors(d *rollout.Deployment[template]) field.ErrorList {
+	var errs field.ErrorList
 	if err := rollout.Validate(d); err != nil {
 		if !errors.As(err, &errs) {
-			return intorpercent.ErrorList{{Type: intorpercent.Invalid, Field: "spec", Detail: err.Error()}}
+			return field.ErrorList{{Type: field.TypeInvalid, Field: "spec", Detail: err.Error()}}
 		}
 	}
 	if d.Strategy != rollout.RollingUpdate && d.Strategy != "" {
 		return errs
 	}
-	const field = "spec.strategy.rollingUpdate"
+	const path = "spec.strategy.rollingUpdate"
 	bounds := intorpercent.ValidateRollingUpdateIntOrString(written(cfg.maxUnavailable, rollout.DefaultMaxUnavailable()),
-		written(cfg.maxSurge, rollout.DefaultMaxSurge()), field)
-	var out intorpercent.ErrorList
+		written(cfg.maxSurge, rollout.DefaultMaxSurge()), path)
+	var out field.ErrorList
 	for _, e := range errs {
-		if e.Field == field+".maxUnavailable" || e.Field == field+".maxSurge" {
+		if e.Field == path+".maxUnavailable" || e.Field == path+".maxSurge" {
 			continue // the stand-ins' errors; bounds has the real ones
 		}
 		if e.Field != "spec.replicas" {

@@ -43,7 +43,7 @@ import (
 //
 // minReadySeconds and now decide availability. Errors: a pod without a
 // name, two pods with the same name, negative restarts (wrapping
-// ErrInvalid); the slice is then nil. DeletionOrder is O(n log n) and
+// field.ErrInvalid); the slice is then nil. DeletionOrder is O(n log n) and
 // allocates the result, a key per pod, a list of the scheduled ones
 // and a set of names (to reject duplicates).
 // Upstream: clonesetutils.ActivePodsWithRanks, NewSameNodeRanker.

@@ -4,6 +4,8 @@ import (
 	"math"
 	"strconv"
 	"time"
+
+	"github.com/rolloutmath/rolloutmath/field"
 )
 
 // DiffsFor says which of kruise's two callers the diffs are for. They
@@ -95,7 +97,7 @@ type Resolved struct {
 	// ScaleMaxUnavailable is SU: scaleStrategy.maxUnavailable against R,
 	// rounded up; math.MaxInt32 when nil.
 	ScaleMaxUnavailable int64 `json:"scaleMaxUnavailable"`
-	// Warnings holds a *ValueError for each field kruise could not read
+	// Warnings holds a *field.Error for each field kruise could not read
 	// and replaced by 0 (kruise only logs the partition's, and says
 	// nothing of the others). nil when every field was readable.
 	Warnings []error `json:"-"`
@@ -190,7 +192,7 @@ const (
 // maxSurge (0 while paused) and scaleStrategy.maxUnavailable rounded up
 // by the legacy parser, maxUnavailable (default "20%") by the legacy
 // parser rounded up when the surge is 0 and down otherwise. Unreadable
-// values are 0, each with a *ValueError in Warnings. The error is
+// values are 0, each with a *field.Error in Warnings. The error is
 // non-nil only for a nil cs or negative replicas.
 // Upstream: the preamble of sync.calculateDiffsWithExpectation.
 func Resolve[T any](cs *CloneSet[T]) (Resolved, error) {
@@ -212,7 +214,7 @@ func resolve[T any](cs *CloneSet[T]) Resolved {
 	if us.MaxSurge != nil {
 		s, err := legacyScaled(*us.MaxSurge, total, true)
 		if err != nil {
-			r.Warnings = append(r.Warnings, &ValueError{Field: MaxSurgeField, Value: *us.MaxSurge, Err: err})
+			r.Warnings = append(r.Warnings, valueError(MaxSurgeField, *us.MaxSurge, err))
 		}
 		if !us.Paused {
 			r.MaxSurge = s
@@ -223,14 +225,14 @@ func resolve[T any](cs *CloneSet[T]) Resolved {
 		mu = *us.MaxUnavailable
 	}
 	if u, err := legacyScaled(mu, total, r.MaxSurge == 0); err != nil {
-		r.Warnings = append(r.Warnings, &ValueError{Field: MaxUnavailableField, Value: mu, Err: err})
+		r.Warnings = append(r.Warnings, valueError(MaxUnavailableField, mu, err))
 	} else {
 		r.MaxUnavailable = u
 	}
 	if sm := cs.ScaleStrategy.MaxUnavailable; sm != nil {
 		su, err := legacyScaled(*sm, total, true)
 		if err != nil {
-			r.Warnings = append(r.Warnings, &ValueError{Field: ScaleMaxUnavailableField, Value: *sm, Err: err})
+			r.Warnings = append(r.Warnings, valueError(ScaleMaxUnavailableField, *sm, err))
 		}
 		r.ScaleMaxUnavailable = su
 	}
@@ -250,8 +252,8 @@ func resolve[T any](cs *CloneSet[T]) Resolved {
 //
 // Errors, with a zero Diffs: a nil cs, negative replicas or
 // minReadySeconds, an unknown DiffsFor, a pod without a name, two pods with
-// the same name, negative restart counts (each an error wrapping
-// ErrInvalid). Settings kruise cannot read are not errors: kruise uses 0,
+// the same name, negative restart counts (each a *field.Error wrapping
+// field.ErrInvalid). Settings kruise cannot read are not errors: kruise uses 0,
 // and so does CalculateDiffs, listing them in Diffs.Resolved.Warnings.
 //
 // CalculateDiffs is O(len(pods) + len(podsToDelete)) and allocates only a
@@ -262,7 +264,7 @@ func CalculateDiffs[T any](cs *CloneSet[T], pods []Pod, revs Revisions, now time
 		return Diffs{}, err
 	}
 	if diffsFor != ForScale && diffsFor != ForUpdate {
-		return Diffs{}, &InputError{Field: "diffsFor", Detail: diffsFor.String() + ": must be ForScale or ForUpdate"}
+		return Diffs{}, &field.Error{Prefix: "cloneset", Field: "diffsFor", Detail: diffsFor.String() + ": must be ForScale or ForUpdate", Err: field.ErrUnsupported}
 	}
 	if err := checkPods(pods); err != nil {
 		return Diffs{}, err

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/rolloutmath/rolloutmath/field"
 	"github.com/rolloutmath/rolloutmath/intorpercent"
 	"pgregory.net/rapid"
 )
@@ -206,7 +207,7 @@ func TestCalculateDiffsRejectsBadInput(t *testing.T) {
 		want string
 	}{
 		{"nil cloneset", nil, nil, ForScale, "cloneset: cloneset: must not be nil"},
-		{"negative replicas", kcs(-1, nil, nil, nil), nil, ForScale, "cloneset: replicas -1: replicas must not be negative"},
+		{"negative replicas", kcs(-1, nil, nil, nil), nil, ForScale, "cloneset: spec.replicas: -1: must not be negative"},
 		{"unknown step", good, nil, 0, "cloneset: diffsFor: DiffsFor(0): must be ForScale or ForUpdate"},
 		{"unnamed pod", good, []Pod{{}}, ForScale, "cloneset: pods[0].name: must not be empty"},
 		{"duplicate names", good, []Pod{{Name: "a"}, {Name: "b"}, {Name: "a"}}, ForScale, `cloneset: pods[2].name: duplicate name "a"`},
@@ -216,8 +217,8 @@ func TestCalculateDiffsRejectsBadInput(t *testing.T) {
 	}
 	for _, tt := range tests {
 		d, err := CalculateDiffs(tt.cs, tt.pods, Revisions{Update: newRev}, t0, tt.step, Options{})
-		if err == nil || err.Error() != tt.want || !errors.Is(err, ErrInvalid) {
-			t.Errorf("CalculateDiffs(%s) error = %v, want %q wrapping ErrInvalid", tt.name, err, tt.want)
+		if err == nil || err.Error() != tt.want || !errors.Is(err, field.ErrInvalid) {
+			t.Errorf("CalculateDiffs(%s) error = %v, want %q wrapping field.ErrInvalid", tt.name, err, tt.want)
 		}
 		if !cmp.Equal(d, Diffs{}, cmp.Comparer(errorsEqual)) {
 			t.Errorf("CalculateDiffs(%s) = %+v with an error, want zero", tt.name, d)

@@ -61,8 +61,9 @@
 // [Gates], with kruise's defaults as zero values.
 //
 // Inputs kruise never receives (a nil CloneSet, negative replicas, pods
-// without names or with the same name) are errors wrapping [ErrInvalid]
-// rather than numbers. Not modelled: the topology-spread ranker kruise
+// without names or with the same name) are errors rather than numbers:
+// each a [*field.Error] wrapping [field.ErrInvalid] that names the field,
+// so callers use errors.Is and errors.As. Not modelled: the topology-spread ranker kruise
 // uses in place of the same-node ranker when the template has
 // topologySpreadConstraints (it reads Node objects), PVCs and instance
 // IDs, API errors.

@@ -3,6 +3,8 @@ package cloneset
 import (
 	"strconv"
 	"strings"
+
+	"github.com/rolloutmath/rolloutmath/field"
 )
 
 // The package's enums read and write their names (String's text), so
@@ -11,7 +13,8 @@ import (
 // writes it as "" and reads "" back as zero, so that a zero field (the
 // scale branch of a CloneSet being deleted, say) still encodes. A value
 // without a name is an error when written; an unknown name is an error
-// when read, naming the type and the text.
+// when read, naming the type and the text (a *field.Error wrapping
+// field.ErrUnsupported).
 
 // enum is what the text helpers need of an enum.
 type enum interface {
@@ -34,7 +37,7 @@ func marshalEnum[E enum](v E, typ string) ([]byte, error) {
 	if v == 0 {
 		return []byte{}, nil
 	}
-	return nil, &InputError{Field: typ, Detail: strconv.Itoa(int(v)) + ": has no name"}
+	return nil, &field.Error{Prefix: "cloneset", Field: typ, Value: strconv.Itoa(int(v)), Detail: "has no name", Err: field.ErrUnsupported}
 }
 
 // unmarshalEnum is UnmarshalText for an enum named typ. Its values are
@@ -57,7 +60,7 @@ func unmarshalEnum[E enum](v *E, typ string, text []byte) error {
 			return nil
 		}
 	}
-	return &InputError{Field: typ, Detail: strconv.Quote(string(text)) + ": unknown name"}
+	return &field.Error{Prefix: "cloneset", Field: typ, Value: strconv.Quote(string(text)), Detail: "unknown name", Err: field.ErrUnsupported}
 }
 
 // MarshalText returns the kind's name (String), "" for an unnamed zero

@@ -2,43 +2,43 @@ package cloneset
 
 import (
 	"errors"
+	"fmt"
 	"strconv"
 
+	"github.com/rolloutmath/rolloutmath/field"
 	"github.com/rolloutmath/rolloutmath/intorpercent"
 )
 
-// ErrInvalid is wrapped by every error that reports an input this
-// package cannot compute with (a nil CloneSet, negative counts, pods
-// without a name or with the same name). Kruise's API server or webhook
-// would have rejected such input, or it cannot come from a cluster.
-var ErrInvalid = errors.New("invalid input")
+// Every error of this package that reports bad input is a *field.Error
+// (or, from Validate, a field.ErrorList of them) wrapping
+// field.ErrInvalid: a nil CloneSet, negative counts, pods without a name
+// or with the same name, a field kruise cannot read. Kruise's API server
+// or webhook would have rejected such input, or it cannot come from a
+// cluster. Outside Validate, whose words are the webhook's, the text
+// names the package and the field:
+//
+//	cloneset: pods[3].name: duplicate name "web-0"
+//	cloneset: spec.updateStrategy.partition: "99": invalid type: string is not a percentage
 
-// ErrNegativeReplicas is wrapped by the error a function returns when it
-// is given a negative replica count. Kruise's webhook rejects negative
-// replicas, so kruise's helpers never see one; we report it rather than
-// compute with it.
-var ErrNegativeReplicas = errors.New("replicas must not be negative")
-
-// ValueError reports an int-or-percent field that kruise cannot read.
-// Err is the parser's complaint in kruise's words, for example
-// "invalid type: string is not a percentage" or the *strconv.NumError
-// from reading the number.
-type ValueError struct {
-	// Field is the field's path, "spec.updateStrategy.partition".
-	Field string
-	// Value is the field as written.
-	Value intorpercent.IntOrString
-	Err   error
+// inputError returns a *field.Error for the input at path with a
+// formatted detail.
+func inputError(path, format string, args ...any) error {
+	return &field.Error{Prefix: "cloneset", Field: path, Detail: fmt.Sprintf(format, args...)}
 }
 
-// Error returns, for example,
-// `cloneset: spec.updateStrategy.partition: "99": invalid type: string is not a percentage`.
-func (e *ValueError) Error() string {
-	return "cloneset: " + e.Field + ": " + written(e.Value) + ": " + e.Err.Error()
+// valueError reports an int-or-percent field at path that kruise cannot
+// read, with the value as written and the reader's complaint err in
+// kruise's words as the detail; it wraps err and field.ErrRange when err
+// is a range error, field.ErrSyntax otherwise:
+//
+//	cloneset: spec.updateStrategy.partition: "99": invalid type: string is not a percentage
+func valueError(path string, v intorpercent.IntOrString, err error) error {
+	kind := field.ErrSyntax
+	if errors.Is(err, strconv.ErrRange) {
+		kind = field.ErrRange
+	}
+	return &field.Error{Prefix: "cloneset", Field: path, Value: written(v), Detail: err.Error(), Err: errors.Join(kind, err)}
 }
-
-// Unwrap returns Err.
-func (e *ValueError) Unwrap() error { return e.Err }
 
 // written renders an int-or-percent as a user wrote it: a count bare, a
 // string quoted.
@@ -49,29 +49,14 @@ func written(v intorpercent.IntOrString) string {
 	return strconv.FormatInt(int64(v.Int), 10)
 }
 
-// replicasError reports a negative replica count.
-type replicasError struct{ n int32 }
-
-func (e *replicasError) Error() string {
-	return "cloneset: replicas " + strconv.FormatInt(int64(e.n), 10) + ": " + ErrNegativeReplicas.Error()
+// negativeError reports a count at path that must not be negative:
+// "cloneset: spec.replicas: -1: must not be negative". Kruise's webhook
+// rejects negative counts, so kruise's helpers never see one; we report
+// it rather than compute with it.
+func negativeError(path string, n int32) error {
+	return &field.Error{Prefix: "cloneset", Field: path, Value: strconv.FormatInt(int64(n), 10),
+		Detail: "must not be negative", Err: field.ErrNegative}
 }
-
-func (e *replicasError) Unwrap() []error { return []error{ErrInvalid, ErrNegativeReplicas} }
-
-// InputError reports an input this package cannot compute with. It wraps
-// ErrInvalid.
-type InputError struct {
-	// Field names the input: "cloneset", "pods[3].name".
-	Field string
-	// Detail says what is wrong: "duplicate name \"web-0\"".
-	Detail string
-}
-
-// Error returns, for example, `cloneset: pods[3].name: duplicate name "web-0"`.
-func (e *InputError) Error() string { return "cloneset: " + e.Field + ": " + e.Detail }
-
-// Unwrap returns ErrInvalid.
-func (e *InputError) Unwrap() error { return ErrInvalid }
 
 // checkPods reports the first pod without a name, with a name used
 // before, or with a negative restart count. It allocates a set of names
@@ -83,18 +68,18 @@ func checkPods(pods []Pod) error {
 	}
 	for i := range pods {
 		p := &pods[i]
-		field := func() string { return "pods[" + strconv.Itoa(i) + "]" }
+		path := func() string { return "pods[" + strconv.Itoa(i) + "]" }
 		switch {
 		case p.Name == "":
-			return &InputError{Field: field() + ".name", Detail: "must not be empty"}
+			return &field.Error{Prefix: "cloneset", Field: path() + ".name", Detail: "must not be empty", Err: field.ErrRequired}
 		case p.Restarts < 0:
-			return &InputError{Field: field() + ".restarts", Detail: strconv.FormatInt(int64(p.Restarts), 10) + ": must not be negative"}
+			return negativeError(path()+".restarts", p.Restarts)
 		case p.SidecarRestarts < 0:
-			return &InputError{Field: field() + ".sidecarRestarts", Detail: strconv.FormatInt(int64(p.SidecarRestarts), 10) + ": must not be negative"}
+			return negativeError(path()+".sidecarRestarts", p.SidecarRestarts)
 		}
 		if seen != nil {
 			if _, dup := seen[p.Name]; dup {
-				return &InputError{Field: field() + ".name", Detail: "duplicate name " + strconv.Quote(p.Name)}
+				return &field.Error{Prefix: "cloneset", Field: path() + ".name", Detail: "duplicate name " + strconv.Quote(p.Name), Err: field.ErrDuplicate}
 			}
 			seen[p.Name] = struct{}{}
 		}
@@ -106,11 +91,11 @@ func checkPods(pods []Pod) error {
 func checkCloneSet[T any](cs *CloneSet[T]) error {
 	switch {
 	case cs == nil:
-		return &InputError{Field: "cloneset", Detail: "must not be nil"}
+		return &field.Error{Prefix: "cloneset", Field: "cloneset", Detail: "must not be nil", Err: field.ErrRequired}
 	case cs.Replicas < 0:
-		return &replicasError{cs.Replicas}
+		return negativeError("spec.replicas", cs.Replicas)
 	case cs.MinReadySeconds < 0:
-		return &InputError{Field: "spec.minReadySeconds", Detail: strconv.FormatInt(int64(cs.MinReadySeconds), 10) + ": must not be negative"}
+		return negativeError("spec.minReadySeconds", cs.MinReadySeconds)
 	}
 	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/rolloutmath/rolloutmath/field"
 	"github.com/rolloutmath/rolloutmath/intorpercent"
 	"github.com/rolloutmath/rolloutmath/rollout/cloneset"
 )
@@ -194,25 +195,33 @@ func ExampleBudgetPolicy_String() {
 	// Output: BudgetKruise BudgetClampAtZero
 }
 
-func ExampleValueError() {
+// A field kruise cannot read is a *field.Error naming the field, with
+// the value as written and kruise's reader's words.
+func ExampleCalculatePartitionReplicas_errors() {
 	_, err := cloneset.CalculatePartitionReplicas(&intorpercent.IntOrString{IsString: true, Str: "25"}, 10)
-	var ve *cloneset.ValueError
-	if errors.As(err, &ve) {
-		fmt.Println(ve.Field)
-		fmt.Println(ve.Err)
-		fmt.Println(ve.Error())
+	var fe *field.Error
+	if errors.As(err, &fe) {
+		fmt.Println(fe.Field, fe.Value)
+		fmt.Println(fe.Detail)
+		fmt.Println(fe.Error())
 	}
+	fmt.Println(errors.Is(err, field.ErrInvalid), errors.Is(err, field.ErrSyntax))
+	_, err = cloneset.CalculatePartitionReplicas(nil, -1)
+	fmt.Println(err, errors.Is(err, field.ErrNegative))
 	// Output:
-	// spec.updateStrategy.partition
+	// spec.updateStrategy.partition "25"
 	// invalid type: string is not a percentage
 	// cloneset: spec.updateStrategy.partition: "25": invalid type: string is not a percentage
+	// true true
+	// cloneset: replicas: -1: must not be negative true
 }
 
-func ExampleInputError() {
+// Bad input is a *field.Error naming the field.
+func ExampleCalculateDiffs_errors() {
 	pods := []cloneset.Pod{{Name: "web-0"}, {Name: "web-0"}}
 	_, err := cloneset.CalculateDiffs(&cloneset.CloneSet[struct{}]{Replicas: 2}, pods, cloneset.Revisions{Update: "web-new"}, now, cloneset.ForScale, cloneset.Options{})
-	var ie *cloneset.InputError
-	fmt.Println(errors.As(err, &ie), errors.Is(err, cloneset.ErrInvalid))
+	var ie *field.Error
+	fmt.Println(errors.As(err, &ie), errors.Is(err, field.ErrInvalid))
 	fmt.Println(err)
 	// Output:
 	// true true
@@ -326,30 +335,4 @@ func ExampleValidate() {
 	// Output:
 	// spec.updateStrategy.maxSurge: Invalid value: "1": can not use maxSurge with strategy type InPlaceOnly
 	// <nil>
-}
-
-func ExampleValueError_Error() {
-	err := &cloneset.ValueError{Field: "spec.updateStrategy.maxSurge", Value: intorpercent.IntOrString{IsString: true, Str: "%"}, Err: errors.New("invalid syntax")}
-	fmt.Println(err.Error())
-	// Output: cloneset: spec.updateStrategy.maxSurge: "%": invalid syntax
-}
-
-func ExampleValueError_Unwrap() {
-	_, err := cloneset.CalculatePartitionReplicas(&intorpercent.IntOrString{IsString: true, Str: "x%"}, 10)
-	var ve *cloneset.ValueError
-	errors.As(err, &ve)
-	fmt.Println(ve.Unwrap())
-	// Output: strconv.ParseFloat: parsing "x": invalid syntax
-}
-
-func ExampleInputError_Error() {
-	err := &cloneset.InputError{Field: "pods[0].name", Detail: "must not be empty"}
-	fmt.Println(err.Error())
-	// Output: cloneset: pods[0].name: must not be empty
-}
-
-func ExampleInputError_Unwrap() {
-	err := &cloneset.InputError{Field: "cloneset", Detail: "must not be nil"}
-	fmt.Println(err.Unwrap() == cloneset.ErrInvalid)
-	// Output: true
 }

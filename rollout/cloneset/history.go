@@ -15,7 +15,7 @@ package cloneset
 // created in that reconcile is not in the list, and a renumbered one keeps
 // its old number there); callers pass the same list.
 //
-// Errors (*InputError wrapping [ErrInvalid]) come with a nil result: an empty or
+// Errors (*field.Error wrapping field.ErrInvalid) come with a nil result: an empty or
 // duplicate revision name, and a negative limit (the webhook accepts one;
 // kruise then deletes every non-live revision and fails the reconcile,
 // which this function reports instead). Nothing is modified.

@@ -8,6 +8,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"pgregory.net/rapid"
+
+	"github.com/rolloutmath/rolloutmath/field"
 )
 
 func histLimit(v int32) *int32 { return &v }
@@ -96,7 +98,7 @@ func TestHistoryToDeleteErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		got, err := HistoryToDelete(tt.revisions, "x", "x", nil, tt.limit)
-		if err == nil || err.Error() != tt.want || !errors.Is(err, ErrInvalid) || got != nil {
+		if err == nil || err.Error() != tt.want || !errors.Is(err, field.ErrInvalid) || got != nil {
 			t.Errorf("%s: HistoryToDelete = %v, %v, want nil, %q", tt.name, got, err, tt.want)
 		}
 	}

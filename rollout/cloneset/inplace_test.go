@@ -10,6 +10,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"pgregory.net/rapid"
+
+	"github.com/rolloutmath/rolloutmath/field"
 )
 
 // wrapTemplate returns revision data around a template written by hand.
@@ -154,7 +156,7 @@ func TestCalculateInPlaceUpdateErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got, err := CalculateInPlaceUpdate([]byte(tt.from), []byte(tt.to))
-			if err == nil || err.Error() != tt.want || !errors.Is(err, ErrInvalid) {
+			if err == nil || err.Error() != tt.want || !errors.Is(err, field.ErrInvalid) {
 				t.Fatalf("CalculateInPlaceUpdate error = %v, want %q", err, tt.want)
 			}
 			if diff := cmp.Diff(InPlaceUpdate{}, got); diff != "" {
@@ -281,8 +283,8 @@ func FuzzCalculateInPlaceUpdate(f *testing.F) {
 	f.Fuzz(func(t *testing.T, from, to []byte) {
 		got, err := CalculateInPlaceUpdate(from, to)
 		if err != nil {
-			if !errors.Is(err, ErrInvalid) {
-				t.Fatalf("error %v does not wrap ErrInvalid", err)
+			if !errors.Is(err, field.ErrInvalid) {
+				t.Fatalf("error %v does not wrap field.ErrInvalid", err)
 			}
 			return
 		}

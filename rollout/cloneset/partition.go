@@ -27,8 +27,8 @@ const PartitionField = "spec.updateStrategy.partition"
 //
 // replicas is spec.replicas; kruise reads a nil spec.replicas as 1 here,
 // so a caller holding an absent field passes 1. A negative replicas is an
-// error wrapping ErrNegativeReplicas (kruise would clamp the result to 0).
-// A partition kruise cannot read is a *ValueError naming PartitionField,
+// *field.Error wrapping field.ErrNegative (kruise would clamp the result to 0).
+// A partition kruise cannot read is a *field.Error naming PartitionField,
 // for example a string without '%' ("99"), or "5%%"; kruise's controller
 // then logs and uses 0, updating every pod, and the webhook rejects it.
 // Percentages whose scaled value does not fit in an int64 ("Inf%",
@@ -39,7 +39,7 @@ const PartitionField = "spec.updateStrategy.partition"
 // Upstream: util.CalculatePartitionReplicas.
 func CalculatePartitionReplicas(partition *intorpercent.IntOrString, replicas int32) (int32, error) {
 	if replicas < 0 {
-		return 0, &replicasError{replicas}
+		return 0, negativeError("replicas", replicas)
 	}
 	if partition == nil {
 		return 0, nil
@@ -47,7 +47,7 @@ func CalculatePartitionReplicas(partition *intorpercent.IntOrString, replicas in
 	r := int64(replicas)
 	p, err := fractionalScaled(*partition, r, true)
 	if err != nil {
-		return 0, &ValueError{Field: PartitionField, Value: *partition, Err: err}
+		return 0, valueError(PartitionField, *partition, err)
 	}
 	if r > 1 && p == r && partition.IsString && partition.Str != "100%" {
 		p = r - 1

@@ -11,6 +11,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/rolloutmath/rolloutmath/field"
 	"github.com/rolloutmath/rolloutmath/intorpercent"
 	"pgregory.net/rapid"
 )
@@ -287,7 +288,7 @@ func TestPlanRejectsBadInput(t *testing.T) {
 		want string
 	}{
 		{"nil CloneSet", nil, nil, nil, "cloneset: cloneset: must not be nil"},
-		{"negative replicas", &CloneSet[podTemplate]{Name: "demo", Replicas: -1}, nil, nil, "cloneset: replicas -1: replicas must not be negative"},
+		{"negative replicas", &CloneSet[podTemplate]{Name: "demo", Replicas: -1}, nil, nil, "cloneset: spec.replicas: -1: must not be negative"},
 		{"pod without name", ok, []Pod{{}}, nil, "cloneset: pods[0].name: must not be empty"},
 		{"duplicate pod", ok, []Pod{{Name: "a"}, {Name: "a"}}, nil, `cloneset: pods[1].name: duplicate name "a"`},
 		{"duplicate revision", ok, nil, []ControllerRevision{r1, r1}, `cloneset: revisions[1].name: duplicate name "` + r1.Name + `"`},
@@ -300,8 +301,8 @@ func TestPlanRejectsBadInput(t *testing.T) {
 			if err == nil || err.Error() != tt.want {
 				t.Fatalf("Plan error = %v, want %s", err, tt.want)
 			}
-			if !errors.Is(err, ErrInvalid) {
-				t.Errorf("error %v does not wrap ErrInvalid", err)
+			if !errors.Is(err, field.ErrInvalid) {
+				t.Errorf("error %v does not wrap field.ErrInvalid", err)
 			}
 			if s.Actions != nil || s.Pods != nil {
 				t.Errorf("Plan returned a non-zero Sync with its error: %+v", s)

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"cmp"
 	"encoding/json"
-	"fmt"
 	"math"
 	"slices"
 	"strconv"
@@ -29,11 +28,6 @@ type ControllerRevision struct {
 	Data []byte `json:"data,omitempty"`
 }
 
-// inputError returns an *InputError for field with a formatted detail.
-func inputError(field, format string, args ...any) error {
-	return &InputError{Field: field, Detail: fmt.Sprintf(format, args...)}
-}
-
 // RevisionData returns the Data kruise records in a CloneSet's
 // ControllerRevision, given template, the JSON encoding of the CloneSet's
 // spec.template (for a corev1.PodTemplateSpec, what encoding/json.Marshal
@@ -55,7 +49,7 @@ func inputError(field, format string, args ...any) error {
 //
 // Only the template is recorded: replicas, strategies and the CloneSet's
 // own labels and annotations never make a new revision. template must
-// be a JSON object; anything else is an *InputError (wrapping [ErrInvalid]),
+// be a JSON object; anything else is an *field.Error (wrapping field.ErrInvalid),
 // and the data is nil.
 // Upstream: the CloneSet revision control's getPatch (kruise
 // pkg/controller/cloneset/revision) with the core control's
@@ -203,7 +197,7 @@ type ActiveRevisionsResult struct {
 // is given. The volumeClaimTemplates hash annotation kruise refreshes on a
 // renumbered revision is not modelled.
 //
-// Errors (*InputError wrapping [ErrInvalid]; the result is then the zero value):
+// Errors (*field.Error wrapping field.ErrInvalid; the result is then the zero value):
 // an empty or duplicate revision name, a Number at math.MaxInt64 (the next
 // number would overflow), and a collision count that would pass
 // math.MaxInt32. revisions is not modified.
@@ -287,7 +281,7 @@ func CurrentRevisionAfter(current, update string, specReplicas, statusReplicas, 
 
 // SortRevisions returns the indices of revisions in kruise's history order:
 // by Number, then by creation time (earlier first), then by name. Names
-// are unique (else an *InputError wrapping [ErrInvalid]), so the order is
+// are unique (else an *field.Error wrapping field.ErrInvalid), so the order is
 // total and does not depend on the input order. revisions is not
 // modified.
 // Upstream: history.SortControllerRevisions.

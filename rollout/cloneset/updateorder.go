@@ -90,7 +90,7 @@ func UpdateCandidates(pods []Pod, updateRevision string, updateNum int32) []int 
 // produce. Passes 2 to 4 are stable in kruise too, so they add no further
 // dependence on input order.
 //
-// Errors (*InputError wrapping [ErrInvalid]; the order is then nil): a
+// Errors (*field.Error wrapping field.ErrInvalid; the order is then nil): a
 // pod without a name, two pods with the same name, a negative restart
 // count, and a candidate out of range, repeated, or not an active pod
 // (kruise's list holds only active pods).
@@ -138,16 +138,16 @@ func sortUpdateIndexes(strategy UpdateStrategy, pods []Pod, candidates []int, op
 func checkCandidates(pods []Pod, candidates []int) error {
 	seen := make([]bool, len(pods))
 	for n, i := range candidates {
-		field := func() string { return "candidates[" + strconv.Itoa(n) + "]" }
+		path := func() string { return "candidates[" + strconv.Itoa(n) + "]" }
 		if i < 0 || i >= len(pods) {
-			return inputError(field(), "%d: out of range for %d pods", i, len(pods))
+			return inputError(path(), "%d: out of range for %d pods", i, len(pods))
 		}
 		if seen[i] {
-			return inputError(field(), "%d: listed twice", i)
+			return inputError(path(), "%d: listed twice", i)
 		}
 		seen[i] = true
 		if !IsPodActive(&pods[i]) {
-			return inputError(field(), "%d: pod %q is not active", i, pods[i].Name)
+			return inputError(path(), "%d: pod %q is not active", i, pods[i].Name)
 		}
 	}
 	return nil

@@ -9,6 +9,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"pgregory.net/rapid"
+
+	"github.com/rolloutmath/rolloutmath/field"
 )
 
 // ut0 is the reference time of the update-side tests.
@@ -184,7 +186,7 @@ func TestSortUpdateIndexesErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		got, err := SortUpdateIndexes(UpdateStrategy{}, tt.pods, tt.candidates, UpdateOrderOptions{})
-		if err == nil || err.Error() != tt.want || !errors.Is(err, ErrInvalid) || got != nil {
+		if err == nil || err.Error() != tt.want || !errors.Is(err, field.ErrInvalid) || got != nil {
 			t.Errorf("%s: SortUpdateIndexes = %v, %v, want nil, %q", tt.name, got, err, tt.want)
 		}
 	}

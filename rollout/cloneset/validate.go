@@ -5,6 +5,7 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/rolloutmath/rolloutmath/field"
 	"github.com/rolloutmath/rolloutmath/intorpercent"
 )
 
@@ -18,8 +19,8 @@ const updateStrategyField = "spec.updateStrategy"
 // Validate checks cs as kruise v1.9.1's validating webhook checks a
 // CloneSet on create and update, after its defaulting webhook (so a nil
 // field is its default: partition 0, maxUnavailable "20%", maxSurge 0,
-// type ReCreate), in the webhook's order, and returns nil or an
-// intorpercent.ErrorList in the webhook's words:
+// type ReCreate), in the webhook's order, and returns nil or a
+// [field.ErrorList] in the webhook's words:
 //
 //	spec.updateStrategy.maxSurge: Invalid value: "1": can not use maxSurge with strategy type InPlaceOnly
 //
@@ -69,17 +70,17 @@ const updateStrategyField = "spec.updateStrategy"
 // validateScaleStrategy and validateUpdateStrategy.
 func Validate[T any](cs *CloneSet[T]) error {
 	if cs == nil {
-		return intorpercent.ErrorList{{Type: intorpercent.Required, Field: "cloneset"}}
+		return field.ErrorList{{Type: field.TypeRequired, Field: "cloneset", Err: field.ErrRequired}}
 	}
-	var list intorpercent.ErrorList
-	add := func(t intorpercent.ErrorType, field, value, detail string) {
-		list = append(list, &intorpercent.FieldError{Type: t, Field: field, Value: value, Detail: detail})
+	var list field.ErrorList
+	add := func(t field.ErrorType, path, value, detail string, kind error) {
+		list = append(list, &field.Error{Type: t, Field: path, Value: value, Detail: detail, Err: kind})
 	}
 	if cs.Replicas < 0 {
-		add(intorpercent.Invalid, "spec.replicas", strconv.FormatInt(int64(cs.Replicas), 10), nonNegative)
+		add(field.TypeInvalid, "spec.replicas", strconv.FormatInt(int64(cs.Replicas), 10), nonNegative, field.ErrNegative)
 	}
 	if dups := duplicates(cs.ScaleStrategy.PodsToDelete); len(dups) > 0 {
-		add(intorpercent.Invalid, "spec.scaleStrategy.podsToDelete", goStrings(cs.ScaleStrategy.PodsToDelete), "duplicated items "+fmt.Sprint(dups))
+		add(field.TypeInvalid, "spec.scaleStrategy.podsToDelete", goStrings(cs.ScaleStrategy.PodsToDelete), "duplicated items "+fmt.Sprint(dups), field.ErrDuplicate)
 	}
 
 	us := &cs.UpdateStrategy
@@ -94,10 +95,10 @@ func Validate[T any](cs *CloneSet[T]) error {
 	}
 	list = append(list, intorpercent.ValidateKruisePartition(partition, cs.Replicas, updateStrategyField)...)
 	if msg := priorityProblem(us.PriorityStrategy); msg != "" {
-		add(intorpercent.Required, "spec.updateStrategy.priorityStrategy", "", msg)
+		add(field.TypeRequired, "spec.updateStrategy.priorityStrategy", "", msg, nil)
 	}
 	if msg := scatterProblem(us.ScatterStrategy); msg != "" {
-		add(intorpercent.Required, "spec.updateStrategy.scatterStrategy", "", msg)
+		add(field.TypeRequired, "spec.updateStrategy.scatterStrategy", "", msg, nil)
 	}
 	maxUnavailable, maxSurge := us.MaxUnavailable, us.MaxSurge
 	if maxUnavailable == nil {
@@ -115,35 +116,35 @@ func Validate[T any](cs *CloneSet[T]) error {
 
 // validateUpdateType applies the webhook's rule for
 // spec.updateStrategy.type (rule V1, docs/cloneset.md#validation) at
-// the path field: only ReCreate, InPlaceIfPossible and InPlaceOnly are accepted, so
+// path: only ReCreate, InPlaceIfPossible and InPlaceOnly are accepted, so
 // OnDelete, which the controller implements, is rejected, and so is ""
 // (Validate applies the default ReCreate first, as kruise's defaulting
 // does). The message quotes the three names unevenly, as kruise's does.
-func validateUpdateType(t, field string) intorpercent.ErrorList {
+func validateUpdateType(t, path string) field.ErrorList {
 	switch UpdateStrategyType(t) {
 	case ReCreate, InPlaceIfPossible, InPlaceOnly:
 		return nil
 	}
-	return intorpercent.ErrorList{{Type: intorpercent.Invalid, Field: field, Value: strconv.Quote(t),
-		Detail: "must be 'ReCreate', InPlaceIfPossible or 'InPlaceOnly'"}}
+	return field.ErrorList{{Type: field.TypeInvalid, Field: path, Value: strconv.Quote(t),
+		Detail: "must be 'ReCreate', InPlaceIfPossible or 'InPlaceOnly'", Err: field.ErrUnsupported}}
 }
 
 // validateProgressDeadline applies the webhook's rules for
 // spec.progressDeadlineSeconds (rule V10, docs/cloneset.md#validation)
-// at the path field: nil is valid; otherwise it must not be negative, and unless it
+// at path: nil is valid; otherwise it must not be negative, and unless it
 // is math.MaxInt32 (no deadline) it must be greater than
 // minReadySeconds. A negative deadline usually breaks both rules.
-func validateProgressDeadline(deadline *int32, minReadySeconds int32, field string) intorpercent.ErrorList {
+func validateProgressDeadline(deadline *int32, minReadySeconds int32, path string) field.ErrorList {
 	if deadline == nil {
 		return nil
 	}
-	var errs intorpercent.ErrorList
+	var errs field.ErrorList
 	value := strconv.FormatInt(int64(*deadline), 10)
 	if *deadline < 0 {
-		errs = append(errs, &intorpercent.FieldError{Type: intorpercent.Invalid, Field: field, Value: value, Detail: nonNegative})
+		errs = append(errs, &field.Error{Type: field.TypeInvalid, Field: path, Value: value, Detail: nonNegative, Err: field.ErrNegative})
 	}
 	if *deadline != math.MaxInt32 && *deadline <= minReadySeconds {
-		errs = append(errs, &intorpercent.FieldError{Type: intorpercent.Invalid, Field: field, Value: value,
+		errs = append(errs, &field.Error{Type: field.TypeInvalid, Field: path, Value: value,
 			Detail: "must be greater than minReadySeconds"})
 	}
 	return errs

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rolloutmath/rolloutmath/field"
 	"github.com/rolloutmath/rolloutmath/intorpercent"
 	"pgregory.net/rapid"
 )
@@ -111,9 +112,9 @@ func TestValidate(t *testing.T) {
 			got := ""
 			if err != nil {
 				got = err.Error()
-				var fe *intorpercent.FieldError
+				var fe *field.Error
 				if !errors.As(err, &fe) {
-					t.Errorf("Validate error %v holds no *intorpercent.FieldError", err)
+					t.Errorf("Validate error %v holds no *field.Error", err)
 				}
 			}
 			if got != tt.want {
@@ -136,7 +137,7 @@ func FuzzValidate(f *testing.F) {
 		}}
 		err := Validate(cs)
 		if err != nil {
-			var list intorpercent.ErrorList
+			var list field.ErrorList
 			if !errors.As(err, &list) || len(list) == 0 {
 				t.Fatalf("Validate error %v is not a non-empty ErrorList", err)
 			}
@@ -150,7 +151,7 @@ func FuzzValidate(f *testing.F) {
 	})
 }
 
-func validationTexts(l intorpercent.ErrorList) []string {
+func validationTexts(l field.ErrorList) []string {
 	var out []string
 	for _, e := range l {
 		out = append(out, e.Error())
@@ -271,9 +272,9 @@ func TestValidateMoreCases(t *testing.T) {
 			tt.edit(cs)
 			var got []string
 			if err := Validate(cs); err != nil {
-				var list intorpercent.ErrorList
+				var list field.ErrorList
 				if !errors.As(err, &list) {
-					t.Fatalf("Validate returned %T, want an intorpercent.ErrorList", err)
+					t.Fatalf("Validate returned %T, want an field.ErrorList", err)
 				}
 				got = validationTexts(list)
 			}

@@ -10,6 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"pgregory.net/rapid"
 
+	"github.com/rolloutmath/rolloutmath/field"
 	"github.com/rolloutmath/rolloutmath/rollout/cloneset"
 )
 
@@ -53,8 +54,8 @@ func TestCalculatePartitionReplicasMatchesKruise(t *testing.T) {
 			t.Fatalf("CalculatePartitionReplicas(%v, %d): error %v, kruise's %v", p, r, err, wantErr)
 		}
 		if err != nil {
-			var ve *cloneset.ValueError
-			if !errors.As(err, &ve) || ve.Err.Error() != wantErr.Error() {
+			var ve *field.Error
+			if !errors.As(err, &ve) || ve.Detail != wantErr.Error() {
 				t.Fatalf("CalculatePartitionReplicas(%v, %d): error %v, kruise says %q", p, r, err, wantErr)
 			}
 			count("util.CalculatePartitionReplicas", "agree")

@@ -16,7 +16,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/rolloutmath/rolloutmath/adapters/kubeapps"
-	"github.com/rolloutmath/rolloutmath/intorpercent"
+	rmfield "github.com/rolloutmath/rolloutmath/field"
 	"github.com/rolloutmath/rolloutmath/rollout"
 )
 
@@ -121,7 +121,7 @@ func TestValidateMatchesTheAPIServer(t *testing.T) {
 		}
 		var got []string
 		if err := kubeapps.Validate(d); err != nil {
-			for _, e := range err.(intorpercent.ErrorList) {
+			for _, e := range err.(rmfield.ErrorList) {
 				got = append(got, e.Error())
 			}
 		}
@@ -187,7 +187,7 @@ func TestValidateReplicaSetMatchesTheAPIServer(t *testing.T) {
 		var got []string
 		ours := kubeapps.ReplicaSet(rs)
 		if err := rollout.ValidateReplicaSet(&ours); err != nil {
-			for _, e := range err.(intorpercent.ErrorList) {
+			for _, e := range err.(rmfield.ErrorList) {
 				got = append(got, e.Error())
 			}
 		}

@@ -1,4 +1,4 @@
-package revision
+package deep
 
 import (
 	"hash/fnv"

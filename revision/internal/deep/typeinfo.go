@@ -1,9 +1,8 @@
-package revision
+package deep
 
 import (
 	"reflect"
 	"sync"
-	"sync/atomic"
 	"unsafe"
 )
 
@@ -31,13 +30,13 @@ type typeInfo struct {
 	fields     []*typeInfo
 	unexported []bool
 
-	// eq is how EqualIgnoreHash compares two values of the type, compiled
+	// eq is how Equal compares two values of the type, compiled
 	// (see eqOp): with the type's own Equal method if it has one. eqPlain
 	// ignores that method (a struct's fields are compared one by one),
 	// eqStrict ignores all Equal methods and tells nil from empty, to
 	// check that two values are identical. eqLabels, for a template type
 	// with labels, is eqPlain with the labels compared without their
-	// HashLabel entry.
+	// entry walker.label.
 	eq, eqPlain, eqStrict, eqLabels []eqOp
 
 	// labels is the field index path from a template type to its labels
@@ -55,10 +54,6 @@ type typeInfo struct {
 
 	// dump describes how the type renders, for Hash.
 	dump *dumpInfo
-
-	// typedEqual is the comparator registered for the type with
-	// RegisterEqualIgnoreHash, if any.
-	typedEqual atomic.Pointer[typedEqual]
 }
 
 // equalCall says how a type's own Equal method is reached.
@@ -115,9 +110,8 @@ func (s *mapScratch) release(pool *sync.Pool) {
 	pool.Put(s)
 }
 
-// typeInfos caches *typeInfo by reflect.Type. Apart from the comparators
-// registered with RegisterEqualIgnoreHash, it only holds facts derived
-// from the types themselves, so it never changes a result.
+// typeInfos caches *typeInfo by reflect.Type. It only holds facts
+// derived from the types themselves, so it never changes a result.
 // Complete typeInfos are published to it under infoMu.
 var (
 	typeInfos sync.Map
@@ -218,6 +212,13 @@ func findEqual(t reflect.Type) equalMethod {
 		}
 	}
 	return equalMethod{}
+}
+
+// LabelsPath returns the field index path from a template type t to its
+// labels map (see labelsPath), cached, or nil when t has none. The
+// result must not be modified.
+func LabelsPath(t reflect.Type) []int {
+	return infoOf(t).labels
 }
 
 // labelsPath locates the labels map of a template type t, as a field

@@ -1,4 +1,4 @@
-package revision
+package deep
 
 import (
 	"reflect"
@@ -15,10 +15,10 @@ import (
 //
 // Memory is read only as the type it holds, or as a type with the same
 // underlying type (a named string as a string, a map whose underlying type
-// is map[string]string as one), with the exceptions this package made
-// before: integers, booleans and unsafe pointers are compared byte by
-// byte, pointers and maps are compared as machine words (for nil and
-// identity), and a slice is read as a sliceHeader. Everything else
+// is map[string]string as one), with these exceptions: integers,
+// booleans and unsafe pointers are compared byte by byte, pointers and
+// maps are compared as machine words (for nil and identity), and a slice
+// is read as a sliceHeader. Everything else
 // (interfaces, funcs, channels, map entries) goes through reflection.
 type eqOp struct {
 	kind opKind
@@ -56,7 +56,7 @@ const (
 	opArray                    // n elements
 	opStringMap                // a map whose underlying type is map[string]string
 	opMap                      // any other map, through reflection
-	opLabels                   // the template's labels map, without its HashLabel entry
+	opLabels                   // the template's labels map, without its entry walker.label
 	opLabelsMap                // the same, when its type is not map[string]string underneath
 	opMethod                   // a value whose type has an Equal method, or a time.Time
 	opValue                    // interfaces, funcs and channels, through reflection
@@ -158,7 +158,7 @@ func (w *walker) run(ops []eqOp, a, b unsafe.Pointer, private bool) bool {
 			if w.strict && (ma == nil) != (mb == nil) || !labels && len(ma) != len(mb) {
 				return false
 			}
-			if !equalStringMaps(ma, mb, labels) {
+			if !equalStringMaps(ma, mb, labels, w.label) {
 				return false
 			}
 		case opMap, opLabelsMap:
@@ -368,8 +368,8 @@ type planBuilder struct {
 // Nested structs are inlined, except (unless strict) those compared with
 // their own Equal method or as time.Time. labels, when not nil, is the
 // field index path to the labels map: the structs on it are inlined
-// whatever their methods, and the map is compared without its HashLabel
-// entry.
+// whatever their methods, and the map is compared without its entry
+// walker.label.
 func (p *planBuilder) addFields(t reflect.Type, base uintptr, private, strict bool, labels []int, building map[reflect.Type]*typeInfo) {
 	for i := range t.NumField() {
 		sf := t.Field(i)

@@ -4,22 +4,23 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/rolloutmath/rolloutmath/revision/internal/deep"
 	"pgregory.net/rapid"
 )
 
-// addressable returns a copy of v in addressable memory, where the dumper
-// reads zero fields from memory and renders runs of them in one step
-// (see dumper.structFields), as it does for every template Hash is given.
+// addressable returns a copy of v in addressable memory, as every
+// template Hash is given is.
 func addressable(v reflect.Value) reflect.Value {
 	c := reflect.New(v.Type()).Elem()
 	c.Set(v)
 	return c
 }
 
-// zeroRuns has runs of zero fields broken in every way structFields
-// handles: a zero field after which the types stop showing (an array of
-// nil pointers), fields it cannot test in memory (an interface, a func, a
-// float), a zero-size field, and structs nested in structs.
+// zeroRuns has runs of zero fields broken in every way that matters to a
+// renderer that writes zero fields as cached text: a zero field after
+// which the types stop showing (an array of nil pointers), fields of
+// kinds handled apart (an interface, a func, a float), a zero-size
+// field, and structs nested in structs.
 type zeroRuns struct {
 	A     *int
 	B     string
@@ -65,7 +66,7 @@ func zeroRunValues() map[string]zeroRuns {
 	}
 }
 
-func TestDumpInMemoryMatchesReference(t *testing.T) {
+func TestDumpAddressableMatchesReference(t *testing.T) {
 	values := map[string]any{}
 	for name, v := range dumpQuirkValues() {
 		values[name] = v
@@ -76,22 +77,22 @@ func TestDumpInMemoryMatchesReference(t *testing.T) {
 	for name, v := range values {
 		rv := addressable(reflect.ValueOf(v))
 		want := refDump(rv)
-		if got := dump(rv); string(got) != string(want) {
-			t.Errorf("dump(%s) in memory =\n%s\nreference\n%s", name, got, want)
+		if got := deep.Render(rv); string(got) != string(want) {
+			t.Errorf("deep.Render(%s) addressable =\n%s\nreference\n%s", name, got, want)
 		}
-		if got, want := hashDump(rv), fnvBytes(fnvOffset32, want); got != want {
-			t.Errorf("hashDump(%s) in memory = %d, FNV-32a of the reference rendering %d", name, got, want)
+		if got, want := deep.Hash(rv), fnvBytes(fnvOffset32, want); got != want {
+			t.Errorf("deep.Hash(%s) addressable = %d, FNV-32a of the reference rendering %d", name, got, want)
 		}
 	}
 }
 
-func TestDumpInMemoryMatchesReferenceOnGeneratedTemplates(t *testing.T) {
+func TestDumpAddressableMatchesReferenceOnGeneratedTemplates(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		a := genTemplate().Draw(t, "template")
 		rv := reflect.ValueOf(&a).Elem()
 		want := refDump(rv)
-		if got := dump(rv); string(got) != string(want) {
-			t.Fatalf("dump(&template) =\n%s\nreference\n%s", got, want)
+		if got := deep.Render(rv); string(got) != string(want) {
+			t.Fatalf("deep.Render(&template) =\n%s\nreference\n%s", got, want)
 		}
 		if got, want := Hash(&a, nil), hashSum(fnvBytes(fnvOffset32, want), nil); got != want {
 			t.Fatalf("Hash(&template) = %q, from the reference rendering %q", got, want)
@@ -100,8 +101,8 @@ func TestDumpInMemoryMatchesReferenceOnGeneratedTemplates(t *testing.T) {
 }
 
 // genZeroRuns draws a zeroRuns whose fields each hold a zero or a
-// non-zero value, so that the struct shows far more patterns of zero
-// fields than a type caches shapes for (maxShapes).
+// non-zero value, so that the struct shows many patterns of zero
+// fields.
 func genZeroRuns() *rapid.Generator[zeroRuns] {
 	one, ch := 1, make(chan int)
 	return rapid.Custom(func(t *rapid.T) zeroRuns {
@@ -156,16 +157,16 @@ func genZeroRuns() *rapid.Generator[zeroRuns] {
 	})
 }
 
-func TestDumpInMemoryMatchesReferenceOnZeroPatterns(t *testing.T) {
+func TestDumpMatchesReferenceOnZeroPatterns(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		z := genZeroRuns().Draw(t, "z")
 		rv := reflect.ValueOf(&z).Elem()
 		want := refDump(rv)
-		if got := dump(rv); string(got) != string(want) {
-			t.Fatalf("dump(&z) =\n%s\nreference\n%s", got, want)
+		if got := deep.Render(rv); string(got) != string(want) {
+			t.Fatalf("deep.Render(&z) =\n%s\nreference\n%s", got, want)
 		}
-		if got, want := hashDump(rv), fnvBytes(fnvOffset32, want); got != want {
-			t.Fatalf("hashDump(&z) = %d, FNV-32a of the reference rendering %d", got, want)
+		if got, want := deep.Hash(rv), fnvBytes(fnvOffset32, want); got != want {
+			t.Fatalf("deep.Hash(&z) = %d, FNV-32a of the reference rendering %d", got, want)
 		}
 	})
 }

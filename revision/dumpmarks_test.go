@@ -1,12 +1,11 @@
 package revision
 
 import (
-	"math"
 	"reflect"
 	"strconv"
 	"testing"
 
-	"pgregory.net/rapid"
+	"github.com/rolloutmath/rolloutmath/revision/internal/deep"
 )
 
 // methodKey is a map key of a kind go-spew sorts by its rendering, whose
@@ -19,9 +18,9 @@ func (k methodKey) String() string { return string(rune('z' - k.N)) }
 
 // hiddenParts reaches maps, pointers, slices and interfaces through
 // unexported fields, directly and inside exported fields of structs held
-// by unexported fields, where rendering from memory must keep what
-// reflection marks as reached through an unexported field (see
-// dumper.ro).
+// by unexported fields, where the renderer must keep what reflection marks
+// as reached through an unexported field: it does not call the String
+// methods of those keys.
 type hiddenParts struct {
 	Keys   map[methodKey]int
 	keys   map[methodKey]int
@@ -35,8 +34,7 @@ type hiddenParts struct {
 		Ptr  *hiddenParts
 	}
 	arr [2]struct{ Keys map[methodKey]int }
-	// nested and deep are comparable, so they render through their
-	// shapes' ops rather than field by field.
+	// nested and deep are comparable structs held inline.
 	nested struct {
 		deep struct{ P *keyed }
 		P    *keyed
@@ -46,7 +44,7 @@ type hiddenParts struct {
 // keyed holds a map with methodKey keys.
 type keyed struct{ Keys map[methodKey]int }
 
-func TestDumpFromMemoryKeepsUnexportedMarks(t *testing.T) {
+func TestDumpKeepsUnexportedMarks(t *testing.T) {
 	keys := map[methodKey]int{{1}: 1, {2}: 2, {3}: 3}
 	v := hiddenParts{
 		Keys:   keys,
@@ -71,46 +69,21 @@ func TestDumpFromMemoryKeepsUnexportedMarks(t *testing.T) {
 		{"through an interface", reflect.ValueOf([]any{v, &v})},
 	} {
 		want := refDump(tc.v)
-		if got := dump(tc.v); string(got) != string(want) {
-			t.Errorf("dump(%s) =\n%s\nreference\n%s", tc.name, got, want)
+		if got := deep.Render(tc.v); string(got) != string(want) {
+			t.Errorf("deep.Render(%s) =\n%s\nreference\n%s", tc.name, got, want)
 		}
-		if got, want := hashDump(tc.v), fnvBytes(fnvOffset32, want); got != want {
-			t.Errorf("hashDump(%s) = %d, FNV-32a of the reference rendering %d", tc.name, got, want)
+		if got, want := deep.Hash(tc.v), fnvBytes(fnvOffset32, want); got != want {
+			t.Errorf("deep.Hash(%s) = %d, FNV-32a of the reference rendering %d", tc.name, got, want)
 		}
 	}
 }
 
-func TestNumberTextMatchesStrconv(t *testing.T) {
-	check := func(t interface{ Fatalf(string, ...any) }, x int64) {
-		d := getDumper(false)
-		defer putDumper(d)
-		d.intText(x)
-		if want := strconv.FormatInt(x, 10); string(d.buf) != want {
-			t.Fatalf("intText(%d) wrote %q, want %q", x, d.buf, want)
-		}
-		d.buf = d.buf[:0]
-		d.uintText(uint64(x))
-		if want := strconv.FormatUint(uint64(x), 10); string(d.buf) != want {
-			t.Fatalf("uintText(%d) wrote %q, want %q", uint64(x), d.buf, want)
-		}
-		if got, want := fnvInt(fnvOffset32, x), fnvString(fnvOffset32, strconv.FormatInt(x, 10)); got != want {
-			t.Fatalf("fnvInt(offset, %d) = %d, FNV-32a of its digits %d", x, got, want)
-		}
-		if got, want := fnvUint(fnvOffset32, uint64(x)), fnvString(fnvOffset32, strconv.FormatUint(uint64(x), 10)); got != want {
-			t.Fatalf("fnvUint(offset, %d) = %d, FNV-32a of its digits %d", uint64(x), got, want)
-		}
-	}
-	for _, x := range []int64{0, 1, 9, 10, 99, 100, 999, 1000, 1001, -1, -10, math.MaxInt64, math.MinInt64} {
-		check(t, x)
-	}
-	rapid.Check(t, func(t *rapid.T) {
-		check(t, rapid.Int64().Draw(t, "x"))
-		check(t, rapid.Int64Range(-2000, 2000).Draw(t, "small"))
-	})
-}
+// sortsInPlace is the largest map with string keys whose entries the
+// renderer sorts without allocating.
+const sortsInPlace = 16
 
 func TestDumpSortsStringMapsOfEverySize(t *testing.T) {
-	for _, n := range []int{0, 1, 2, maxScan, maxScan + 1, 40} {
+	for _, n := range []int{0, 1, 2, sortsInPlace, sortsInPlace + 1, 40} {
 		m := map[string]string{}
 		for i := range n {
 			m["k"+strconv.Itoa((i*7)%n)] = strconv.Itoa(i)
@@ -124,10 +97,10 @@ func TestDumpSortsStringMapsOfEverySize(t *testing.T) {
 		}
 		for _, rv := range []reflect.Value{reflect.ValueOf(v), addressable(reflect.ValueOf(v))} {
 			want := refDump(rv)
-			if got := dump(rv); string(got) != string(want) {
+			if got := deep.Render(rv); string(got) != string(want) {
 				t.Errorf("dump of %d labels =\n%s\nreference\n%s", n, got, want)
 			}
-			if got, want := hashDump(rv), fnvBytes(fnvOffset32, want); got != want {
+			if got, want := deep.Hash(rv), fnvBytes(fnvOffset32, want); got != want {
 				t.Errorf("hashDump of %d labels = %d, FNV-32a of the reference rendering %d", n, got, want)
 			}
 		}
@@ -154,11 +127,12 @@ func TestHashAllocatesOnlyItsResult(t *testing.T) {
 	}{
 		{"realistic template", func() string { return Hash(&realistic, nil) }, 1, "the result"},
 		{"realistic template, collision count", func() string { return Hash(&realistic, new(int32)) }, 1, "the result"},
-		{"string map behind an unexported field", func() string { return Hash(&private, nil) }, 1, "read from memory, sorted in place"},
+		{"string map behind an unexported field", func() string { return Hash(&private, nil) }, 7,
+			"reflection copies out the keys and values of a map reached through an unexported field: the result, the key slice, 2 keys, the sort's interface, 2 values"},
 		{"inner structs, pointers and slices", func() string { return Hash(&flat, nil) }, 1, "the result"},
 	}
 	for _, tt := range tests {
-		tt.hash() // first use builds the plans and shapes
+		tt.hash() // first use builds the type's cached description
 		if n := testing.AllocsPerRun(100, func() { _ = tt.hash() }); n != tt.allocs {
 			t.Errorf("Hash(%s) allocates %v times per call, want %v (%s)", tt.name, n, tt.allocs, tt.reason)
 		}

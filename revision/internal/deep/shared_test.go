@@ -1,4 +1,4 @@
-package revision
+package deep
 
 import (
 	"reflect"
@@ -7,6 +7,28 @@ import (
 
 	"pgregory.net/rapid"
 )
+
+// hashLabel is the label revision.EqualIgnoreHash ignores.
+const hashLabel = "pod-template-hash"
+
+// equalIgnoringHash is revision.EqualIgnoreHash for a type without a
+// registered comparator.
+func equalIgnoringHash[T any](a, b *T) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return a == b || Equal(a, b, hashLabel)
+}
+
+// quantity is a resource.Quantity-like value: two quantities are Equal
+// when they are the same amount, however they are written.
+type quantity struct {
+	milli int64  // the amount in thousandths
+	text  string // how it was written, "1" or "1000m"
+}
+
+// Equal reports whether q and o are the same amount.
+func (q quantity) Equal(o quantity) bool { return q.milli == o.milli }
 
 // callBudget counts the calls of countedAmount.Equal; past limit, Equal
 // answers false, so that a comparison that would run exponentially long
@@ -43,21 +65,21 @@ func sharedChainOf(depth int, text string, budget *callBudget) *sharedChain {
 	return n
 }
 
-// TestEqualIgnoreHashComparesSharedPairsOnce checks that the cost of
+// TestEqualComparesSharedPairsOnce checks that the cost of
 // comparing values that share pointers is polynomial: each node of the two
 // chains is spelled differently ("1" against "1000m"), so every pair of
 // nodes compared calls Equal once, and a depth-30 chain must make about
 // depth+1 calls (plus at most memoAfter before remembering starts), not
 // 2^31.
-func TestEqualIgnoreHashComparesSharedPairsOnce(t *testing.T) {
+func TestEqualComparesSharedPairsOnce(t *testing.T) {
 	const depth = 30
 	budget := &callBudget{limit: 1 << 20}
 	a, b := sharedChainOf(depth, "1", budget), sharedChainOf(depth, "1000m", budget)
-	if !EqualIgnoreHash(a, b) {
-		t.Errorf("EqualIgnoreHash(chain %q, chain %q) = false after %d Equal calls, want true", "1", "1000m", budget.calls)
+	if !equalIgnoringHash(a, b) {
+		t.Errorf("equalIgnoringHash(chain %q, chain %q) = false after %d Equal calls, want true", "1", "1000m", budget.calls)
 	}
 	if want := memoAfter + 2*(depth+1); budget.calls > want {
-		t.Errorf("EqualIgnoreHash on depth-%d shared chains called Equal %d times, want at most %d", depth, budget.calls, want)
+		t.Errorf("Equal on depth-%d shared chains called Equal %d times, want at most %d", depth, budget.calls, want)
 	}
 
 	// The same once the pairs are remembered from the start: exactly one
@@ -73,16 +95,16 @@ func TestEqualIgnoreHashComparesSharedPairsOnce(t *testing.T) {
 	}
 }
 
-// BenchmarkEqualIgnoreHashSharedChain measures the comparison of two
+// BenchmarkEqualSharedChain measures the comparison of two
 // chains whose branches share a pointer at every level (see sharedChain).
-func BenchmarkEqualIgnoreHashSharedChain(b *testing.B) {
+func BenchmarkEqualSharedChain(b *testing.B) {
 	for _, depth := range []int{10, 20, 30} {
 		b.Run("depth "+strconv.Itoa(depth), func(b *testing.B) {
 			budget := &callBudget{limit: int(^uint(0) >> 1)}
 			x, y := sharedChainOf(depth, "1", budget), sharedChainOf(depth, "1000m", budget)
 			b.ReportAllocs()
 			for b.Loop() {
-				if !EqualIgnoreHash(x, y) {
+				if !equalIgnoringHash(x, y) {
 					b.Fatal("shared chains differ")
 				}
 			}
@@ -182,19 +204,19 @@ func unshare(n *dagNode) *dagNode {
 	return c
 }
 
-// TestEqualIgnoreHashOnSharedPointersEqualsOnUnsharedCopies checks that
+// TestEqualOnSharedPointersEqualsOnUnsharedCopies checks that
 // remembering the pairs already compared never changes a result: two
 // values that share references compare as their unshared deep copies do,
-// both through EqualIgnoreHash and with a walker that remembers every pair
+// both through Equal and with a walker that remembers every pair
 // from the start.
-func TestEqualIgnoreHashOnSharedPointersEqualsOnUnsharedCopies(t *testing.T) {
+func TestEqualOnSharedPointersEqualsOnUnsharedCopies(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		nodes := genDAG(t)
 		a := nodes[rapid.IntRange(0, len(nodes)-1).Draw(t, "a")]
 		b := nodes[rapid.IntRange(0, len(nodes)-1).Draw(t, "b")]
-		want := EqualIgnoreHash(unshare(a), unshare(b))
-		if got := EqualIgnoreHash(a, b); got != want {
-			t.Fatalf("EqualIgnoreHash(a, b) = %v, on unshared copies %v", got, want)
+		want := equalIgnoringHash(unshare(a), unshare(b))
+		if got := equalIgnoringHash(a, b); got != want {
+			t.Fatalf("equalIgnoringHash(a, b) = %v, on unshared copies %v", got, want)
 		}
 		w := walker{seen: map[visit]struct{}{}}
 		va, vb := reflect.ValueOf(a).Elem(), reflect.ValueOf(b).Elem()
@@ -204,12 +226,12 @@ func TestEqualIgnoreHashOnSharedPointersEqualsOnUnsharedCopies(t *testing.T) {
 	})
 }
 
-// TestEqualIgnoreHashRemembersPairsByFieldAndLength holds the cases where
+// TestEqualRemembersPairsByFieldAndLength holds the cases where
 // remembering a pair of references by their addresses alone would be
 // wrong: the same pair compared again through an unexported field, where
 // Equal methods are not used, and two slices over the same arrays with
 // other lengths.
-func TestEqualIgnoreHashRemembersPairsByFieldAndLength(t *testing.T) {
+func TestEqualRemembersPairsByFieldAndLength(t *testing.T) {
 	one, milli := &quantity{1000, "1"}, &quantity{1000, "1000m"}
 	x1, x2 := &dagNode{Name: "x"}, &dagNode{Name: "x"}
 	arrA, arrB := []*dagNode{x1, {Name: "a"}}, []*dagNode{x2, {Name: "b"}}
@@ -239,11 +261,11 @@ func TestEqualIgnoreHashRemembersPairsByFieldAndLength(t *testing.T) {
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := EqualIgnoreHash(unshare(tt.a), unshare(tt.b)); got != tt.want {
-				t.Fatalf("EqualIgnoreHash on unshared copies = %v, want %v (%s)", got, tt.want, tt.reason)
+			if got := equalIgnoringHash(unshare(tt.a), unshare(tt.b)); got != tt.want {
+				t.Fatalf("Equal on unshared copies = %v, want %v (%s)", got, tt.want, tt.reason)
 			}
-			if got := EqualIgnoreHash(tt.a, tt.b); got != tt.want {
-				t.Errorf("EqualIgnoreHash(a, b) = %v, want %v (%s)", got, tt.want, tt.reason)
+			if got := equalIgnoringHash(tt.a, tt.b); got != tt.want {
+				t.Errorf("equalIgnoringHash(a, b) = %v, want %v (%s)", got, tt.want, tt.reason)
 			}
 			w := walker{seen: map[visit]struct{}{}}
 			va, vb := reflect.ValueOf(tt.a).Elem(), reflect.ValueOf(tt.b).Elem()

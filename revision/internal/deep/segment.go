@@ -1,4 +1,4 @@
-package revision
+package deep
 
 import "sync/atomic"
 
@@ -40,6 +40,50 @@ func fnvBytes(h uint32, b []byte) uint32 {
 	}
 	return h
 }
+
+// fnvInt continues the FNV-32a state h with the decimal digits of x, as
+// strconv.AppendInt spells them, without going through strconv.
+func fnvInt(h uint32, x int64) uint32 {
+	if x < 0 {
+		h = (h ^ '-') * fnvPrime32
+		// -x wraps for math.MinInt64, whose magnitude uint64 still holds.
+		return fnvUint(h, uint64(-x))
+	}
+	return fnvUint(h, uint64(x))
+}
+
+// fnvUint continues the FNV-32a state h with the decimal digits of x, as
+// strconv.AppendUint spells them. The digits are spelled two at a time.
+func fnvUint(h uint32, x uint64) uint32 {
+	if x < 10 {
+		return (h ^ uint32('0'+x)) * fnvPrime32
+	}
+	var b [20]byte
+	i := len(b)
+	for x >= 100 {
+		p := &digitPairs[x%100]
+		x /= 100
+		i -= 2
+		b[i], b[i+1] = p[0], p[1]
+	}
+	if x >= 10 {
+		p := &digitPairs[x]
+		i -= 2
+		b[i], b[i+1] = p[0], p[1]
+	} else {
+		i--
+		b[i] = byte('0' + x)
+	}
+	return fnvBytes(h, b[i:])
+}
+
+// digitPairs spells 00 to 99.
+var digitPairs = func() (t [100][2]byte) {
+	for i := range t {
+		t[i] = [2]byte{byte('0' + i/10), byte('0' + i%10)}
+	}
+	return t
+}()
 
 // minTable is the shortest segment hashed through a table rather than
 // byte by byte.

@@ -1,4 +1,4 @@
-package revision
+package deep
 
 import (
 	"math"
@@ -77,9 +77,9 @@ func TestEqualFieldsMatchesReflection(t *testing.T) {
 			reflect.ValueOf(&b).Elem().Field(k).Set(reflect.ValueOf(c).Field(k))
 		}
 		var ia, ib any = a, b
-		inPlace, inInterface := EqualIgnoreHash(&a, &b), EqualIgnoreHash(&ia, &ib)
+		inPlace, inInterface := equalIgnoringHash(&a, &b), equalIgnoringHash(&ia, &ib)
 		if inPlace != inInterface {
-			t.Fatalf("EqualIgnoreHash(&a, &b) = %v, but in interfaces %v", inPlace, inInterface)
+			t.Fatalf("equalIgnoringHash(&a, &b) = %v, but in interfaces %v", inPlace, inInterface)
 		}
 		var s, si walker
 		s.strict, si.strict = true, true

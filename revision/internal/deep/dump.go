@@ -1,4 +1,4 @@
-package revision
+package deep
 
 import (
 	"fmt"
@@ -9,7 +9,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"unsafe"
 )
 
 // dumper renders a value exactly as go-spew's Sprintf("%#v", v) does with
@@ -44,11 +43,6 @@ type dumper struct {
 
 	ignoreNextType bool
 
-	// ro marks a value reached through an unexported field and rendered
-	// from memory, where reflect.Value.CanInterface cannot tell (see
-	// dumpplan.go).
-	ro bool
-
 	// methods makes the dumper call String and Error methods, as go-spew's
 	// default configuration does when it renders map keys to sort them.
 	methods bool
@@ -61,7 +55,6 @@ type dumper struct {
 
 	// Scratch space for sorting map entries, used as stacks by nested
 	// maps, and for formatting numbers.
-	keys  []string
 	pairs []stringPair
 	num   [64]byte
 }
@@ -97,17 +90,15 @@ func putDumper(d *dumper) {
 	d.pointers = d.pointers[:0]
 	d.active = d.active[:0]
 	d.ignoreNextType = false
-	d.ro = false
 	d.methods = false
-	clear(d.keys[:cap(d.keys)])
-	d.keys = d.keys[:0]
 	clear(d.pairs[:cap(d.pairs)])
 	d.pairs = d.pairs[:0]
 	dumpers.Put(d)
 }
 
-// dump renders v, the value of a top-level template (not a pointer to it).
-func dump(v reflect.Value) []byte {
+// Render returns the rendering of v, the value of a top-level template
+// (not a pointer to it), as go-spew renders it for upstream's hashing.
+func Render(v reflect.Value) []byte {
 	d := getDumper(false)
 	d.top(v)
 	b := d.buf
@@ -115,9 +106,9 @@ func dump(v reflect.Value) []byte {
 	return b
 }
 
-// hashDump returns the FNV-32a hash of the rendering of v, the value of a
-// top-level template.
-func hashDump(v reflect.Value) uint32 {
+// Hash returns the FNV-32a hash of the rendering of v, the value of a
+// top-level template, computed as the rendering is produced.
+func Hash(v reflect.Value) uint32 {
 	d := getDumper(true)
 	d.top(v)
 	h := d.h
@@ -390,26 +381,11 @@ func (d *dumper) header(f *fieldDump, ti *typeInfo) {
 }
 
 // structFields renders the fields of struct v, described by ti, in
-// braces.
-//
-// When v is in addressable memory (as every template Hash is given is),
-// the struct renders from memory (see memStruct): which fields hold their
-// zero values is read from memory (see flatPlan.checks), and the struct
-// renders through the shape cached for that pattern of zero fields, where
-// a run of adjacent zero fields is one segment: most fields of a pod
-// template are nil pointers, empty strings and zeros, and rendering them
-// one by one, through reflection, was most of Hash's time.
+// braces. A field holding its zero value, when its type renders every
+// value reflect.Value.IsZero calls zero the same way, renders as one
+// cached segment (see zeroDump): most fields of a pod template are nil
+// pointers, empty strings and zeros.
 func (d *dumper) structFields(v reflect.Value, ti *typeInfo) {
-	if !d.methods && v.CanAddr() {
-		if !d.ro && !v.CanInterface() {
-			d.ro = true
-			d.memStruct(unsafe.Pointer(v.UnsafeAddr()), ti)
-			d.ro = false
-			return
-		}
-		d.memStruct(unsafe.Pointer(v.UnsafeAddr()), ti)
-		return
-	}
 	d.byte1('{')
 	d.depth++
 	for i := range ti.fields {
@@ -417,16 +393,6 @@ func (d *dumper) structFields(v reflect.Value, ti *typeInfo) {
 	}
 	d.depth--
 	d.byte1('}')
-}
-
-// directKind reports whether scalar renders values of kind k.
-func directKind(k reflect.Kind) bool {
-	switch k {
-	case reflect.String, reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		return true
-	}
-	return false
 }
 
 // field renders field i of struct v, described by ti.
@@ -444,84 +410,6 @@ func (d *dumper) field(v reflect.Value, ti *typeInfo, i int) {
 		return
 	}
 	d.format(fv, fti, f)
-}
-
-// zeroMask returns the bits of c.testable cleared for the fields that
-// some check of c finds not zero in the struct at base.
-func zeroMask(base unsafe.Pointer, c *zeroChecks) uint64 {
-	mask := c.testable
-	for _, w := range c.words {
-		if *(*uintptr)(unsafe.Add(base, w.off)) != 0 {
-			mask &^= w.bit
-		}
-	}
-	for _, w := range c.strs {
-		if len(*(*string)(unsafe.Add(base, w.off))) != 0 {
-			mask &^= w.bit
-		}
-	}
-	for _, w := range c.halves {
-		if *(*uint32)(unsafe.Add(base, w.off)) != 0 {
-			mask &^= w.bit
-		}
-	}
-	for _, w := range c.octets {
-		if *(*uint8)(unsafe.Add(base, w.off)) != 0 {
-			mask &^= w.bit
-		}
-	}
-	for i := range c.bytes {
-		b := &c.bytes[i]
-		if !zeroBytesAt(unsafe.Add(base, b.off), b.n) {
-			mask &^= b.bit
-		}
-	}
-	return mask
-}
-
-// zeroChecks are the checks of a struct's fields, grouped by what they
-// read, so that each group is one tight loop: a field is zero exactly when
-// all its checks hold, and each check carries its field's bit.
-type zeroChecks struct {
-	testable uint64 // bit i is set when field i of a flat plan (see flatPiece.bit) can be tested in memory
-
-	words  []offsetBit // aligned machine words (pointers, maps, 64-bit integers, slice data pointers)
-	strs   []offsetBit // string lengths
-	halves []offsetBit // aligned 4-byte integers and runs of smaller ones
-	octets []offsetBit // single bytes (booleans, 8-bit integers)
-	bytes  []zeroCheck // other runs of bytes
-}
-
-// offsetBit is a check at offset off of the field whose bit is bit.
-type offsetBit struct {
-	off uintptr
-	bit uint64
-}
-
-// add adds the checks of field i, of a struct type aligned to align.
-func (c *zeroChecks) add(i int, checks []zeroCheck, align uintptr) {
-	bit := uint64(1) << i
-	c.testable |= bit
-	for _, k := range checks {
-		ob := offsetBit{k.off, bit}
-		switch {
-		case k.kind == zeroString:
-			c.strs = append(c.strs, ob)
-		case k.kind == zeroSlice:
-			// A slice is nil when its data pointer, its first word, is.
-			c.words = append(c.words, ob)
-		case k.n == unsafe.Sizeof(uintptr(0)) && k.off%k.n == 0 && align >= k.n:
-			// An aligned word, as the struct is.
-			c.words = append(c.words, ob)
-		case k.n == 4 && k.off%4 == 0 && align >= 4:
-			c.halves = append(c.halves, ob)
-		case k.n == 1:
-			c.octets = append(c.octets, ob)
-		default:
-			k.bit = bit
-			c.bytes = append(c.bytes, k)
-		}
-	}
 }
 
 // zero renders field f, of the type described by ti, holding its zero
@@ -548,86 +436,6 @@ func (f *fieldDump) zeroDump(ti *typeInfo) *zeroDump {
 		f.zero.Store(z) // a racing builder stores an identical description
 	}
 	return z
-}
-
-// zeroBytesAt reports whether the n bytes at p are all zero.
-func zeroBytesAt(p unsafe.Pointer, n uintptr) bool {
-	const word = unsafe.Sizeof(uintptr(0))
-	if uintptr(p)%word == 0 {
-		if n == word {
-			return *(*uintptr)(p) == 0
-		}
-		for ; n >= word; n -= word {
-			if *(*uintptr)(p) != 0 {
-				return false
-			}
-			p = unsafe.Add(p, word)
-		}
-	}
-	for ; n > 0; n-- {
-		if *(*byte)(p) != 0 {
-			return false
-		}
-		p = unsafe.Add(p, 1)
-	}
-	return true
-}
-
-// A zeroCheck is a part of a value that must be zero for
-// reflect.Value.IsZero to call the value zero: n bytes, a string's
-// length, or a slice's data pointer, at offset off.
-type zeroCheck struct {
-	off  uintptr
-	n    uintptr
-	kind zeroKind
-	bit  uint64 // 1<<i for the struct field i checked (see zeroChecks)
-}
-
-// zeroKind says what a zeroCheck reads.
-type zeroKind uint8
-
-const (
-	zeroBytes  zeroKind = iota // integers, booleans, pointers and maps, as bytes
-	zeroString                 // a string's length
-	zeroSlice                  // a slice's data pointer
-)
-
-// appendZeroChecks appends to checks where a value of type t at offset off must
-// be zero for reflect.Value.IsZero to report true, for a type that
-// zeroable accepts. ok is false for types whose zero values cannot be
-// told from memory this way (those holding interfaces, funcs, channels
-// or unsafe pointers).
-func appendZeroChecks(t reflect.Type, off uintptr, checks []zeroCheck) (_ []zeroCheck, ok bool) {
-	switch t.Kind() {
-	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
-		reflect.Pointer, reflect.Map:
-		if n := len(checks); n > 0 && checks[n-1].kind == zeroBytes && checks[n-1].off+checks[n-1].n == off {
-			checks[n-1].n += t.Size()
-			return checks, true
-		}
-		return append(checks, zeroCheck{off: off, n: t.Size(), kind: zeroBytes}), true
-	case reflect.String:
-		return append(checks, zeroCheck{off: off, kind: zeroString}), true
-	case reflect.Slice:
-		return append(checks, zeroCheck{off: off, kind: zeroSlice}), true
-	case reflect.Array:
-		for i := range t.Len() {
-			if checks, ok = appendZeroChecks(t.Elem(), off+uintptr(i)*t.Elem().Size(), checks); !ok {
-				return nil, false
-			}
-		}
-		return checks, true
-	case reflect.Struct:
-		for i := range t.NumField() {
-			sf := t.Field(i)
-			if checks, ok = appendZeroChecks(sf.Type, off+sf.Offset, checks); !ok {
-				return nil, false
-			}
-		}
-		return checks, true
-	}
-	return nil, false
 }
 
 // zeroDump describes how a struct field holding its zero value renders,
@@ -793,11 +601,6 @@ func (d *dumper) stringKeyEntries(v reflect.Value, ti *typeInfo) {
 		d.ignoreNextType = false
 		d.byte1(':')
 		d.ignoreNextType = true
-		if et.kind != reflect.Interface && !d.methods {
-			// The copies are in memory, elements of one array.
-			d.memFormat(unsafe.Add(s.elemsAt, uintptr(k)*et.size), et, nil)
-			continue
-		}
 		ev, evti := d.unpack(s.elems[k], et)
 		d.format(ev, evti, nil)
 	}
@@ -807,7 +610,7 @@ func (d *dumper) stringKeyEntries(v reflect.Value, ti *typeInfo) {
 // sorting. It allocates.
 func (d *dumper) mapEntriesSorted(v reflect.Value, ti *typeInfo) {
 	keys := v.MapKeys()
-	sortKeys(keys, d.ro)
+	sortKeys(keys)
 	for i, k := range keys {
 		if i > 0 {
 			d.byte1(' ')
@@ -876,11 +679,9 @@ func (d *dumper) callMethods(v reflect.Value) (handled bool) {
 
 // sortKeys orders map keys as go-spew does with SortKeys and SpewKeys:
 // keys of simple kinds by value, other keys by their rendering with
-// go-spew's default configuration. ro says that the keys belong to a map
-// reached through an unexported field although reflection does not mark
-// them so (see dumper.ro): their String and Error methods are not called,
-// as for keys reflection marks.
-func sortKeys(keys []reflect.Value, ro bool) {
+// go-spew's default configuration. The String and Error methods of keys
+// reached through unexported fields are not called (see callMethods).
+func sortKeys(keys []reflect.Value) {
 	if len(keys) == 0 {
 		return
 	}
@@ -891,7 +692,7 @@ func sortKeys(keys []reflect.Value, ro bool) {
 	s := keySorter{keys: keys, text: make([]string, len(keys))}
 	for i, k := range keys {
 		d := getDumper(false)
-		d.methods = !ro
+		d.methods = true
 		d.top(k)
 		s.text[i] = string(d.buf)
 		putDumper(d)
@@ -963,16 +764,11 @@ type dumpInfo struct {
 
 	// fields describe the fields of a struct type, in order.
 	fields []fieldDump
-
-	// flat is the flat plan of a struct type, built on first use (see
-	// planOf).
-	flat atomic.Pointer[flatPlan]
 }
 
 // fieldDump describes how one struct field renders.
 type fieldDump struct {
 	typ    reflect.Type
-	off    uintptr      // from the start of the struct
 	kind   reflect.Kind // of typ
 	prefix *segment     // the field's name and a colon, after a space unless it is the first field
 	typed  *segment     // prefix followed by the field type's name in parentheses
@@ -983,12 +779,6 @@ type fieldDump struct {
 
 	// zero describes the zero value's rendering, once computed.
 	zero atomic.Pointer[zeroDump]
-
-	// zeroAt says where, from the start of the struct, a value of the
-	// field's type must be zero in memory for reflect.Value.IsZero to
-	// report true; nil when the field is not zeroable or cannot be tested
-	// in memory (see appendZeroChecks).
-	zeroAt []zeroCheck
 }
 
 // newDumpInfo returns the description of type t.
@@ -1006,15 +796,10 @@ func newDumpInfo(t reflect.Type) *dumpInfo {
 			prefix = " " + prefix
 		}
 		f := &di.fields[i]
-		f.typ, f.off, f.kind = sf.Type, sf.Offset, sf.Type.Kind()
+		f.typ, f.kind = sf.Type, sf.Type.Kind()
 		f.prefix = newSegment(prefix)
 		f.typed = newSegment(prefix + "(" + sf.Type.String() + ")")
 		f.zeroable = zeroable(sf.Type)
-		if f.zeroable && sf.Type.Kind() != reflect.Interface && len(di.fields) <= 64 {
-			if checks, ok := appendZeroChecks(sf.Type, sf.Offset, nil); ok && len(checks) > 0 {
-				f.zeroAt = checks
-			}
-		}
 	}
 	return di
 }
@@ -1048,4 +833,24 @@ func plainZero(t reflect.Type) bool {
 		}
 	}
 	return true
+}
+
+// uintText writes the decimal digits of x, as strconv.AppendUint
+// spells them.
+func (d *dumper) uintText(x uint64) {
+	if d.hashing {
+		d.h = fnvUint(d.h, x)
+		return
+	}
+	d.buf = strconv.AppendUint(d.buf, x, 10)
+}
+
+// intText writes the decimal digits of x, as strconv.AppendInt spells
+// them.
+func (d *dumper) intText(x int64) {
+	if d.hashing {
+		d.h = fnvInt(d.h, x)
+		return
+	}
+	d.buf = strconv.AppendInt(d.buf, x, 10)
 }
