@@ -115,8 +115,8 @@ const (
 //     reference to cs. Volumes for spec.volumeClaimTemplates are not
 //     added (PVCs are not modelled).
 //   - DeletePod: the pod as it is.
-//   - SetPodLifecycle: the lifecycle label and timestamp; with the
-//     update step's AddHook, the inPlaceUpdate hook's labels and
+//   - SetPodLifecycle: the lifecycle label and timestamp; with
+//     Action.AddHook, the inPlaceUpdate hook's labels and
 //     finalizers. Not written: what kruise's pod-readiness control does
 //     for a hook with markPodNotReady (a not-ready key in the message of
 //     the KruisePodReady condition, on pods that carry that readiness
@@ -133,10 +133,11 @@ const (
 //     UpdateSpec encodes them), and the imageIDs are recorded when it is
 //     applied. Changes to other template metadata (finalizers, for
 //     instance) are not written, although kruise patches them too.
-//   - TrackInPlaceUpdate: InPlaceUpdateReady True; or a held update
-//     applied (its images and metadata, the imageIDs recorded, the grace
-//     annotation removed); or a held update dropped (the grace
-//     annotation removed).
+//   - SetPodInPlaceUpdateReady: InPlaceUpdateReady True.
+//   - ApplyHeldPodUpdate: the held update applied (its images and
+//     metadata, the imageIDs recorded, the grace annotation removed).
+//   - DropHeldPodUpdate: the held update dropped (the grace annotation
+//     removed).
 //   - WriteStatus: cs with the status of s.CloneSet (StatusObject).
 //   - TrimPodsToDelete: cs with s.CloneSet's podsToDelete.
 //   - DeleteRevision: the revision as it is.
@@ -213,7 +214,8 @@ func (c *changer) change(a *cloneset.Action) (Change, error) {
 			return Change{}, fmt.Errorf("kruiseapps: deletion of unknown pod %q", a.Pod)
 		}
 		return Change{Verb: VerbDeletePod, Pod: old.DeepCopy()}, nil
-	case cloneset.SetPodLifecycle, cloneset.RecreatePod, cloneset.UpdatePodInPlace, cloneset.TrackInPlaceUpdate:
+	case cloneset.SetPodLifecycle, cloneset.RecreatePod, cloneset.UpdatePodInPlace,
+		cloneset.SetPodInPlaceUpdateReady, cloneset.ApplyHeldPodUpdate, cloneset.DropHeldPodUpdate:
 		old, ok := c.pods[a.Pod]
 		if !ok {
 			return Change{}, fmt.Errorf("kruiseapps: %v of unknown pod %q", a.Kind, a.Pod)
@@ -342,11 +344,10 @@ func (c *changer) patch(p *corev1.Pod, a *cloneset.Action) error {
 	if p.Annotations == nil {
 		p.Annotations = map[string]string{}
 	}
-	u := a.Update
 	switch a.Kind {
 	case cloneset.SetPodLifecycle:
 		c.setLifecycle(p, a.To)
-		if u != nil && u.AddHook && c.cs.Spec.Lifecycle != nil && c.cs.Spec.Lifecycle.InPlaceUpdate != nil {
+		if a.AddHook && c.cs.Spec.Lifecycle != nil && c.cs.Spec.Lifecycle.InPlaceUpdate != nil {
 			h := c.cs.Spec.Lifecycle.InPlaceUpdate
 			maps.Copy(p.Labels, h.LabelsHandler)
 			for _, f := range h.FinalizersHandler {
@@ -359,55 +360,48 @@ func (c *changer) patch(p *corev1.Pod, a *cloneset.Action) error {
 		p.Labels[cloneset.SpecifiedDeleteLabel] = "true"
 	case cloneset.UpdatePodInPlace:
 		return c.updateInPlace(p, a)
-	case cloneset.TrackInPlaceUpdate:
-		if u == nil {
-			return fmt.Errorf("kruiseapps: %v of pod %q without the update step's record", a.Kind, a.Pod)
+	case cloneset.SetPodInPlaceUpdateReady:
+		c.setCondition(p, InPlaceUpdateReadyCondition, corev1.ConditionTrue, "")
+	case cloneset.ApplyHeldPodUpdate:
+		text, _ := appspub.GetInPlaceUpdateGrace(p)
+		var held heldUpdate
+		if err := json.Unmarshal([]byte(text), &held); err != nil {
+			return fmt.Errorf("kruiseapps: pod %s: annotation %s: %v", p.Name, appspub.InPlaceUpdateGraceKey, err)
 		}
-		switch u.Kind {
-		case cloneset.SetInPlaceUpdateReady:
-			c.setCondition(p, InPlaceUpdateReadyCondition, corev1.ConditionTrue, "")
-		case cloneset.ApplyHeldUpdate:
-			text, _ := appspub.GetInPlaceUpdateGrace(p)
-			var held heldUpdate
-			if err := json.Unmarshal([]byte(text), &held); err != nil {
-				return fmt.Errorf("kruiseapps: pod %s: annotation %s: %v", p.Name, appspub.InPlaceUpdateGraceKey, err)
-			}
-			stateText, _ := appspub.GetInPlaceUpdateState(p)
-			var state appspub.InPlaceUpdateState
-			if err := json.Unmarshal([]byte(stateText), &state); err != nil {
-				return fmt.Errorf("kruiseapps: pod %s: annotation %s: %v", p.Name, appspub.InPlaceUpdateStateKey, err)
-			}
-			state.LastContainerStatuses = lastStatuses(p, held.ContainerImages)
-			p.Annotations[appspub.InPlaceUpdateStateKey] = string(mustJSON(state))
-			delete(p.Annotations, appspub.InPlaceUpdateStateKeyOld)
-			setImages(p, held.ContainerImages)
-			appspub.RemoveInPlaceUpdateGrace(p)
-			return applyMetadataPatch(p, held.MetaDataPatch)
-		case cloneset.DropHeldUpdate:
-			appspub.RemoveInPlaceUpdateGrace(p)
+		stateText, _ := appspub.GetInPlaceUpdateState(p)
+		var state appspub.InPlaceUpdateState
+		if err := json.Unmarshal([]byte(stateText), &state); err != nil {
+			return fmt.Errorf("kruiseapps: pod %s: annotation %s: %v", p.Name, appspub.InPlaceUpdateStateKey, err)
 		}
+		state.LastContainerStatuses = lastStatuses(p, held.ContainerImages)
+		p.Annotations[appspub.InPlaceUpdateStateKey] = string(mustJSON(state))
+		delete(p.Annotations, appspub.InPlaceUpdateStateKeyOld)
+		setImages(p, held.ContainerImages)
+		appspub.RemoveInPlaceUpdateGrace(p)
+		return applyMetadataPatch(p, held.MetaDataPatch)
+	case cloneset.DropHeldPodUpdate:
+		appspub.RemoveInPlaceUpdateGrace(p)
 	}
 	return nil
 }
 
 // updateInPlace writes an in-place update: see Changes.
 func (c *changer) updateInPlace(p *corev1.Pod, a *cloneset.Action) error {
-	if a.Update == nil || a.Update.InPlace == nil {
+	if a.InPlace == nil {
 		return fmt.Errorf("kruiseapps: in-place update of pod %q without the images to change", a.Pod)
 	}
-	u := a.Update
 	c.setCondition(p, InPlaceUpdateReadyCondition, corev1.ConditionFalse, "StartInPlaceUpdate")
 	oldRev := p.Labels[cloneset.RevisionLabel]
 	p.Labels[cloneset.RevisionLabel] = a.Revision
 	p.Labels[cloneset.TemplateHashLabel] = shortHash(a.Revision)
 	c.setLifecycle(p, cloneset.Updating)
 	state := appspub.InPlaceUpdateState{Revision: a.Revision, UpdateTimestamp: metav1.NewTime(c.now),
-		UpdateImages: len(u.InPlace.Images) > 0}
-	if u.GraceSeconds <= 0 {
-		state.LastContainerStatuses = lastStatuses(p, u.InPlace.Images)
+		UpdateImages: len(a.InPlace.Images) > 0}
+	if a.GraceSeconds <= 0 {
+		state.LastContainerStatuses = lastStatuses(p, a.InPlace.Images)
 	}
 	var patch []byte
-	if u.InPlace.Metadata {
+	if a.InPlace.Metadata {
 		to, err := c.template(a.Revision)
 		if err != nil {
 			return err
@@ -422,12 +416,12 @@ func (c *changer) updateInPlace(p *corev1.Pod, a *cloneset.Action) error {
 	}
 	p.Annotations[appspub.InPlaceUpdateStateKey] = string(mustJSON(state))
 	delete(p.Annotations, appspub.InPlaceUpdateStateKeyOld)
-	if u.GraceSeconds > 0 {
+	if a.GraceSeconds > 0 {
 		p.Annotations[appspub.InPlaceUpdateGraceKey] = string(mustJSON(heldUpdate{Revision: a.Revision,
-			ContainerImages: u.InPlace.Images, MetaDataPatch: patch, GraceSeconds: u.GraceSeconds}))
+			ContainerImages: a.InPlace.Images, MetaDataPatch: patch, GraceSeconds: a.GraceSeconds}))
 		return nil
 	}
-	setImages(p, u.InPlace.Images)
+	setImages(p, a.InPlace.Images)
 	appspub.RemoveInPlaceUpdateGrace(p)
 	return applyMetadataPatch(p, patch)
 }

@@ -67,7 +67,8 @@ func drawState(t *rapid.T) state {
 var verbOf = map[cloneset.ActionKind]kruiseapps.Verb{
 	cloneset.CreatePod: kruiseapps.VerbCreatePod, cloneset.DeletePod: kruiseapps.VerbDeletePod,
 	cloneset.SetPodLifecycle: kruiseapps.VerbUpdatePod, cloneset.UpdatePodInPlace: kruiseapps.VerbUpdatePod,
-	cloneset.RecreatePod: kruiseapps.VerbUpdatePod, cloneset.TrackInPlaceUpdate: kruiseapps.VerbUpdatePod,
+	cloneset.RecreatePod: kruiseapps.VerbUpdatePod, cloneset.SetPodInPlaceUpdateReady: kruiseapps.VerbUpdatePod,
+	cloneset.ApplyHeldPodUpdate: kruiseapps.VerbUpdatePod, cloneset.DropHeldPodUpdate: kruiseapps.VerbUpdatePod,
 	cloneset.WriteStatus: kruiseapps.VerbUpdateCloneSetStatus, cloneset.TrimPodsToDelete: kruiseapps.VerbUpdateCloneSet,
 	cloneset.DeleteRevision: kruiseapps.VerbDeleteRevision,
 }

@@ -197,19 +197,19 @@ func simulate(cfg *config) (*cloneset.Trace[template], *cloneset.CloneSet[templa
 	}
 	// The CloneSet at rest on the old image: pods created and ready.
 	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	rest, err := cloneset.Simulate(cs, nil, nil, cloneset.Config[template]{Start: start.Add(-time.Hour), Interval: cfg.interval, MaxSteps: cfg.maxSteps})
+	rest, err := cloneset.Simulate(cs, nil, nil, cloneset.Config[template]{Start: start.Add(-time.Hour), Interval: cfg.interval, MaxSyncs: cfg.maxSteps})
 	if err != nil {
 		return nil, nil, err
 	}
 	before := rest.CloneSet
-	events := []cloneset.Event[template]{{Step: 1, Kind: cloneset.SetTemplate, Template: nginx(cfg.toImage)}}
+	events := []cloneset.Event[template]{{Sync: 1, Kind: cloneset.SetTemplate, Template: nginx(cfg.toImage)}}
 	if len(parts) > 0 {
-		events = append(events, cloneset.Event[template]{Step: 1, Kind: cloneset.SetPartition, Partition: &parts[0]})
+		events = append(events, cloneset.Event[template]{Sync: 1, Kind: cloneset.SetPartition, Partition: &parts[0]})
 		parts = parts[1:]
 	}
 	tr, err := cloneset.Simulate(&before, rest.Pods, rest.Revisions, cloneset.Config[template]{
 		Start: start, Interval: cfg.interval, ReadyDelay: cfg.readyDelay, InPlaceDelay: cfg.inPlaceDelay,
-		TerminationDelay: cfg.terminating, MaxSteps: cfg.maxSteps, Events: events, Partitions: parts, RecordPods: true,
+		TerminationDelay: cfg.terminating, MaxSyncs: cfg.maxSteps, Events: events, Partitions: parts, RecordPods: true,
 	})
 	if err != nil {
 		return nil, nil, err
@@ -229,10 +229,10 @@ func writeTable(w io.Writer, cfg *config, before *cloneset.CloneSet[template], t
 	tab := clonesettable.Table{
 		Heading: fmt.Sprintf("CloneSet %s: %d replicas, %s (maxSurge %s, maxUnavailable %s), image %s -> %s, partitions %s",
 			before.Name, before.Replicas, typeOf(cfg), surge, unavailable, cfg.fromImage, cfg.toImage, joinArrow(cfg.partitions)),
-		Name:       before.Name,
-		Update:     tr.CloneSet.Status.UpdateRevision,
-		Outcome:    tr.Outcome.String(),
-		Reconciles: tr.Reconciles,
+		Name:    before.Name,
+		Update:  tr.CloneSet.Status.UpdateRevision,
+		Outcome: tr.Outcome.String(),
+		Syncs:   tr.Syncs,
 	}
 	// Before the update every pod is available at the old revision.
 	old := make([]cloneset.PodState, before.Status.Replicas)

@@ -57,7 +57,7 @@ func TestDefaultRunFollowsTheBatches(t *testing.T) {
 			held = append(held, s.Status.UpdatedAvailableReplicas)
 		}
 		if s.Active > s.Replicas+1 {
-			t.Errorf("reconcile %d: %d pods, more than 10 + maxSurge 1", s.Number, s.Active)
+			t.Errorf("reconcile %d: %d pods, more than 10 + maxSurge 1", s.Sync, s.Active)
 		}
 	}
 	want := []int32{2, 4, 6, 8, 10}

@@ -36,7 +36,7 @@ func writeSVG(w io.Writer, cfg *config, before *cloneset.CloneSet[template], tr 
 		Ceiling: int64(before.Replicas) + res.MaxSurge, Floor: int64(before.Replicas) - res.MaxUnavailable,
 		Series: []chart.Value{{Name: oldRev, Label: cfg.fromImage + " (" + oldRev + ")", Value: n}}})
 	for _, s := range tr.Steps {
-		st := chart.Step{N: s.Number, Replicas: s.Replicas, Ceiling: int64(s.Replicas) + int64(s.MaxSurge), Floor: int64(s.Replicas) - int64(s.MaxUnavailable)}
+		st := chart.Step{N: s.Sync, Replicas: s.Replicas, Ceiling: int64(s.Replicas) + int64(s.MaxSurge), Floor: int64(s.Replicas) - int64(s.MaxUnavailable)}
 		var old, upd int64
 		for _, p := range s.Pods {
 			st.Pods++

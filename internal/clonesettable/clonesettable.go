@@ -43,13 +43,13 @@ type Table struct {
 	Update string
 	// Rows are the state before the update, then the reconciles.
 	Rows []Row
-	// Outcome, Reconciles and Elapsed make the closing line, which also
-	// counts the reconciles the rows do not show (rstable.RunLine):
+	// Outcome, Syncs and Elapsed make the closing line, which also
+	// counts the reconciles (syncs) the rows do not show (rstable.RunLine):
 	// "Complete after 41 reconciles: 40 shown above changed something, 1
 	// more changed nothing (6m40s)".
-	Outcome    string
-	Reconciles int
-	Elapsed    time.Duration
+	Outcome string
+	Syncs   int
+	Elapsed time.Duration
 }
 
 // Write prints t to w and returns the first write error.
@@ -63,15 +63,15 @@ func Write(w io.Writer, t *Table) error {
 		p.Printf("# %s\n", r.Comment)
 		p.Printf("%-*s%-10d%-10d%-16d%-8d%-8d%s\n", nameW, t.Name, r.Replicas, s.UpdatedReplicas, s.UpdatedReadyReplicas, s.ReadyReplicas, s.Replicas, PodMap(r.Pods, t.Update))
 	}
-	p.Printf("\n%s (%s)\n", rstable.RunLine(t.Outcome, t.Reconciles, len(t.Rows)-1, "reconcile"), t.Elapsed)
+	p.Printf("\n%s (%s)\n", rstable.RunLine(t.Outcome, t.Syncs, len(t.Rows)-1, "reconcile"), t.Elapsed)
 	return p.Err()
 }
 
 // Comment returns the comment line of a reconcile: "reconcile 3 (+30s)",
 // then " after " and its events when it has any, then ": " and its
 // reason.
-func Comment(s *cloneset.Reconcile) string {
-	c := fmt.Sprintf("reconcile %d (+%s)", s.Number, s.Elapsed)
+func Comment(s *cloneset.Step) string {
+	c := fmt.Sprintf("reconcile %d (+%s)", s.Sync, s.Elapsed)
 	if len(s.Events) > 0 {
 		c += " after " + strings.Join(s.Events, ", ")
 	}

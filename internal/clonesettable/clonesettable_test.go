@@ -26,11 +26,11 @@ func TestWrite(t *testing.T) {
 		Rows: []Row{
 			{Comment: "before the update", Replicas: 2, Status: cloneset.Status{Replicas: 2, ReadyReplicas: 2},
 				Pods: []cloneset.PodState{{Revision: "old", Available: true}, {Revision: "old", Available: true}}},
-			{Comment: Comment(&cloneset.Reconcile{Number: 1, Elapsed: 10 * time.Second, Events: []string{"template changed"}, Reason: "updated 1 pod"}),
+			{Comment: Comment(&cloneset.Step{Sync: 1, Elapsed: 10 * time.Second, Events: []string{"template changed"}, Reason: "updated 1 pod"}),
 				Replicas: 2, Status: cloneset.Status{Replicas: 2, ReadyReplicas: 2, UpdatedReplicas: 1},
 				Pods: []cloneset.PodState{{Revision: "old", Available: true}, {Revision: "new"}}},
 		},
-		Outcome: "Complete", Reconciles: 3, Elapsed: 30 * time.Second}
+		Outcome: "Complete", Syncs: 3, Elapsed: 30 * time.Second}
 	var b bytes.Buffer
 	if err := Write(&b, &tab); err != nil {
 		t.Fatal(err)

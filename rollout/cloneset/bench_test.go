@@ -37,7 +37,7 @@ func BenchmarkCalculateDiffs(b *testing.B) {
 		b.Run(strconv.Itoa(n), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := CalculateDiffs(cs, pods, Revisions{Current: "web-1", Update: "web-2"}, t0, ScaleStep, Options{}); err != nil {
+				if _, err := CalculateDiffs(cs, pods, Revisions{Current: "web-1", Update: "web-2"}, t0, ForScale, Options{}); err != nil {
 					b.Fatal(err)
 				}
 			}

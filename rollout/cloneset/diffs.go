@@ -8,30 +8,30 @@ import (
 	"github.com/rolloutmath/rolloutmath/field"
 )
 
-// Step says which of kruise's two callers the diffs are for. They differ
-// only in what counts as a pod at the update revision.
-type Step uint8
+// DiffsFor says which of kruise's two callers the diffs are for. They
+// differ only in what counts as a pod at the update revision.
+type DiffsFor uint8
 
-// The two steps of a reconcile that compute diffs.
+// The two callers of CalculateDiffs in a reconcile.
 const (
-	// ScaleStep: creating and deleting pods. With the
+	// ForScale: the scale step, creating and deleting pods. With the
 	// PreparingUpdateAsUpdate gate, a pod in PreparingUpdate counts as
 	// updated.
-	ScaleStep Step = iota + 1
-	// UpdateStep: updating pods. A pod counts as updated exactly when it
-	// is at the update revision (IsPodAtRevision).
-	UpdateStep
+	ForScale DiffsFor = iota + 1
+	// ForUpdate: the update step, updating pods. A pod counts as updated
+	// exactly when it is at the update revision (IsPodAtRevision).
+	ForUpdate
 )
 
-// String returns the step's name, e.g. "ScaleStep".
-func (s Step) String() string {
-	switch s {
-	case ScaleStep:
-		return "ScaleStep"
-	case UpdateStep:
-		return "UpdateStep"
+// String returns the name, e.g. "ForScale".
+func (f DiffsFor) String() string {
+	switch f {
+	case ForScale:
+		return "ForScale"
+	case ForUpdate:
+		return "ForUpdate"
 	}
-	return "Step(" + strconv.Itoa(int(s)) + ")"
+	return "DiffsFor(" + strconv.Itoa(int(f)) + ")"
 }
 
 // Revisions names the two revisions a reconcile works with.
@@ -55,7 +55,7 @@ func (r Revisions) current() string {
 // Counts are the pod counts the diffs are computed from: every active pod
 // is counted in exactly one of New and Old, and in exactly one of the
 // classes (PreDeleting, ToDelete, Unavailable, or available). "New" means
-// at the update revision as the Step decides.
+// at the update revision as DiffsFor decides.
 type Counts struct {
 	// New and Old count active pods at and not at the update revision,
 	// PreparingDelete pods included. New+Old = Diffs.Pods.
@@ -241,16 +241,17 @@ func resolve[T any](cs *CloneSet[T]) Resolved {
 
 // CalculateDiffs returns what one reconcile of cs sets out to do, given
 // its active pods (inactive ones in pods are skipped), the two revisions,
-// the time now (for minReadySeconds) and the step asking. See Diffs for
+// the time now (for minReadySeconds) and the caller asking (ForScale or
+// ForUpdate). See Diffs for
 // every formula. opts.Gates.PartitionRollback allows rollback (negative
 // UpdateNum); opts.Gates.PreparingUpdateAsUpdate counts PreparingUpdate
-// pods as updated in the ScaleStep; opts.Gates.ScalingExcludePreparingDelete
+// pods as updated for ForScale; opts.Gates.ScalingExcludePreparingDelete
 // (or the CloneSet's ExcludePreparingDeleteLabel) leaves PreparingDelete
 // pods out of the scale totals; opts.UpdateBudget may clamp
 // UpdateMaxUnavailable.
 //
 // Errors, with a zero Diffs: a nil cs, negative replicas or
-// minReadySeconds, an unknown step, a pod without a name, two pods with
+// minReadySeconds, an unknown DiffsFor, a pod without a name, two pods with
 // the same name, negative restart counts (each a *field.Error wrapping
 // field.ErrInvalid). Settings kruise cannot read are not errors: kruise uses 0,
 // and so does CalculateDiffs, listing them in Diffs.Resolved.Warnings.
@@ -258,23 +259,23 @@ func resolve[T any](cs *CloneSet[T]) Resolved {
 // CalculateDiffs is O(len(pods) + len(podsToDelete)) and allocates only a
 // set of pod names (and of podsToDelete) and warnings.
 // Upstream: sync.calculateDiffsWithExpectation.
-func CalculateDiffs[T any](cs *CloneSet[T], pods []Pod, revs Revisions, now time.Time, step Step, opts Options) (Diffs, error) {
+func CalculateDiffs[T any](cs *CloneSet[T], pods []Pod, revs Revisions, now time.Time, diffsFor DiffsFor, opts Options) (Diffs, error) {
 	if err := checkCloneSet(cs); err != nil {
 		return Diffs{}, err
 	}
-	if step != ScaleStep && step != UpdateStep {
-		return Diffs{}, &field.Error{Prefix: "cloneset", Field: "step", Detail: step.String() + ": must be ScaleStep or UpdateStep", Err: field.ErrUnsupported}
+	if diffsFor != ForScale && diffsFor != ForUpdate {
+		return Diffs{}, &field.Error{Prefix: "cloneset", Field: "diffsFor", Detail: diffsFor.String() + ": must be ForScale or ForUpdate", Err: field.ErrUnsupported}
 	}
 	if err := checkPods(pods); err != nil {
 		return Diffs{}, err
 	}
-	return calculateDiffs(cs, pods, revs, now, step, opts), nil
+	return calculateDiffs(cs, pods, revs, now, diffsFor, opts), nil
 }
 
 // calculateDiffs is CalculateDiffs on inputs already checked.
-func calculateDiffs[T any](cs *CloneSet[T], pods []Pod, revs Revisions, now time.Time, step Step, opts Options) Diffs {
+func calculateDiffs[T any](cs *CloneSet[T], pods []Pod, revs Revisions, now time.Time, diffsFor DiffsFor, opts Options) Diffs {
 	d := Diffs{Resolved: resolve(cs)}
-	preparingAsNew := step == ScaleStep && opts.Gates.PreparingUpdateAsUpdate
+	preparingAsNew := diffsFor == ForScale && opts.Gates.PreparingUpdateAsUpdate
 	toDelete := nameSet(cs.ScaleStrategy.PodsToDelete)
 	c := &d.Counts
 	for i := range pods {

@@ -52,12 +52,12 @@ type diffsCase struct {
 	cs                  *CloneSet[struct{}]
 	paused              bool
 	scaleMaxUnavailable *intorpercent.IntOrString
-	excludeLabel        bool // the CloneSet carries ExcludePreparingDeleteLabel=true
-	excludeFlag         bool // Gates.ScalingExcludePreparingDelete
-	consistent          bool // current revision == update revision
-	rollbackGate        bool // Gates.PartitionRollback
-	step                Step // 0: UpdateStep
-	preparingAsUpdate   bool // Gates.PreparingUpdateAsUpdate
+	excludeLabel        bool     // the CloneSet carries ExcludePreparingDeleteLabel=true
+	excludeFlag         bool     // Gates.ScalingExcludePreparingDelete
+	consistent          bool     // current revision == update revision
+	rollbackGate        bool     // Gates.PartitionRollback
+	step                DiffsFor // 0: ForUpdate
+	preparingAsUpdate   bool     // Gates.PreparingUpdateAsUpdate
 	budget              BudgetPolicy
 	minReadySeconds     int32
 	pods                []Pod
@@ -82,7 +82,7 @@ func (tc *diffsCase) run(t *testing.T) {
 	}
 	step := tc.step
 	if step == 0 {
-		step = UpdateStep
+		step = ForUpdate
 	}
 	opts := Options{Gates: Gates{PartitionRollback: tc.rollbackGate, PreparingUpdateAsUpdate: tc.preparingAsUpdate, ScalingExcludePreparingDelete: tc.excludeFlag}, UpdateBudget: tc.budget}
 	got, err := CalculateDiffs(&cs, named(tc.pods), revs, t0, step, opts)
@@ -661,7 +661,7 @@ func TestCalculateDiffsKruiseCases(t *testing.T) {
 			cs:           kcs(4, str("90%"), num(1), num(0)),
 			excludeLabel: true,
 			rollbackGate: true,
-			step:         ScaleStep, preparingAsUpdate: true,
+			step:         ForScale, preparingAsUpdate: true,
 			pods: []Pod{kp(oldRev, PreparingUpdate, true, false), kp(oldRev, Normal, true, false), kp(oldRev, Normal, true, false)},
 			want: Diffs{ScaleUpNum: 1, ScaleUpLimit: 1, ScaleUpNumOldRevision: 1},
 		},
@@ -670,7 +670,7 @@ func TestCalculateDiffsKruiseCases(t *testing.T) {
 			cs:           kcs(4, num(2), num(1), num(0)),
 			excludeLabel: true,
 			rollbackGate: true,
-			step:         ScaleStep, preparingAsUpdate: true,
+			step:         ForScale, preparingAsUpdate: true,
 			pods: []Pod{kp(oldRev, PreparingUpdate, true, false), kp(oldRev, Normal, true, false), kp(oldRev, Normal, true, false)},
 			want: Diffs{ScaleUpNum: 1, ScaleUpLimit: 1},
 		},
@@ -713,7 +713,7 @@ func TestCalculateDiffsKruiseCases(t *testing.T) {
 			if tc.step == 0 {
 				// The scale step without the PreparingUpdateAsUpdate gate
 				// must agree with the update step.
-				tc.step, tc.preparingAsUpdate = ScaleStep, false
+				tc.step, tc.preparingAsUpdate = ForScale, false
 				tc.run(t)
 			}
 		})

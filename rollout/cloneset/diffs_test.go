@@ -103,13 +103,13 @@ func TestCalculateDiffsSpecCases(t *testing.T) {
 			want: Diffs{ScaleUpNum: 1, ScaleUpLimit: 1}},
 		{name: "13c with the manager flag", cs: kcs(3, num(0), num(1), num(0)), excludeFlag: true, pods: cat(times(2, nr()), times(1, deleted(withState(nr(), PreparingDelete)))),
 			want: Diffs{ScaleUpNum: 1, ScaleUpLimit: 1}},
-		{name: "14a scale step, PreparingUpdateAsUpdate: R4 P90% U1", cs: kcs(4, str("90%"), num(1), num(0)), step: ScaleStep, preparingAsUpdate: true, pods: cat(times(1, withState(or(), PreparingUpdate)), times(2, or())),
+		{name: "14a scale step, PreparingUpdateAsUpdate: R4 P90% U1", cs: kcs(4, str("90%"), num(1), num(0)), step: ForScale, preparingAsUpdate: true, pods: cat(times(1, withState(or(), PreparingUpdate)), times(2, or())),
 			want: Diffs{ScaleUpNum: 1, ScaleUpLimit: 1, ScaleUpNumOldRevision: 1}, reason: "P = 3 (G2); the PreparingUpdate pod counts as new, so 2 old < 3"},
-		{name: "14b with P 2", cs: kcs(4, num(2), num(1), num(0)), step: ScaleStep, preparingAsUpdate: true, pods: cat(times(1, withState(or(), PreparingUpdate)), times(2, or())),
+		{name: "14b with P 2", cs: kcs(4, num(2), num(1), num(0)), step: ForScale, preparingAsUpdate: true, pods: cat(times(1, withState(or(), PreparingUpdate)), times(2, or())),
 			want: Diffs{ScaleUpNum: 1, ScaleUpLimit: 1}},
-		{name: "14c scale step without the gate", cs: kcs(4, str("90%"), num(1), num(0)), step: ScaleStep, pods: cat(times(1, withState(or(), PreparingUpdate)), times(2, or())),
+		{name: "14c scale step without the gate", cs: kcs(4, str("90%"), num(1), num(0)), step: ForScale, pods: cat(times(1, withState(or(), PreparingUpdate)), times(2, or())),
 			want: Diffs{ScaleUpNum: 1, ScaleUpLimit: 1, UpdateNum: 0}, reason: "3 old = P: no old pod to create"},
-		{name: "14d update step ignores the gate", cs: kcs(4, str("90%"), num(1), num(0)), step: UpdateStep, preparingAsUpdate: true, pods: cat(times(1, withState(or(), PreparingUpdate)), times(2, or())),
+		{name: "14d update step ignores the gate", cs: kcs(4, str("90%"), num(1), num(0)), step: ForUpdate, preparingAsUpdate: true, pods: cat(times(1, withState(or(), PreparingUpdate)), times(2, or())),
 			want: Diffs{ScaleUpNum: 1, ScaleUpLimit: 1}},
 		{name: "15 paused R5 P0 U0 S3, 3 Or (S1)", cs: kcs(5, num(0), num(0), num(3)), paused: true, pods: times(3, or()),
 			want: Diffs{ScaleUpNum: 2, ScaleUpLimit: 2, UpdateNum: 3, UpdateMaxUnavailable: -2}, reason: "paused forces S to 0; U stays 0; budget 0+3-5"},
@@ -203,17 +203,17 @@ func TestCalculateDiffsRejectsBadInput(t *testing.T) {
 		name string
 		cs   *CloneSet[struct{}]
 		pods []Pod
-		step Step
+		step DiffsFor
 		want string
 	}{
-		{"nil cloneset", nil, nil, ScaleStep, "cloneset: cloneset: must not be nil"},
-		{"negative replicas", kcs(-1, nil, nil, nil), nil, ScaleStep, "cloneset: spec.replicas: -1: must not be negative"},
-		{"unknown step", good, nil, 0, "cloneset: step: Step(0): must be ScaleStep or UpdateStep"},
-		{"unnamed pod", good, []Pod{{}}, ScaleStep, "cloneset: pods[0].name: must not be empty"},
-		{"duplicate names", good, []Pod{{Name: "a"}, {Name: "b"}, {Name: "a"}}, ScaleStep, `cloneset: pods[2].name: duplicate name "a"`},
-		{"negative restarts", good, []Pod{{Name: "a", Restarts: -1}}, ScaleStep, "cloneset: pods[0].restarts: -1: must not be negative"},
-		{"negative sidecar restarts", good, []Pod{{Name: "a"}, {Name: "b", SidecarRestarts: -2}}, UpdateStep, "cloneset: pods[1].sidecarRestarts: -2: must not be negative"},
-		{"negative minReadySeconds", &CloneSet[struct{}]{MinReadySeconds: -1}, nil, UpdateStep, "cloneset: spec.minReadySeconds: -1: must not be negative"},
+		{"nil cloneset", nil, nil, ForScale, "cloneset: cloneset: must not be nil"},
+		{"negative replicas", kcs(-1, nil, nil, nil), nil, ForScale, "cloneset: spec.replicas: -1: must not be negative"},
+		{"unknown step", good, nil, 0, "cloneset: diffsFor: DiffsFor(0): must be ForScale or ForUpdate"},
+		{"unnamed pod", good, []Pod{{}}, ForScale, "cloneset: pods[0].name: must not be empty"},
+		{"duplicate names", good, []Pod{{Name: "a"}, {Name: "b"}, {Name: "a"}}, ForScale, `cloneset: pods[2].name: duplicate name "a"`},
+		{"negative restarts", good, []Pod{{Name: "a", Restarts: -1}}, ForScale, "cloneset: pods[0].restarts: -1: must not be negative"},
+		{"negative sidecar restarts", good, []Pod{{Name: "a"}, {Name: "b", SidecarRestarts: -2}}, ForUpdate, "cloneset: pods[1].sidecarRestarts: -2: must not be negative"},
+		{"negative minReadySeconds", &CloneSet[struct{}]{MinReadySeconds: -1}, nil, ForUpdate, "cloneset: spec.minReadySeconds: -1: must not be negative"},
 	}
 	for _, tt := range tests {
 		d, err := CalculateDiffs(tt.cs, tt.pods, Revisions{Update: newRev}, t0, tt.step, Options{})
@@ -230,8 +230,8 @@ func TestCalculateDiffsSkipsInactivePods(t *testing.T) {
 	cs := kcs(3, nil, nil, nil)
 	active := times(3, nr())
 	inactive := []Pod{{Name: "t", Revision: newRev, Phase: PodRunning, Terminating: true}, {Name: "s", Revision: oldRev, Phase: PodSucceeded}, {Name: "f", Phase: PodFailed}}
-	a, err := CalculateDiffs(cs, named(active), Revisions{Update: newRev}, t0, ScaleStep, Options{})
-	b, err2 := CalculateDiffs(cs, append(named(active), inactive...), Revisions{Update: newRev}, t0, ScaleStep, Options{})
+	a, err := CalculateDiffs(cs, named(active), Revisions{Update: newRev}, t0, ForScale, Options{})
+	b, err2 := CalculateDiffs(cs, append(named(active), inactive...), Revisions{Update: newRev}, t0, ForScale, Options{})
 	if err != nil || err2 != nil || !cmp.Equal(a, b, cmp.Comparer(errorsEqual)) {
 		t.Errorf("inactive pods changed the diffs: %+v vs %+v (%v, %v)", a, b, err, err2)
 	}
@@ -244,7 +244,7 @@ func TestCalculateDiffsPodsToDeleteCountsAsSpecified(t *testing.T) {
 			cs.ScaleStrategy.PodsToDelete = append(cs.ScaleStrategy.PodsToDelete, "absent"+strings.Repeat("x", i))
 		}
 		cs.ScaleStrategy.PodsToDelete = append(cs.ScaleStrategy.PodsToDelete, "p0")
-		d, err := CalculateDiffs(cs, named(times(5, nr())), Revisions{Update: newRev}, t0, ScaleStep, Options{})
+		d, err := CalculateDiffs(cs, named(times(5, nr())), Revisions{Update: newRev}, t0, ForScale, Options{})
 		if err != nil || d.Counts.ToDeleteNew != 1 || d.DeleteReadyLimit != 1 {
 			t.Errorf("podsToDelete of %d names with p0: counts %+v, deleteReadyLimit %d, err %v; want p0 specified, limit 1", n, d.Counts, d.DeleteReadyLimit, err)
 		}
@@ -330,7 +330,7 @@ type diffsDraw struct {
 	cs   *CloneSet[struct{}]
 	pods []Pod
 	revs Revisions
-	step Step
+	step DiffsFor
 	opts Options
 }
 
@@ -341,7 +341,7 @@ func drawDiffsInput(t *rapid.T) diffsDraw {
 		cs.ScaleStrategy.PodsToDelete = []string{pods[rapid.IntRange(0, len(pods)-1).Draw(t, "podToDelete")].Name, "absent"}
 	}
 	revs := Revisions{Current: rapid.SampledFrom([]string{"", oldRev, newRev}).Draw(t, "current"), Update: newRev}
-	return diffsDraw{cs: cs, pods: pods, revs: revs, step: Step(rapid.IntRange(1, 2).Draw(t, "step")), opts: drawOptions(t)}
+	return diffsDraw{cs: cs, pods: pods, revs: revs, step: DiffsFor(rapid.IntRange(1, 2).Draw(t, "step")), opts: drawOptions(t)}
 }
 
 func (in diffsDraw) calc(t *rapid.T) Diffs {
@@ -539,7 +539,7 @@ func TestDiffsAtRestAreZero(t *testing.T) {
 			pods = append(pods, ready("p"+strconv.Itoa(int(i)), rev, time.Hour))
 		}
 		opts := drawOptions(t)
-		for _, step := range []Step{ScaleStep, UpdateStep} {
+		for _, step := range []DiffsFor{ForScale, ForUpdate} {
 			d, err := CalculateDiffs(cs, pods, Revisions{Current: oldRev, Update: newRev}, t0, step, opts)
 			if err != nil {
 				t.Fatal(err)

@@ -1,18 +1,39 @@
 // Package cloneset computes what OpenKruise's CloneSet controller (kruise
-// v1.9.1) decides in one reconcile, as pure functions over plain structs.
+// v1.9.1) decides in one sync, as pure functions over plain structs.
 //
 // Most users start with:
 //
-//   - [Plan]: one whole reconcile (revision, scale or update, status),
-//     as ordered writes each with a reason a person can read, and
-//     [Simulate]: a rollout reconcile by reconcile against a simulated
-//     cluster, partition batches included.
+//   - [Plan] (and [PlanWith], with [Options]): one whole sync (revision,
+//     scale or update, status) as a [Sync]: the writes in kruise's order,
+//     each an [Action] with a reason a person can read, and the objects as
+//     the sync leaves them.
+//   - [Simulate]: a rollout sync by sync against a simulated cluster,
+//     partition batches included, as a [Trace] of steps ([Step]) and an
+//     [Outcome].
+//   - [Planner]: Plan for a loop, leaving the reasons until
+//     [Planner.Explain] is asked for them.
+//
+// The words are the same as package rollout's. A sync is one pass of the
+// controller over one CloneSet (kruise calls it a reconcile, and printed
+// text keeps that word); Plan returns a Sync; Simulate returns a Trace
+// whose Steps are the syncs that changed something, numbered by
+// Step.Sync, with Trace.Syncs the number that ran. Every write is one
+// Action of one [ActionKind], whichever step makes it, named for what is
+// acted on (CreatePod, UpdatePodInPlace, WriteStatus). Reasons are lazy:
+// a sync records the facts of each and writes the sentence only when
+// explained (Plan and PlanWith always explain). Every enum reads and
+// writes its name as text and JSON.
+//
+// For the numbers beneath a sync:
+//
 //   - [CalculatePartitionReplicas]: how many pods a partition keeps on the
 //     current revision ("what does partition 60% do to 17 replicas?").
-//   - [CalculateDiffs]: every number one reconcile works with (pods to
-//     create and at which revision, pods to delete, the update budget).
+//   - [CalculateDiffs]: every number one sync works with (pods to
+//     create and at which revision, pods to delete, the update budget),
+//     for the scale step or the update step ([DiffsFor]).
 //   - [Scale]: what the scale step does (regret, create, delete) and
-//     [DeletionOrder]: which pods a scale-in removes first.
+//     [DeletionOrder]: which pods a scale-in removes first; [Update]: what
+//     the update step does.
 //
 // Beneath them: [Resolve] reads the strategy's int-or-percent fields the
 // way kruise's controller does; [IsPodAvailable], [IsPodUpdateReady],
@@ -52,6 +73,7 @@
 // deleted. A caller whose cache may lag its own writes waits (as kruise
 // does, for up to five minutes) before asking again.
 //
-// The package keeps no state, reads no clock (time is a parameter) and is
-// safe for concurrent use. It never modifies its inputs.
+// The functions keep no state, read no clock (time is a parameter) and
+// are safe for concurrent use; a Planner is not (give each worker its
+// own). Nothing modifies its inputs.
 package cloneset

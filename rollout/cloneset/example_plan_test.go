@@ -86,7 +86,7 @@ func ExampleSimulate() {
 	cfg := cloneset.Config[json.RawMessage]{
 		ReadyDelay:   20 * time.Second,
 		InPlaceDelay: 5 * time.Second,
-		Events:       []cloneset.Event[json.RawMessage]{{Step: 1, Kind: cloneset.SetTemplate, Template: nginx("nginx:1.26")}},
+		Events:       []cloneset.Event[json.RawMessage]{{Sync: 1, Kind: cloneset.SetTemplate, Template: nginx("nginx:1.26")}},
 		// A progressive-delivery tool's batches.
 		Partitions: []intorpercent.IntOrString{*percent("60%"), {Int: 0}},
 	}
@@ -96,7 +96,7 @@ func ExampleSimulate() {
 		return
 	}
 	for _, s := range tr.Steps {
-		fmt.Printf("%d partition %d: updated %d, available %d\n", s.Number, s.Partition, s.Status.UpdatedReplicas, s.Status.AvailableReplicas)
+		fmt.Printf("%d partition %d: updated %d, available %d\n", s.Sync, s.Partition, s.Status.UpdatedReplicas, s.Status.AvailableReplicas)
 	}
 	fmt.Println(tr.Outcome)
 	// Output:
@@ -127,8 +127,8 @@ func ExampleTrace_String() {
 	// Complete after 4 reconciles
 }
 
-func ExampleReconcile_String() {
-	s := cloneset.Reconcile{Number: 3, Elapsed: 30 * time.Second, Replicas: 10, Reason: "kept 8 pods on the old revision: partition 80% of 10 rounds up to 8",
+func ExampleStep_String() {
+	s := cloneset.Step{Sync: 3, Elapsed: 30 * time.Second, Replicas: 10, Reason: "kept 8 pods on the old revision: partition 80% of 10 rounds up to 8",
 		Status: cloneset.Status{Replicas: 11, UpdatedReplicas: 3, UpdatedReadyReplicas: 2, ReadyReplicas: 10}}
 	fmt.Println(s)
 	// Output:
@@ -136,8 +136,8 @@ func ExampleReconcile_String() {
 }
 
 func ExampleActionKind_String() {
-	fmt.Println(cloneset.CreatePod, cloneset.UpdatePodInPlace, cloneset.RecreatePod, cloneset.ActionKind(99))
-	// Output: CreatePod UpdatePodInPlace RecreatePod ActionKind(99)
+	fmt.Println(cloneset.CreatePod, cloneset.UpdatePodInPlace, cloneset.RecreatePod, cloneset.ApplyHeldPodUpdate, cloneset.ActionKind(99))
+	// Output: CreatePod UpdatePodInPlace RecreatePod ApplyHeldPodUpdate ActionKind(99)
 }
 
 func ExampleActionKind_MarshalText() {
@@ -166,4 +166,65 @@ func ExampleOutcome_MarshalText() {
 	b, _ := json.Marshal(map[string]cloneset.Outcome{"outcome": cloneset.OutcomeTimedOut})
 	fmt.Println(string(b))
 	// Output: {"outcome":"TimedOut"}
+}
+
+func ExampleActionKind_UnmarshalText() {
+	var a cloneset.Action
+	err := json.Unmarshal([]byte(`{"kind":"RecreatePod","pod":"demo-x2k9p","revision":"demo-5b54ff9d4d"}`), &a)
+	fmt.Println(a.Kind, a.Pod, err)
+	err = json.Unmarshal([]byte(`{"kind":"TrackInPlaceUpdate"}`), &a)
+	fmt.Println(err)
+	// Output:
+	// RecreatePod demo-x2k9p <nil>
+	// cloneset: ActionKind: "TrackInPlaceUpdate": unknown name
+}
+
+func ExamplePlanner() {
+	cs, pods, revs := demoAt(4)
+	cs.Template = nginx("nginx:1.26")
+	cs.Generation++
+	now := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
+
+	// A controller's loop (without a kubelet: the pod marked for
+	// recreation is deleted, then replaced): plan each sync, and explain
+	// only the ones somebody reads.
+	var p cloneset.Planner[json.RawMessage]
+	for range 3 {
+		s, err := p.Plan(&cs, pods, revs, now)
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		fmt.Printf("%d actions, reason %q\n", len(s.Actions), s.Reason)
+		cs, pods, revs = s.CloneSet, s.Pods, s.Revisions
+		now = now.Add(10 * time.Second)
+	}
+	fmt.Println(p.Explain().Reason)
+	// Output:
+	// 3 actions, reason ""
+	// 1 actions, reason ""
+	// 2 actions, reason ""
+	// created 1 pod, 1 at the update revision: 4 pods wanted (4 replicas + surge 0), 3 exist
+}
+
+func ExamplePlanner_Explain() {
+	cs, pods, revs := demoAt(4)
+	cs.Template = nginx("nginx:1.26")
+	cs.Generation++
+	now := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
+
+	var p cloneset.Planner[json.RawMessage]
+	s, err := p.Plan(&cs, pods, revs, now)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("%q\n", s.Actions[1].Reason)
+	explained := p.Explain()
+	fmt.Println(s.Actions[1].Reason) // written in place
+	fmt.Println(explained.Reason)
+	// Output:
+	// ""
+	// update budget 1: pod demo-9qx7l marked for deletion, to be recreated at demo-5b54ff9d4d (ReCreate)
+	// created revision demo-5b54ff9d4d (number 2) for the new template; marked 1 pod for recreation at demo-5b54ff9d4d (update budget 1); 3 more pods to move to demo-5b54ff9d4d, held back by the update budget 1 (maxUnavailable 1 + 4 pods - 4 replicas)
 }

@@ -154,7 +154,7 @@ func ExampleCalculateDiffs() {
 		pods = append(pods, cloneset.Pod{Name: fmt.Sprintf("web-%d", i), Revision: rev, Phase: cloneset.PodRunning, NodeName: "n1",
 			Ready: true, ReadySince: now.Add(-time.Minute), Lifecycle: cloneset.Normal})
 	}
-	d, err := cloneset.CalculateDiffs(cs, pods, cloneset.Revisions{Current: "web-old", Update: "web-new"}, now, cloneset.ScaleStep, cloneset.Options{})
+	d, err := cloneset.CalculateDiffs(cs, pods, cloneset.Revisions{Current: "web-old", Update: "web-new"}, now, cloneset.ForScale, cloneset.Options{})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -185,9 +185,9 @@ func ExampleResolve() {
 	// cloneset: spec.updateStrategy.maxUnavailable: "33.3%": strconv.Atoi: parsing "33.3": invalid syntax
 }
 
-func ExampleStep_String() {
-	fmt.Println(cloneset.ScaleStep, cloneset.UpdateStep)
-	// Output: ScaleStep UpdateStep
+func ExampleDiffsFor_String() {
+	fmt.Println(cloneset.ForScale, cloneset.ForUpdate)
+	// Output: ForScale ForUpdate
 }
 
 func ExampleBudgetPolicy_String() {
@@ -219,7 +219,7 @@ func ExampleCalculatePartitionReplicas_errors() {
 // Bad input is a *field.Error naming the field.
 func ExampleCalculateDiffs_errors() {
 	pods := []cloneset.Pod{{Name: "web-0"}, {Name: "web-0"}}
-	_, err := cloneset.CalculateDiffs(&cloneset.CloneSet[struct{}]{Replicas: 2}, pods, cloneset.Revisions{Update: "web-new"}, now, cloneset.ScaleStep, cloneset.Options{})
+	_, err := cloneset.CalculateDiffs(&cloneset.CloneSet[struct{}]{Replicas: 2}, pods, cloneset.Revisions{Update: "web-new"}, now, cloneset.ForScale, cloneset.Options{})
 	var ie *field.Error
 	fmt.Println(errors.As(err, &ie), errors.Is(err, field.ErrInvalid))
 	fmt.Println(err)

@@ -196,7 +196,7 @@ func ExampleLimitUpdateIndexes() {
 
 	cs := &cloneset.CloneSet[struct{}]{Replicas: 5} // maxUnavailable 20% of 5 = 1
 	revs := cloneset.Revisions{Current: "demo-788944f45", Update: "demo-5b54ff9d4d"}
-	d, _ := cloneset.CalculateDiffs(cs, pods, revs, now, cloneset.UpdateStep, cloneset.Options{})
+	d, _ := cloneset.CalculateDiffs(cs, pods, revs, now, cloneset.ForUpdate, cloneset.Options{})
 	order, _ := cloneset.SortUpdateIndexes(cs.UpdateStrategy, pods, cloneset.UpdateCandidates(pods, revs.Update, d.UpdateNum), cloneset.UpdateOrderOptions{})
 	fmt.Println("updateNum", d.UpdateNum, "budget", d.UpdateMaxUnavailable, "order", order)
 	// demo-d is already unavailable: updating it costs nothing more, and the
@@ -233,8 +233,8 @@ func ExampleUpdate() {
 	}
 	// Output:
 	// UpdatePods updateNum 5 chosen [demo-a demo-b] <nil>
-	// UpdateInPlace demo-a Updating - update budget 2: pod demo-a updated in place to demo-5b54ff9d4d (in place: images main=nginx:1.26)
-	// UpdateInPlace demo-b Updating - update budget 2: pod demo-b updated in place to demo-5b54ff9d4d (in place: images main=nginx:1.26)
+	// UpdatePodInPlace demo-a Updating - update budget 2: pod demo-a updated in place to demo-5b54ff9d4d (in place: images main=nginx:1.26)
+	// UpdatePodInPlace demo-b Updating - update budget 2: pod demo-b updated in place to demo-5b54ff9d4d (in place: images main=nginx:1.26)
 }
 
 func ExampleRefreshLifecycle() {
@@ -258,9 +258,4 @@ func ExampleRefreshLifecycle() {
 func ExampleUpdateBranch_String() {
 	fmt.Println(cloneset.UpdateRefreshed, cloneset.UpdatePods, cloneset.UpdateFailed)
 	// Output: UpdateRefreshed UpdatePods UpdateFailed
-}
-
-func ExampleUpdateActionKind_String() {
-	fmt.Println(cloneset.UpdateInPlace, cloneset.MarkSpecifiedDelete, cloneset.SetLifecycle)
-	// Output: UpdateInPlace MarkSpecifiedDelete SetLifecycle
 }

@@ -16,20 +16,20 @@ type InPlaceUpdate struct {
 	// can be applied to a running pod. When it is false, an
 	// InPlaceIfPossible CloneSet recreates the pod and an InPlaceOnly one
 	// fails the update.
-	Possible bool
+	Possible bool `json:"possible"`
 	// Images maps the name of each container whose image changes (named as
 	// in the old template) to its new image. It is non-nil when Possible.
-	Images map[string]string
+	Images map[string]string `json:"images,omitempty"`
 	// Metadata reports whether the template's metadata (labels,
 	// annotations, anything under metadata) changes; kruise patches the
 	// pod's metadata with the difference.
-	Metadata bool
+	Metadata bool `json:"metadata,omitempty"`
 	// Blockers lists the differences that forbid an in-place update, as
 	// JSON-patch operations "<op> <path>" with the /spec/template prefix
 	// removed, for instance "add /spec/containers/0/env" or "replace
 	// /spec/containers/0/name", sorted by path, then operation. It is
 	// empty when Possible.
-	Blockers []string
+	Blockers []string `json:"blockers,omitempty"`
 }
 
 // CalculateInPlaceUpdate decides whether kruise can move a pod from the

@@ -65,7 +65,7 @@ func TestLimitUpdateIndexesKruiseCases(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			pods := limitCasePods(tt.ready, tt.old)
 			cs := &CloneSet[struct{}]{Replicas: tt.replicas, UpdateStrategy: tt.strategy}
-			d, err := CalculateDiffs(cs, pods, Revisions{Current: "current", Update: "updated"}, now, UpdateStep, Options{Gates: Gates{PartitionRollback: true}})
+			d, err := CalculateDiffs(cs, pods, Revisions{Current: "current", Update: "updated"}, now, ForUpdate, Options{Gates: Gates{PartitionRollback: true}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -97,7 +97,7 @@ func TestLimitUpdateIndexesKruiseCases(t *testing.T) {
 func TestLimitUpdateIndexesAfterSort(t *testing.T) {
 	pods := limitCasePods([]bool{true, false, true}, []int{0, 1, 2})
 	cs := &CloneSet[struct{}]{Replicas: 3}
-	d, err := CalculateDiffs(cs, pods, Revisions{Current: "current", Update: "updated"}, ut0, UpdateStep, Options{})
+	d, err := CalculateDiffs(cs, pods, Revisions{Current: "current", Update: "updated"}, ut0, ForUpdate, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,12 +11,20 @@ import (
 	"time"
 )
 
-// ActionKind is what a Plan Action writes. The names say what is acted
-// on (a pod, a revision, the CloneSet), since a CloneSet owns its pods
-// directly.
+// ActionKind is what an Action writes: one kind per write of a sync,
+// whichever step makes it (the revision, the scale step, the update
+// step, the status, the cleanup). The names say what is acted on (a pod,
+// a revision, the CloneSet), since a CloneSet owns its pods directly.
+//
+// The update step's writes have the names of the same writes elsewhere:
+// a lifecycle move is SetPodLifecycle whichever step makes it, an
+// in-place update UpdatePodInPlace, the mark for recreation (kruise's
+// SpecifiedDeleteLabel) RecreatePod. The three records of an in-place
+// update each have their own kind (SetPodInPlaceUpdateReady,
+// ApplyHeldPodUpdate, DropHeldPodUpdate).
 type ActionKind uint8
 
-// The writes of one reconcile, in the order kruise makes them.
+// The writes of one sync, in the order kruise makes them.
 const (
 	// WriteRevision creates the update revision (a new template) or gives
 	// an older revision with the same template the next number (a
@@ -26,22 +34,37 @@ const (
 	CreatePod
 	// DeletePod deletes a pod (it becomes Terminating).
 	DeletePod
-	// SetPodLifecycle moves a pod's lifecycle state From -> To: the scale
-	// step's regret (PreparingDelete -> PreparingNormal) and preDelete hook
-	// (-> PreparingDelete), and the update step's bookkeeping and
-	// inPlaceUpdate hook.
+	// SetPodLifecycle moves a pod's lifecycle state From -> To (the pod's
+	// LifecycleStateLabel): the scale step's regret (PreparingDelete ->
+	// PreparingNormal) and preDelete hook (-> PreparingDelete), and the
+	// update step's bookkeeping and inPlaceUpdate hook. When
+	// Action.AddHook is set, the inPlaceUpdate hook's labels and
+	// finalizers are put back on the pod at the same time.
 	SetPodLifecycle
-	// UpdatePodInPlace updates a pod in place to Action.Revision (lifecycle
-	// -> Updating); Action.Update holds what changes.
+	// UpdatePodInPlace updates a pod in place to Action.Revision: its
+	// InPlaceUpdateReady condition goes False, its revision labels become
+	// Revision's, its lifecycle Updating, the InPlaceUpdateStateAnnotation
+	// records the update, and the new images and template metadata
+	// (Action.InPlace) are applied at once, or after Action.GraceSeconds
+	// (held in the InPlaceUpdateGraceAnnotation) when the strategy has a
+	// grace period.
 	UpdatePodInPlace
-	// RecreatePod marks a pod for deletion (SpecifiedDeleteLabel) so that
-	// a later scale step deletes it and creates its replacement: an update
-	// by recreation to Action.Revision.
+	// RecreatePod marks a pod for deletion (SpecifiedDeleteLabel "true")
+	// so that a later scale step deletes it and creates its replacement:
+	// an update by recreation to Action.Revision (ReCreate, or
+	// InPlaceIfPossible when the change cannot be made in place).
 	RecreatePod
-	// TrackInPlaceUpdate writes the record of an in-place update on a pod:
-	// its InPlaceUpdateReady condition set True, or an update held for its
-	// grace period applied or dropped (Action.Update.Kind says which).
-	TrackInPlaceUpdate
+	// SetPodInPlaceUpdateReady sets a pod's InPlaceUpdateReady condition
+	// to True: its in-place update is over.
+	SetPodInPlaceUpdateReady
+	// ApplyHeldPodUpdate applies the in-place update to Action.Revision
+	// that was waiting on a pod for its grace period and removes the
+	// InPlaceUpdateGraceAnnotation.
+	ApplyHeldPodUpdate
+	// DropHeldPodUpdate removes an InPlaceUpdateGraceAnnotation whose
+	// revision (Action.Revision) is no longer the pod's; the pod goes
+	// through the update again.
+	DropHeldPodUpdate
 	// WriteStatus writes the CloneSet's status.
 	WriteStatus
 	// TrimPodsToDelete removes from spec.scaleStrategy.podsToDelete the
@@ -66,8 +89,12 @@ func (k ActionKind) String() string {
 		return "UpdatePodInPlace"
 	case RecreatePod:
 		return "RecreatePod"
-	case TrackInPlaceUpdate:
-		return "TrackInPlaceUpdate"
+	case SetPodInPlaceUpdateReady:
+		return "SetPodInPlaceUpdateReady"
+	case ApplyHeldPodUpdate:
+		return "ApplyHeldPodUpdate"
+	case DropHeldPodUpdate:
+		return "DropHeldPodUpdate"
 	case WriteStatus:
 		return "WriteStatus"
 	case TrimPodsToDelete:
@@ -78,27 +105,42 @@ func (k ActionKind) String() string {
 	return "ActionKind(" + strconv.Itoa(int(k)) + ")"
 }
 
-// MarshalText returns String, so an ActionKind reads well in JSON.
-func (k ActionKind) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
-
-// Action is one write of a reconcile, in the order kruise makes it.
+// Action is one write of a sync, in the order kruise makes it: of the
+// scale step, the update step ([UpdateDecision.Actions]) or the rest of
+// the sync.
 type Action struct {
 	Kind ActionKind `json:"kind"`
 	// Pod names the pod acted on; "" for revision, status and CloneSet
 	// writes. For CreatePod it is the name Plan gives the new pod.
 	Pod string `json:"pod,omitempty"`
 	// Revision is the revision a created pod is at, the target of an
-	// update, or the revision written or deleted.
+	// update (UpdatePodInPlace, RecreatePod), the revision of a held
+	// update (ApplyHeldPodUpdate, DropHeldPodUpdate), or the revision
+	// written or deleted.
 	Revision string `json:"revision,omitempty"`
 	// From and To are the pod's lifecycle state before and after, when it
-	// changes (CreatePod: To PreparingNormal; UpdatePodInPlace: To
-	// Updating).
+	// changes (SetPodLifecycle; CreatePod: To PreparingNormal;
+	// UpdatePodInPlace: To Updating).
 	From LifecycleState `json:"from,omitempty"`
 	To   LifecycleState `json:"to,omitempty"`
-	// Update is the update step's own record of the write (nil for the
-	// other steps).
-	Update *UpdateAction `json:"update,omitempty"`
-	// Reason says why, for a person.
+	// AddHook says the inPlaceUpdate hook's labels and finalizers are put
+	// back (SetPodLifecycle from Updated to PreparingUpdate).
+	AddHook bool `json:"addHook,omitempty"`
+	// MarkNotReady says the inPlaceUpdate hook has markPodNotReady (an
+	// update step's SetPodLifecycle): with the lifecycle change, kruise
+	// also adds a not-ready key to the pod's KruisePodReady
+	// readiness-gate condition on the way into PreparingDelete or
+	// PreparingUpdate and removes it at Updated, and only on pods that
+	// carry that readiness gate. The package records the flag; writing
+	// the condition is the caller's (see adapters/kruiseapps).
+	MarkNotReady bool `json:"markNotReady,omitempty"`
+	// InPlace is what an UpdatePodInPlace changes.
+	InPlace *InPlaceUpdate `json:"inPlace,omitempty"`
+	// GraceSeconds is the grace period an UpdatePodInPlace waits before
+	// the new images are applied; 0 applies them at once.
+	GraceSeconds int32 `json:"graceSeconds,omitempty"`
+	// Reason says why, for a person. Planner.Plan leaves it "" until
+	// Planner.Explain writes it.
 	Reason string `json:"reason"`
 }
 
@@ -145,7 +187,8 @@ type Sync[T any] struct {
 	RequeueAfter time.Duration `json:"requeueAfter,omitempty"`
 	// Reason summarises the reconcile in one line: what it did, per kind
 	// of write, then why nothing more moved (the partition, the budget,
-	// a pause, pods to wait for).
+	// a pause, pods to wait for). Planner.Plan leaves it "" until
+	// Planner.Explain writes it.
 	Reason string `json:"reason"`
 }
 
@@ -208,8 +251,42 @@ func Plan[T any](cs *CloneSet[T], pods []Pod, revisions []ControllerRevision, no
 // missing from revisions). Settings kruise cannot read are not errors:
 // kruise reads them as 0, and so does Plan (see [Resolve]); a CloneSet
 // Validate rejects is planned as the controller would plan it.
+//
+// PlanWith is a fresh [Planner] with opts: its Plan, then its Explain.
 // Upstream: ReconcileCloneSet.doReconcile and syncCloneSet.
 func PlanWith[T any](cs *CloneSet[T], pods []Pod, revisions []ControllerRevision, now time.Time, opts Options) (Sync[T], error) {
+	p := Planner[T]{Options: opts}
+	if _, err := p.Plan(cs, pods, revisions, now); err != nil {
+		return Sync[T]{}, err
+	}
+	return p.Explain(), nil
+}
+
+// Planner plans syncs one after another, for a controller that syncs many
+// CloneSets or a tool that replays many rollouts. Its Plan gives the same
+// Sync as PlanWith with its Options, but leaves the reasons to Explain, so
+// that a caller that does not read them does not pay for writing them.
+// The zero Planner is ready to use with the default Options. A Planner is
+// not safe for concurrent use: give each worker its own.
+type Planner[T any] struct {
+	// Options are the options every Plan call uses, as PlanWith's.
+	Options Options
+
+	p    planner[T]
+	last Sync[T]
+	ok   bool // the last Plan call succeeded
+}
+
+// Plan returns what one sync does to cs, its pods and its revisions at
+// now, as PlanWith(cs, pods, revisions, now, p.Options) does, with the
+// same errors, except that the reasons are not written: every
+// Action.Reason (in Actions and in Update.Actions, which share their
+// memory) and Sync.Reason are "" until Explain writes them. The Planner
+// keeps the Sync's Actions until the next Plan call, for Explain; cs,
+// pods and revisions are never modified, and may be a Sync this Planner
+// returned, as in a controller's loop.
+func (p *Planner[T]) Plan(cs *CloneSet[T], pods []Pod, revisions []ControllerRevision, now time.Time) (Sync[T], error) {
+	p.ok, p.last = false, Sync[T]{}
 	if err := checkCloneSet(cs); err != nil {
 		return Sync[T]{}, err
 	}
@@ -224,20 +301,36 @@ func PlanWith[T any](cs *CloneSet[T], pods []Pod, revisions []ControllerRevision
 	if err != nil {
 		return Sync[T]{}, err
 	}
-	var collisions int32
-	if cs.Status.CollisionCount != nil {
-		collisions = *cs.Status.CollisionCount
-	}
-	active, err := ActiveRevisions(cs.Name, revisions, data, cs.Status.CurrentRevision, collisions)
+	active, err := ActiveRevisions(cs.Name, revisions, data, cs.Status.CurrentRevision, collisionCount(cs))
 	if err != nil {
 		return Sync[T]{}, err
 	}
-	p := &planner[T]{in: cs, pods: pods, revisions: revisions, now: now, opts: opts, active: active}
-	p.revs = Revisions{Current: active.Current, Update: active.Update.Name}
-	if err := p.run(); err != nil {
+	p.p = planner[T]{in: cs, pods: pods, revisions: revisions, now: now, opts: p.Options, active: active}
+	pl := &p.p
+	pl.revs = Revisions{Current: active.Current, Update: active.Update.Name}
+	if err := pl.run(); err != nil {
+		p.p = planner[T]{}
 		return Sync[T]{}, err
 	}
-	return p.result(), nil
+	p.last, p.ok = pl.result(), true
+	return p.last, nil
+}
+
+// Explain writes the reasons of the Sync the last Plan call returned:
+// every Action.Reason, in place (the Actions slice Plan returned sees
+// them), and Sync.Reason, the same text PlanWith gives. It returns that
+// Sync, explained, or a zero Sync when the last call failed or there was
+// none. Calling it again changes nothing.
+func (p *Planner[T]) Explain() Sync[T] {
+	if !p.ok {
+		return Sync[T]{}
+	}
+	pl := &p.p
+	sc := pl.sc
+	sc.scale, sc.update, sc.status = &pl.scale, pl.update, &pl.status.Status
+	sc.actions, sc.whys = pl.actions, pl.whys
+	p.last.Reason = sc.explain(pl.summary, pl.notes, pl.status.Write)
+	return p.last
 }
 
 // planner carries one reconcile.
@@ -257,35 +350,42 @@ type planner[T any] struct {
 	update  *UpdateDecision
 	status  StatusUpdate
 	actions []Action
-	summary []string // one phrase per kind of write
-	notes   []string // why nothing more moved
-	requeue time.Duration
-	retry   bool // a failed update: requeue at once, rate-limited
+	whys    []why // whys[i] is actions[i]'s reason
+	summary []why // one phrase per kind of write
+	notes   []why // why nothing more moved
+	sc      scene // the settings the reasons state, as the sync read them
+	// updFirst and updEnd delimit the update step's actions in actions.
+	updFirst, updEnd int
+	requeue          time.Duration
+	retry            bool // a failed update: requeue at once, rate-limited
 }
 
 func (p *planner[T]) run() error {
 	p.cs = *p.in
+	p.sc = scene{replicas: p.in.Replicas, historyLimit: historyLimit(p.in), updateRevision: p.revs.Update}
+	if v := p.in.UpdateStrategy.Partition; v != nil {
+		p.sc.partition, p.sc.hasPartition = *v, true
+	}
 	// The revisions the steps see: the listed ones and the update
 	// revision as written this reconcile.
 	p.outRevs = slices.Clone(p.revisions)
 	switch p.active.Action {
 	case CreateRevision:
 		p.outRevs = append(p.outRevs, p.active.Update)
-		p.act(Action{Kind: WriteRevision, Revision: p.active.Update.Name,
-			Reason: fmt.Sprintf("created revision %s (number %d) for the new template", p.active.Update.Name, p.active.Update.Number)})
+		p.act(Action{Kind: WriteRevision, Revision: p.active.Update.Name}, why{kind: whyRevisionCreated, number: p.active.Update.Number})
 	case Renumber:
 		p.outRevs[p.active.Existing].Number = p.active.Update.Number
-		p.act(Action{Kind: WriteRevision, Revision: p.active.Update.Name,
-			Reason: fmt.Sprintf("revision %s holds the template again: renumbered %d -> %d", p.active.Update.Name, p.revisions[p.active.Existing].Number, p.active.Update.Number)})
+		p.act(Action{Kind: WriteRevision, Revision: p.active.Update.Name},
+			why{kind: whyRevisionRenumbered, fromNumber: p.revisions[p.active.Existing].Number, number: p.active.Update.Number})
 	}
 	if p.active.Action != ReuseLatest {
-		p.summary = append(p.summary, p.actions[len(p.actions)-1].Reason)
+		p.summary = append(p.summary, why{kind: sumAction, first: len(p.actions) - 1})
 	}
 	p.out = slices.Clone(p.pods)
 
 	var failure string
 	if p.in.Deleting {
-		p.notes = append(p.notes, "CloneSet is being deleted: status only")
+		p.notes = append(p.notes, why{kind: noteDeleting})
 	} else {
 		var err error
 		if failure, err = p.sync(); err != nil {
@@ -308,12 +408,12 @@ func (p *planner[T]) sync() (string, error) {
 	if sd.Modified {
 		return "", nil
 	}
-	ud, err := update(cs, p.pods, p.outRevs, p.revs, p.now, p.opts)
+	ud, whys, err := update(cs, p.pods, p.outRevs, p.revs, p.now, p.opts)
 	if err != nil {
 		return "", err
 	}
 	p.update = &ud
-	p.applyUpdate()
+	p.applyUpdate(whys)
 	if ud.Requeue > 0 {
 		p.after(ud.Requeue)
 	}
@@ -343,67 +443,50 @@ func (p *planner[T]) indexByName() map[string]int {
 // applyScale records the scale step's writes and applies them to p.out.
 func (p *planner[T]) applyScale() {
 	sd := &p.scale
-	d := &sd.Diffs
 	switch sd.Branch {
 	case ScaleRegret:
 		idx := p.indexByName()
 		for _, name := range sd.Regret {
-			p.setLifecycle(idx[name], PreparingNormal, fmt.Sprintf("pod %s is needed again (%d replicas): its preDelete is regretted", name, p.in.Replicas))
+			p.setLifecycle(idx[name], PreparingNormal, why{kind: whyRegretted})
 		}
-		p.summary = append(p.summary, fmt.Sprintf("kept %d pods in PreparingDelete after all: %d replicas wanted", len(sd.Regret), p.in.Replicas))
+		p.summary = append(p.summary, why{kind: sumRegretted, count: len(sd.Regret)})
 		return
 	case ScaleOut:
 		p.create()
 		return
 	case ScaleWaitForDeletion:
-		p.notes = append(p.notes, fmt.Sprintf("%d pods too many, but pods chosen earlier are still waiting to be deleted", d.ScaleDownNum))
+		p.notes = append(p.notes, why{kind: noteWaitForDeletion})
 		return
 	case ScaleNone:
 		return
 	}
 	// The deleting branches.
 	idx := p.indexByName()
-	var why string
-	switch sd.Branch {
-	case ScaleDeletePreDeleted:
-		why = "its preDelete hook is released"
-	case ScaleDeleteSpecified:
-		why = fmt.Sprintf("it is specified for deletion (ready pods may go: %d)", d.DeleteReadyLimit)
-	default:
-		why = fmt.Sprintf("%d active pods, %d wanted (%d replicas + surge %d), %d of the surplus not at the update revision; ready pods may go: %d",
-			d.Pods, int64(d.Resolved.Replicas)+int64(d.UseSurge), d.Resolved.Replicas, d.UseSurge, min(d.ScaleDownNumOldRevision, d.ScaleDownNum), d.DeleteReadyLimit)
-	}
 	for _, name := range sd.PrepareDelete {
-		p.setLifecycle(idx[name], PreparingDelete, fmt.Sprintf("pod %s is chosen for deletion and carries the preDelete hook: %s", name, why))
+		p.setLifecycle(idx[name], PreparingDelete, why{kind: whyPrepareDelete})
 	}
 	for _, name := range sd.Delete {
 		i := idx[name]
-		p.act(Action{Kind: DeletePod, Pod: name, Revision: p.pods[i].Revision, Reason: fmt.Sprintf("deleted pod %s (at %s): %s", name, orNone(p.pods[i].Revision), why)})
+		p.act(Action{Kind: DeletePod, Pod: name, Revision: p.pods[i].Revision}, why{kind: whyDeleted})
 		q := &p.out[i]
 		q.Terminating = true
 	}
 	if n := len(sd.Delete); n > 0 {
-		p.summary = append(p.summary, fmt.Sprintf("deleted %d %s: %s", n, plural(n, "pod"), why))
+		p.summary = append(p.summary, why{kind: sumDeleted, count: n})
 	}
 	if n := len(sd.PrepareDelete); n > 0 {
-		p.summary = append(p.summary, fmt.Sprintf("moved %d %s to PreparingDelete (preDelete hook)", n, plural(n, "pod")))
+		p.summary = append(p.summary, why{kind: sumPrepareDelete, count: n})
 	}
 	if sd.Branch == ScaleIn && len(sd.Delete)+len(sd.PrepareDelete) == 0 {
-		p.notes = append(p.notes, fmt.Sprintf("%d pods too many, but no ready pod may go (ready limit %d)", d.ScaleDownNum, d.DeleteReadyLimit))
+		p.notes = append(p.notes, why{kind: noteNoReadyMayGo})
 	}
 }
 
 // create records the pods the scale step creates.
 func (p *planner[T]) create() {
 	sd := &p.scale
-	d := &sd.Diffs
-	want := int64(d.Resolved.Replicas) + int64(d.UseSurge)
-	why := fmt.Sprintf("%d pods wanted (%d replicas + surge %d), %d exist", want, d.Resolved.Replicas, d.UseSurge, d.Pods)
-	if sd.ScaleUpLimited {
-		why += fmt.Sprintf("; %d may be created while %d are unavailable (scaleStrategy.maxUnavailable %d)", d.ScaleUpLimit, d.TotalUnavailable, d.Resolved.ScaleMaxUnavailable)
-	}
 	if sd.CreateCurrent+sd.CreateUpdate == 0 {
-		p.notes = append(p.notes, "no pod created: "+why)
+		p.notes = append(p.notes, why{kind: noteNoPodCreated})
 		return
 	}
 	taken := make(map[string]struct{}, len(p.pods))
@@ -411,29 +494,19 @@ func (p *planner[T]) create() {
 		taken[p.pods[i].Name] = struct{}{}
 	}
 	var k uint64
-	add := func(rev, where string) {
+	add := func(rev string, atUpdate bool) {
 		name := p.podName(taken, &k)
 		p.out = append(p.out, Pod{Name: name, Revision: rev, Phase: PodPending, CreationTime: p.now, Lifecycle: PreparingNormal})
-		p.act(Action{Kind: CreatePod, Pod: name, Revision: rev, To: PreparingNormal,
-			Reason: fmt.Sprintf("created pod %s at the %s revision %s: %s", name, where, rev, why)})
+		p.act(Action{Kind: CreatePod, Pod: name, Revision: rev, To: PreparingNormal}, why{kind: whyCreated, atUpdate: atUpdate})
 	}
 	// Kruise creates the current-revision pods first.
 	for range sd.CreateCurrent {
-		add(p.revs.current(), "current")
+		add(p.revs.current(), false)
 	}
 	for range sd.CreateUpdate {
-		add(p.revs.Update, "update")
+		add(p.revs.Update, true)
 	}
-	var at []string
-	if sd.CreateCurrent > 0 {
-		at = append(at, fmt.Sprintf("%d at the current revision (%d old pods wanted: partition %d + surge %d, %d exist)",
-			sd.CreateCurrent, int64(d.Resolved.Partition)+int64(d.UseSurgeOldRevision), d.Resolved.Partition, d.UseSurgeOldRevision, d.Counts.Old))
-	}
-	if sd.CreateUpdate > 0 {
-		at = append(at, fmt.Sprintf("%d at the update revision", sd.CreateUpdate))
-	}
-	n := int(sd.CreateCurrent + sd.CreateUpdate)
-	p.summary = append(p.summary, fmt.Sprintf("created %d %s, %s: %s", n, plural(n, "pod"), strings.Join(at, " and "), why))
+	p.summary = append(p.summary, why{kind: sumCreated})
 }
 
 // podName returns the next free generated pod name.
@@ -459,30 +532,28 @@ func (p *planner[T]) podName(taken map[string]struct{}, k *uint64) string {
 }
 
 // setLifecycle moves p.out[i] to state to and records it.
-func (p *planner[T]) setLifecycle(i int, to LifecycleState, reason string) {
+func (p *planner[T]) setLifecycle(i int, to LifecycleState, w why) {
 	q := &p.out[i]
-	p.act(Action{Kind: SetPodLifecycle, Pod: q.Name, From: q.Lifecycle, To: to, Reason: reason})
+	p.act(Action{Kind: SetPodLifecycle, Pod: q.Name, From: q.Lifecycle, To: to}, w)
 	q.Lifecycle = to
 }
 
 // applyUpdate records the update step's writes and applies them to p.out.
-func (p *planner[T]) applyUpdate() {
+// whys[n] holds the facts of ud.Actions[n]'s reason.
+func (p *planner[T]) applyUpdate(whys []why) {
 	ud := p.update
 	var idx map[string]int
 	if len(ud.Actions) > 0 {
 		idx = p.indexByName()
 	}
-	var inPlace, recreate, track int
-	var moves []string // "From -> To" per lifecycle move, in order
-	var lastMove string
+	var inPlace, recreate, track, moves int
+	p.updFirst = len(p.actions)
 	for n := range ud.Actions {
 		ua := &ud.Actions[n]
 		i := idx[ua.Pod]
 		q := &p.out[i]
-		a := Action{Pod: ua.Pod, Update: ua, Reason: ua.Reason}
 		switch ua.Kind {
-		case SetLifecycle:
-			a.Kind, a.From, a.To = SetPodLifecycle, ua.From, ua.To
+		case SetPodLifecycle:
 			q.Lifecycle = ua.To
 			if ua.AddHook && p.in.Lifecycle != nil && p.in.Lifecycle.InPlaceUpdate != nil {
 				h := p.in.Lifecycle.InPlaceUpdate
@@ -499,10 +570,8 @@ func (p *planner[T]) applyUpdate() {
 					}
 				}
 			}
-			moves = append(moves, string(orEmpty(ua.From))+" -> "+string(ua.To))
-			lastMove = ua.Reason
-		case UpdateInPlace:
-			a.Kind, a.Revision, a.From, a.To = UpdatePodInPlace, ua.Revision, ua.From, ua.To
+			moves++
+		case UpdatePodInPlace:
 			q.Revision, q.Lifecycle, q.InPlaceUpdateReady = ua.Revision, Updating, ConditionFalse
 			q.InPlaceUpdate = &InPlaceUpdateState{Revision: ua.Revision, UpdateTime: p.now}
 			q.InPlaceUpdateGrace = nil
@@ -510,52 +579,44 @@ func (p *planner[T]) applyUpdate() {
 				q.InPlaceUpdateGrace = &InPlaceUpdateGrace{Revision: ua.Revision, GraceSeconds: ua.GraceSeconds}
 			}
 			inPlace++
-		case MarkSpecifiedDelete:
-			a.Kind, a.Revision = RecreatePod, ua.Revision
+		case RecreatePod:
 			q.SpecifiedDelete = true
 			recreate++
-		case SetInPlaceUpdateReady:
-			a.Kind = TrackInPlaceUpdate
+		case SetPodInPlaceUpdateReady:
 			q.InPlaceUpdateReady = ConditionTrue
 			track++
-		case ApplyHeldUpdate, DropHeldUpdate:
-			a.Kind, a.Revision = TrackInPlaceUpdate, ua.Revision
+		case ApplyHeldPodUpdate, DropHeldPodUpdate:
 			q.InPlaceUpdateGrace = nil
 			track++
 		}
-		p.act(a)
+		p.act(*ua, whys[n])
 	}
+	p.updEnd = len(p.actions)
 	d := &ud.Diffs
-	budget := fmt.Sprintf("update budget %d", d.UpdateMaxUnavailable)
 	if inPlace > 0 {
-		p.summary = append(p.summary, fmt.Sprintf("updated %d %s in place to %s (%s)", inPlace, plural(inPlace, "pod"), ud.Target, budget))
+		p.summary = append(p.summary, why{kind: sumInPlace, count: inPlace})
 	}
 	if recreate > 0 {
-		p.summary = append(p.summary, fmt.Sprintf("marked %d %s for recreation at %s (%s)", recreate, plural(recreate, "pod"), ud.Target, budget))
+		p.summary = append(p.summary, why{kind: sumRecreate, count: recreate})
 	}
-	switch len(moves) {
-	case 0:
-	case 1:
-		p.summary = append(p.summary, lastMove)
-	default:
-		p.summary = append(p.summary, "lifecycle: "+countMoves(moves))
+	if moves > 0 {
+		p.summary = append(p.summary, why{kind: sumMoves, first: p.updFirst, end: p.updEnd})
 	}
 	if track > 0 {
-		p.summary = append(p.summary, fmt.Sprintf("recorded %d in-place %s", track, plural(track, "update")))
+		p.summary = append(p.summary, why{kind: sumTracked, count: track})
 	}
 	switch ud.Branch {
 	case UpdatePaused:
-		p.notes = append(p.notes, "paused: no pod is updated")
+		p.notes = append(p.notes, why{kind: notePaused})
 	case UpdateOnDelete:
-		p.notes = append(p.notes, "updateStrategy OnDelete: pods are updated only when someone deletes them")
+		p.notes = append(p.notes, why{kind: noteOnDelete})
 	case UpdatePods:
 		if len(ud.Chosen) < len(ud.Candidates) && inPlace+recreate < int(abs(int64(d.UpdateNum))) {
 			more := int(abs(int64(d.UpdateNum))) - len(ud.Chosen)
-			p.notes = append(p.notes, fmt.Sprintf("%d more %s to move to %s, held back by the %s (maxUnavailable %d + %d pods - %d replicas)",
-				more, plural(more, "pod"), ud.Target, budget, d.Resolved.MaxUnavailable, d.Pods, d.Resolved.Replicas))
+			p.notes = append(p.notes, why{kind: noteHeldBack, count: more})
 		}
 	case UpdateFailed:
-		p.notes = append(p.notes, "update failed: "+ud.Failure)
+		p.notes = append(p.notes, why{kind: noteFailed})
 	}
 }
 
@@ -579,7 +640,7 @@ func (p *planner[T]) finish(failure string) error {
 	p.status = su
 	if su.Write {
 		p.cs.Status = su.Status
-		p.act(Action{Kind: WriteStatus, Reason: statusReason(&su.Status)})
+		p.act(Action{Kind: WriteStatus}, why{kind: whyStatus})
 	}
 	if su.HasDeadlineRequeue {
 		p.after(su.DeadlineRequeue)
@@ -599,12 +660,12 @@ func (p *planner[T]) finish(failure string) error {
 		for _, i := range del {
 			r := &p.revisions[i]
 			gone[r.Name] = true
-			p.act(Action{Kind: DeleteRevision, Revision: r.Name, Reason: fmt.Sprintf("deleted revision %s (number %d): no pod is at it and more than revisionHistoryLimit %d unused revisions exist", r.Name, r.Number, historyLimit(p.in))})
+			p.act(Action{Kind: DeleteRevision, Revision: r.Name}, why{kind: whyRevisionDeleted, number: r.Number})
 		}
 		p.outRevs = slices.DeleteFunc(p.outRevs, func(r ControllerRevision) bool { return gone[r.Name] })
-		p.summary = append(p.summary, fmt.Sprintf("deleted %d old %s", len(del), plural(len(del), "revision")))
+		p.summary = append(p.summary, why{kind: sumRevisionsDeleted, count: len(del)})
 	}
-	p.explain()
+	p.settle()
 	return nil
 }
 
@@ -651,7 +712,7 @@ func (p *planner[T]) trim() {
 	}
 	p.cs.ScaleStrategy.PodsToDelete = keep
 	p.cs.Generation++
-	p.act(Action{Kind: TrimPodsToDelete, Reason: fmt.Sprintf("removed %d names of pods that no longer exist from podsToDelete", len(list)-len(keep))})
+	p.act(Action{Kind: TrimPodsToDelete}, why{kind: whyTrimmed, count: len(list) - len(keep)})
 }
 
 // after records a positive requeue delay, keeping the shortest.
@@ -661,61 +722,46 @@ func (p *planner[T]) after(d time.Duration) {
 	}
 }
 
-// explain adds why nothing more moved: the partition, the rollout's end.
-func (p *planner[T]) explain() {
+// settle adds why nothing more moved: the partition, the rollout's end.
+func (p *planner[T]) settle() {
 	st := &p.status.Status
 	r := p.in.Replicas
 	part, err := CalculatePartitionReplicas(p.in.UpdateStrategy.Partition, r)
 	if err != nil {
-		p.notes = append(p.notes, fmt.Sprintf("partition %s cannot be read, kruise updates every pod", written(*p.in.UpdateStrategy.Partition)))
+		p.notes = append(p.notes, why{kind: notePartitionUnread})
 	}
 	waiting := len(p.summary) == 0 && len(p.notes) == 0 && !p.in.Deleting
 	if p.revs.current() != p.revs.Update && part > 0 {
-		p.notes = append(p.notes, fmt.Sprintf("kept %d %s on the old revision: %s", part, plural(int(part), "pod"), partitionWhy(p.in, part)))
+		p.notes = append(p.notes, why{kind: noteKeptOld, count: int(part)})
 	}
 	if !waiting {
 		return
 	}
 	switch {
 	case st.Replicas == r && st.UpdatedReplicas == r && st.UpdatedAvailableReplicas == r:
-		p.notes = append(p.notes, fmt.Sprintf("rollout complete: %d of %d pods at %s and available", st.UpdatedAvailableReplicas, r, p.revs.Update))
+		p.notes = append(p.notes, why{kind: noteComplete})
 	case st.UpdatedReplicas >= st.ExpectedUpdatedReplicas && st.UpdatedAvailableReplicas >= st.ExpectedUpdatedReplicas && st.Replicas == r && st.AvailableReplicas == r:
-		p.notes = append(p.notes, fmt.Sprintf("%d of %d pods updated and available, as the partition asks", st.UpdatedAvailableReplicas, r))
+		p.notes = append(p.notes, why{kind: notePartitionDone})
 	case st.AvailableReplicas < st.Replicas:
-		n := st.Replicas - st.AvailableReplicas
-		p.notes = append(p.notes, fmt.Sprintf("waiting for %d %s to become available (%d of %d available)", n, plural(int(n), "pod"), st.AvailableReplicas, st.Replicas))
+		p.notes = append(p.notes, why{kind: noteWaitAvailable})
 	default:
-		p.notes = append(p.notes, "nothing to do")
+		p.notes = append(p.notes, why{kind: noteNothing})
 	}
 }
 
-// partitionWhy explains how the partition resolved to part.
-func partitionWhy[T any](cs *CloneSet[T], part int32) string {
-	v := cs.UpdateStrategy.Partition
-	if v == nil || !v.IsString {
-		return fmt.Sprintf("partition %d of %d replicas", part, cs.Replicas)
-	}
-	raw, err := fractionalScaled(*v, int64(cs.Replicas), true)
-	switch {
-	case err != nil:
-		return fmt.Sprintf("partition %s cannot be read", v.Str)
-	case int64(part) < raw && raw == int64(cs.Replicas):
-		return fmt.Sprintf("partition %s of %d rounds up to %d, lowered to %d so that one pod is updated (only \"100%%\" keeps all)", v.Str, cs.Replicas, raw, part)
-	case int64(part) != raw:
-		return fmt.Sprintf("partition %s of %d rounds up to %d, clamped to %d", v.Str, cs.Replicas, raw, part)
-	}
-	return fmt.Sprintf("partition %s of %d rounds up to %d", v.Str, cs.Replicas, part)
+// act records an action and the facts of its reason.
+func (p *planner[T]) act(a Action, w why) {
+	p.actions = append(p.actions, a)
+	p.whys = append(p.whys, w)
 }
 
-// statusReason describes a status write as `kubectl get cloneset` shows
-// its columns.
-func statusReason(st *Status) string {
-	return fmt.Sprintf("status: %d pods, %d updated, %d updated ready, %d ready, %d available", st.Replicas, st.UpdatedReplicas, st.UpdatedReadyReplicas, st.ReadyReplicas, st.AvailableReplicas)
-}
-
-func (p *planner[T]) act(a Action) { p.actions = append(p.actions, a) }
-
+// result returns the Sync, its reasons not yet written. The update
+// step's Actions are the same memory as their copies in Actions, so
+// that Explain writes both.
 func (p *planner[T]) result() Sync[T] {
+	if p.update != nil && p.updEnd > p.updFirst {
+		p.update.Actions = p.actions[p.updFirst:p.updEnd:p.updEnd]
+	}
 	s := Sync[T]{
 		Actions:   p.actions,
 		CloneSet:  p.cs,
@@ -731,11 +777,6 @@ func (p *planner[T]) result() Sync[T] {
 	} else if p.requeue > 0 {
 		s.Requeue, s.RequeueAfter = true, p.requeue
 	}
-	parts := append(slices.Clone(p.summary), p.notes...)
-	if len(parts) == 0 && p.status.Write {
-		parts = append(parts, statusReason(&p.status.Status))
-	}
-	s.Reason = strings.Join(parts, "; ")
 	return s
 }
 

@@ -15,17 +15,17 @@ import (
 type ControllerRevision struct {
 	// Name is metadata.name, normally "<cloneset>-<hash>" (see
 	// [RevisionName]). Names must be unique within a list.
-	Name string
+	Name string `json:"name"`
 	// Number is the revision field: 1 for the first revision, and one more
 	// than the highest existing one for each new template.
-	Number int64
+	Number int64 `json:"number"`
 	// CreatedUnixNano is metadata.creationTimestamp in nanoseconds since the
 	// Unix epoch (0 when unknown). It only breaks ties between equal
 	// Numbers when revisions are sorted.
-	CreatedUnixNano int64
+	CreatedUnixNano int64 `json:"createdUnixNano,omitempty"`
 	// Data is data.raw, the bytes kruise recorded: see [RevisionData]. Two
 	// revisions are equal exactly when their Data bytes are equal.
-	Data []byte
+	Data []byte `json:"data,omitempty"`
 }
 
 // RevisionData returns the Data kruise records in a CloneSet's
@@ -162,18 +162,18 @@ type ActiveRevisionsResult struct {
 	// Update is the update revision as the reconcile leaves it: Name,
 	// Number and Data (CreatedUnixNano is the existing revision's, or 0
 	// for a new one).
-	Update ControllerRevision
+	Update ControllerRevision `json:"update"`
 	// Action is what happens to the history to get Update.
-	Action UpdateRevisionAction
+	Action UpdateRevisionAction `json:"action"`
 	// Existing is the index in the input of the revision reused or
 	// renumbered, or -1 when Action is CreateRevision.
-	Existing int
+	Existing int `json:"existing"`
 	// Current is the name of the current revision: status.currentRevision
 	// when a revision of that name exists, else Update.Name.
-	Current string
+	Current string `json:"current"`
 	// CollisionCount is the collision count after the reconcile: the input
 	// count, plus one for every name clash met while creating the revision.
-	CollisionCount int32
+	CollisionCount int32 `json:"collisionCount,omitempty"`
 }
 
 // ActiveRevisions returns the current and update revisions one kruise

@@ -99,7 +99,7 @@ type ScaleDecision struct {
 //     specified for deletion or in PreparingDelete, the first d pods in
 //     PreparingDelete that are not specified for deletion return to
 //     PreparingNormal.
-//  2. Diffs for the ScaleStep (CalculateDiffs).
+//  2. The diffs for the scale step (CalculateDiffs, ForScale).
 //  3. Scale out whenever ScaleUpNum > 0: create ScaleUpLimit pods (see
 //     CreateCurrent), and return even if that is 0.
 //  4. Pods in PreparingDelete: delete those no longer held by the
@@ -208,7 +208,7 @@ func (s *scaler[T]) run() ScaleDecision {
 	}
 
 	// 2. Diffs.
-	diffs := calculateDiffs(cs, s.pods, s.revs, s.now, ScaleStep, s.opts)
+	diffs := calculateDiffs(cs, s.pods, s.revs, s.now, ForScale, s.opts)
 	s.dec.Diffs = diffs
 	s.dec.ScaleUpLimited = diffs.ScaleUpNum > diffs.ScaleUpLimit
 

@@ -51,15 +51,12 @@ func (k EventKind) String() string {
 	return "EventKind(" + strconv.Itoa(int(k)) + ")"
 }
 
-// MarshalText returns String, so an EventKind reads well in JSON.
-func (k EventKind) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
-
 // Event is a change a user makes to the CloneSet, applied just before
-// reconcile number Step (1 is the first; an event whose Step is below 1
-// or beyond the last reconcile is never applied). Every event changes
+// sync (reconcile) number Sync (1 is the first; an event whose Sync is
+// below 1 or beyond the last sync is never applied). Every event changes
 // the spec and raises the generation, as the API server does.
 type Event[T any] struct {
-	Step      int                       `json:"step"`
+	Sync      int                       `json:"sync"`
 	Kind      EventKind                 `json:"kind"`
 	Template  T                         `json:"template"`            // SetTemplate
 	Replicas  int32                     `json:"replicas,omitempty"`  // SetReplicas
@@ -75,44 +72,44 @@ type Event[T any] struct {
 type Config[T any] struct {
 	// Start is the time of the initial state; reconcile k runs at Start +
 	// k*Interval. Zero means 1970-01-01T00:00:00Z.
-	Start time.Time
+	Start time.Time `json:"start"`
 	// Interval is the time between reconciles; zero means 10 s.
-	Interval time.Duration
+	Interval time.Duration `json:"interval,omitempty"`
 	// ReadyDelay is how long a created pod takes from creation to Running
 	// and Ready. It is scheduled (gets a node) at once. It becomes
 	// available minReadySeconds after it is ready.
-	ReadyDelay time.Duration
+	ReadyDelay time.Duration `json:"readyDelay,omitempty"`
 	// InPlaceDelay is how long an in-place update takes from the moment
 	// the new images are applied (after the grace period, if any) to the
 	// restarted containers being Ready again; usually much less than
 	// ReadyDelay, since the pod keeps its node, IP and volumes.
-	InPlaceDelay time.Duration
+	InPlaceDelay time.Duration `json:"inPlaceDelay,omitempty"`
 	// TerminationDelay is how long a deleted pod stays Terminating; zero
 	// means it is gone by the next reconcile.
-	TerminationDelay time.Duration
+	TerminationDelay time.Duration `json:"terminationDelay,omitempty"`
 	// NeverReady is how many of the first pods to reach each revision
 	// created during the simulation (by creation or in place) never become
 	// ready.
-	NeverReady int32
+	NeverReady int32 `json:"neverReady,omitempty"`
 	// Nodes is how many nodes pods are spread over, round-robin by
 	// creation; zero means 3.
-	Nodes int
-	// MaxSteps bounds the number of reconciles; zero means 1,000.
-	MaxSteps int
+	Nodes int `json:"nodes,omitempty"`
+	// MaxSyncs bounds the number of syncs (reconciles); zero means 1,000.
+	MaxSyncs int `json:"maxSyncs,omitempty"`
 	// Events are the scripted changes, in any order.
-	Events []Event[T]
+	Events []Event[T] `json:"events,omitempty"`
 	// Partitions drive a batch rollout as a progressive-delivery tool does:
 	// once the template has changed (a SetTemplate event), whenever the
 	// last written status shows the current batch done (observed
 	// generation current, UpdatedAvailableReplicas >=
 	// ExpectedUpdatedReplicas, no pod unavailable), the next partition is
 	// applied before the next reconcile, as a SetPartition event would.
-	Partitions []intorpercent.IntOrString
-	// Options are passed to PlanWith.
-	Options Options
-	// RecordPods keeps every pod in every Reconcile (Reconcile.Pods); off, one
+	Partitions []intorpercent.IntOrString `json:"partitions,omitempty"`
+	// Options are the options of every sync, as PlanWith's.
+	Options Options `json:"options"`
+	// RecordPods keeps every pod in every Step (Step.Pods); off, one
 	// holds only the counts, so long simulations of many pods stay small.
-	RecordPods bool
+	RecordPods bool `json:"recordPods,omitempty"`
 }
 
 // Outcome is how a simulation ended.
@@ -136,13 +133,13 @@ const (
 	// complete (pods that never become ready, a negative update budget,
 	// an update that fails).
 	OutcomeStalled
-	// OutcomeStepLimit: MaxSteps reconciles ran before the cluster
+	// OutcomeSyncLimit: MaxSyncs reconciles ran before the cluster
 	// settled.
-	OutcomeStepLimit
+	OutcomeSyncLimit
 )
 
 // String returns "Complete", "Partitioned", "Paused", "TimedOut",
-// "Stalled" or "StepLimit".
+// "Stalled" or "SyncLimit".
 func (o Outcome) String() string {
 	switch o {
 	case OutcomeComplete:
@@ -155,16 +152,13 @@ func (o Outcome) String() string {
 		return "TimedOut"
 	case OutcomeStalled:
 		return "Stalled"
-	case OutcomeStepLimit:
-		return "StepLimit"
+	case OutcomeSyncLimit:
+		return "SyncLimit"
 	}
 	return "Outcome(" + strconv.Itoa(int(o)) + ")"
 }
 
-// MarshalText returns String, so an Outcome reads well in JSON.
-func (o Outcome) MarshalText() ([]byte, error) { return []byte(o.String()), nil }
-
-// PodState is one pod in a Reconcile, as `kubectl get pods` would show it.
+// PodState is one pod in a Step, as `kubectl get pods` would show it.
 type PodState struct {
 	Name        string         `json:"name"`
 	Revision    string         `json:"revision"`
@@ -174,11 +168,12 @@ type PodState struct {
 	Terminating bool           `json:"terminating,omitempty"`
 }
 
-// Reconcile is one reconcile of a simulation: a step of a Trace.
-type Reconcile struct {
-	// Number numbers the reconcile, from 1; reconciles that changed
-	// nothing are not recorded, so numbers may skip.
-	Number int `json:"number"`
+// Step is one recorded sync (kruise: reconcile) of a simulation: a step
+// of a Trace.
+type Step struct {
+	// Sync numbers the sync, from 1; syncs that changed nothing are not
+	// recorded, so numbers may skip.
+	Sync int `json:"sync"`
 	// Time is when the reconcile ran; Elapsed is Time - Config.Start.
 	Time    time.Time     `json:"time"`
 	Elapsed time.Duration `json:"elapsed"`
@@ -209,19 +204,20 @@ type Reconcile struct {
 
 // String renders the step on one line: the status columns of `kubectl get
 // cloneset` (DESIRED UPDATED UPDATED_READY READY TOTAL), then the reason.
-func (s Reconcile) String() string {
+func (s Step) String() string {
 	st := &s.Status
 	return fmt.Sprintf("reconcile %d (+%s): desired %d updated %d updatedReady %d ready %d total %d | %s",
-		s.Number, s.Elapsed, s.Replicas, st.UpdatedReplicas, st.UpdatedReadyReplicas, st.ReadyReplicas, st.Replicas, s.Reason)
+		s.Sync, s.Elapsed, s.Replicas, st.UpdatedReplicas, st.UpdatedReadyReplicas, st.ReadyReplicas, st.Replicas, s.Reason)
 }
 
 // Trace is the result of Simulate.
 type Trace[T any] struct {
 	// Steps are the reconciles that changed something, in order.
-	Steps []Reconcile `json:"steps"`
-	// Outcome is how the simulation ended; Reconciles is how many ran.
-	Outcome    Outcome `json:"outcome"`
-	Reconciles int     `json:"reconciles"`
+	Steps []Step `json:"steps"`
+	// Outcome is how the simulation ended; Syncs is how many syncs
+	// (reconciles) ran, recorded or not.
+	Outcome Outcome `json:"outcome"`
+	Syncs   int     `json:"syncs"`
 	// CloneSet, Pods and Revisions are the final state.
 	CloneSet  CloneSet[T]          `json:"cloneSet"`
 	Pods      []Pod                `json:"pods"`
@@ -235,7 +231,7 @@ func (t *Trace[T]) String() string {
 		b.WriteString(s.String())
 		b.WriteByte('\n')
 	}
-	fmt.Fprintf(&b, "%s after %d reconciles", t.Outcome, t.Reconciles)
+	fmt.Fprintf(&b, "%s after %d reconciles", t.Outcome, t.Syncs)
 	return b.String()
 }
 
@@ -252,7 +248,7 @@ type simPod struct {
 // Simulate runs kruise's CloneSet controller on cs, its pods and its
 // revisions against a simulated cluster, one reconcile per
 // Config.Interval, applying cfg.Events and cfg.Partitions, until
-// nothing is left to do (see Outcome) or cfg.MaxSteps reconciles ran.
+// nothing is left to do (see Outcome) or cfg.MaxSyncs reconciles ran.
 //
 // The cluster: a created pod is scheduled at once, Running and Ready
 // after ReadyDelay (or never, see NeverReady), and available
@@ -307,8 +303,8 @@ func Simulate[T any](cs *CloneSet[T], pods []Pod, revisions []ControllerRevision
 	if cfg.Interval <= 0 {
 		cfg.Interval = 10 * time.Second
 	}
-	if cfg.MaxSteps <= 0 {
-		cfg.MaxSteps = 1000
+	if cfg.MaxSyncs <= 0 {
+		cfg.MaxSyncs = 1000
 	}
 	if cfg.Nodes <= 0 {
 		cfg.Nodes = 3
@@ -341,14 +337,15 @@ func Simulate[T any](cs *CloneSet[T], pods []Pod, revisions []ControllerRevision
 	}
 	lastEvent := 0
 	for _, ev := range cfg.Events {
-		lastEvent = max(lastEvent, ev.Step)
+		lastEvent = max(lastEvent, ev.Sync)
 	}
-	for k := 1; k <= cfg.MaxSteps; k++ {
-		tr.Reconciles = k
+	planner := Planner[T]{Options: cfg.Options}
+	for k := 1; k <= cfg.MaxSyncs; k++ {
+		tr.Syncs = k
 		now := cfg.Start.Add(time.Duration(k) * cfg.Interval)
 		var events []string
 		for _, ev := range cfg.Events {
-			if ev.Step == k {
+			if ev.Sync == k {
 				events = append(events, s.apply(ev))
 			}
 		}
@@ -356,13 +353,14 @@ func Simulate[T any](cs *CloneSet[T], pods []Pod, revisions []ControllerRevision
 			events = append(events, e)
 		}
 		settled := s.observe(now)
-		sync, err := PlanWith(&s.cur, s.pods, s.revs, now, cfg.Options)
+		sync, err := planner.Plan(&s.cur, s.pods, s.revs, now)
 		if err != nil {
 			tr.CloneSet, tr.Pods, tr.Revisions = s.cur, s.pods, s.revs
 			return tr, err
 		}
 		idle := len(sync.Actions) == 0 && len(events) == 0
 		if !idle {
+			sync = planner.Explain()
 			tr.Steps = append(tr.Steps, s.step(k, now, events, &sync))
 		}
 		s.take(&sync, now)
@@ -374,7 +372,7 @@ func Simulate[T any](cs *CloneSet[T], pods []Pod, revisions []ControllerRevision
 		}
 	}
 	if tr.Outcome == 0 {
-		tr.Outcome = OutcomeStepLimit
+		tr.Outcome = OutcomeSyncLimit
 	}
 	tr.CloneSet, tr.Pods, tr.Revisions = s.cur, s.pods, s.revs
 	return tr, nil
@@ -566,21 +564,20 @@ func (s *sim[T]) take(sync *Sync[T], now time.Time) {
 		case UpdatePodInPlace:
 			sp := s.state[a.Pod]
 			sp.inPlace, sp.appliedAt = true, now
-			if a.Update != nil && a.Update.GraceSeconds > 0 {
-				sp.appliedAt = now.Add(time.Duration(a.Update.GraceSeconds) * time.Second)
+			if a.GraceSeconds > 0 {
+				sp.appliedAt = now.Add(time.Duration(a.GraceSeconds) * time.Second)
 			}
 			sp.never = s.never(a.Revision)
 			if i := s.index(a.Pod); i >= 0 {
 				s.pods[i].Ready = false
 			}
-		case TrackInPlaceUpdate:
-			if sp := s.state[a.Pod]; sp != nil && a.Update != nil {
-				switch a.Update.Kind {
-				case ApplyHeldUpdate:
-					sp.appliedAt = now
-				case DropHeldUpdate:
-					sp.inPlace = false
-				}
+		case ApplyHeldPodUpdate:
+			if sp := s.state[a.Pod]; sp != nil {
+				sp.appliedAt = now
+			}
+		case DropHeldPodUpdate:
+			if sp := s.state[a.Pod]; sp != nil {
+				sp.inPlace = false
 			}
 		}
 	}
@@ -606,10 +603,10 @@ func (s *sim[T]) index(name string) int {
 }
 
 // step records a reconcile.
-func (s *sim[T]) step(k int, now time.Time, events []string, sync *Sync[T]) Reconcile {
+func (s *sim[T]) step(k int, now time.Time, events []string, sync *Sync[T]) Step {
 	res := resolve(&s.cur)
-	st := Reconcile{
-		Number: k, Time: now, Elapsed: now.Sub(s.cfg.Start), Events: events,
+	st := Step{
+		Sync: k, Time: now, Elapsed: now.Sub(s.cfg.Start), Events: events,
 		Actions: sync.Actions, Reason: sync.Reason, Status: sync.Status.Status,
 		Replicas: s.cur.Replicas, Partition: res.Partition, MaxSurge: sat32(res.MaxSurge), MaxUnavailable: sat32(res.MaxUnavailable),
 	}

@@ -47,13 +47,13 @@ func drawScenario(t *rapid.T, failing bool) scenario {
 		InPlaceDelay:     sec("inPlaceDelay", 10),
 		TerminationDelay: sec("terminationDelay", 30),
 		Nodes:            rapid.IntRange(1, 4).Draw(t, "nodes"),
-		MaxSteps:         3000,
+		MaxSyncs:         3000,
 		RecordPods:       true,
 	}
 	if failing {
 		sc.cfg.NeverReady = rapid.Int32Range(0, 3).Draw(t, "neverReady")
 	}
-	sc.cfg.Events = []Event[podTemplate]{{Step: 1, Kind: SetTemplate, Template: templateOf("nginx:1.26")}}
+	sc.cfg.Events = []Event[podTemplate]{{Sync: 1, Kind: SetTemplate, Template: templateOf("nginx:1.26")}}
 	if rapid.Bool().Draw(t, "batches") {
 		// A progressive-delivery tool: start at 100% (nothing updated),
 		// then lower the partition batch by batch.
@@ -64,14 +64,14 @@ func drawScenario(t *rapid.T, failing bool) scenario {
 		}
 	}
 	for n := rapid.IntRange(0, 4).Draw(t, "events"); n > 0; n-- {
-		ev := Event[podTemplate]{Step: rapid.IntRange(1, 40).Draw(t, "eventStep")}
+		ev := Event[podTemplate]{Sync: rapid.IntRange(1, 40).Draw(t, "eventStep")}
 		switch rapid.IntRange(0, 3).Draw(t, "eventKind") {
 		case 0:
 			ev.Kind, ev.Replicas = SetReplicas, rapid.Int32Range(0, 200).Draw(t, "eventReplicas")
 		case 1:
 			ev.Kind = Pause
 			sc.cfg.Events = append(sc.cfg.Events, ev)
-			ev = Event[podTemplate]{Step: ev.Step + rapid.IntRange(1, 20).Draw(t, "pauseFor"), Kind: Resume}
+			ev = Event[podTemplate]{Sync: ev.Sync + rapid.IntRange(1, 20).Draw(t, "pauseFor"), Kind: Resume}
 		case 2:
 			ev.Kind, ev.Count = DeletePods, rapid.Int32Range(1, 3).Draw(t, "deleteCount")
 		case 3:
@@ -82,7 +82,7 @@ func drawScenario(t *rapid.T, failing bool) scenario {
 	// Does spec.replicas ever go down? Events apply by step, then in
 	// their order in the list.
 	evs := slices.Clone(sc.cfg.Events)
-	slices.SortStableFunc(evs, func(a, b Event[podTemplate]) int { return a.Step - b.Step })
+	slices.SortStableFunc(evs, func(a, b Event[podTemplate]) int { return a.Sync - b.Sync })
 	r := rest.Replicas
 	for _, ev := range evs {
 		if ev.Kind == SetReplicas {
@@ -125,7 +125,7 @@ func TestSimulateActivePodsNeverExceedReplicasPlusMaxSurge(t *testing.T) {
 		tr := run(t, sc)
 		for _, s := range tr.Steps {
 			if limit := int64(s.Replicas) + surge(sc.cs, s.Replicas); int64(s.Active) > limit {
-				t.Fatalf("reconcile %d: %d active pods > %d replicas + maxSurge %d\n%s", s.Number, s.Active, s.Replicas, limit-int64(s.Replicas), tr.String())
+				t.Fatalf("reconcile %d: %d active pods > %d replicas + maxSurge %d\n%s", s.Sync, s.Active, s.Replicas, limit-int64(s.Replicas), tr.String())
 			}
 		}
 	})
@@ -211,7 +211,7 @@ func TestSimulateAvailableNeverFallsBelowReplicasMinusMaxUnavailable(t *testing.
 			case avail >= floor:
 				reached = true
 			case reached:
-				t.Fatalf("reconcile %d: %d pods available < %d replicas - maxUnavailable %d\n%s", s.Number, avail, s.Replicas, s.MaxUnavailable, tr.String())
+				t.Fatalf("reconcile %d: %d pods available < %d replicas - maxUnavailable %d\n%s", s.Sync, avail, s.Replicas, s.MaxUnavailable, tr.String())
 			}
 		}
 	})
@@ -230,7 +230,7 @@ func completionBound(sc scenario, r int32) int {
 	perPod := 5 + int((wait+interval-1)/interval)
 	last := 0
 	for _, ev := range sc.cfg.Events {
-		last = max(last, ev.Step)
+		last = max(last, ev.Sync)
 	}
 	pods := int(r) + int(surge(sc.cs, r)) + 1
 	return last + (pods+len(sc.cfg.Partitions))*perPod
@@ -261,8 +261,8 @@ func TestSimulateRolloutCompletesWithinBound(t *testing.T) {
 				maxR = max(maxR, ev.Replicas)
 			}
 		}
-		if bound := completionBound(sc, max(r, maxR)); tr.Reconciles > bound {
-			t.Fatalf("complete after %d reconciles, bound %d\n%s", tr.Reconciles, bound, tr.String())
+		if bound := completionBound(sc, max(r, maxR)); tr.Syncs > bound {
+			t.Fatalf("complete after %d reconciles, bound %d\n%s", tr.Syncs, bound, tr.String())
 		}
 	})
 }
@@ -315,12 +315,12 @@ func TestSimulateBatchWithNeverReadyPodsStalls(t *testing.T) {
 	pods := []Pod{upPod("demo-a", r1.Name), upPod("demo-b", r1.Name), upPod("demo-c", r1.Name), upPod("demo-d", r1.Name)}
 	cs.UpdateStrategy.Partition = str("50%")
 	tr, err := Simulate(cs, pods, []ControllerRevision{r1}, Config[podTemplate]{Start: t0, ReadyDelay: 10 * time.Second, NeverReady: 1,
-		Events:     []Event[podTemplate]{{Step: 1, Kind: SetTemplate, Template: templateOf("nginx:1.26")}},
+		Events:     []Event[podTemplate]{{Sync: 1, Kind: SetTemplate, Template: templateOf("nginx:1.26")}},
 		Partitions: []intorpercent.IntOrString{{Int: 0}}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if tr.Outcome != OutcomeStalled || tr.Reconciles > 20 {
-		t.Errorf("outcome %v after %d reconciles, want Stalled soon: a batch whose pod never becomes ready cannot finish\n%s", tr.Outcome, tr.Reconciles, tr.String())
+	if tr.Outcome != OutcomeStalled || tr.Syncs > 20 {
+		t.Errorf("outcome %v after %d reconciles, want Stalled soon: a batch whose pod never becomes ready cannot finish\n%s", tr.Outcome, tr.Syncs, tr.String())
 	}
 }

@@ -52,88 +52,6 @@ func (b UpdateBranch) String() string {
 	return "UpdateBranch(" + strconv.Itoa(int(b)) + ")"
 }
 
-// UpdateActionKind is what an UpdateAction writes.
-type UpdateActionKind uint8
-
-// The writes of kruise's Update.
-const (
-	// SetLifecycle moves the pod's lifecycle state to To (the pod's
-	// LifecycleStateLabel). When AddHook is set, the inPlaceUpdate hook's
-	// labels and finalizers are put back on the pod at the same time.
-	SetLifecycle UpdateActionKind = iota + 1
-	// SetInPlaceUpdateReady sets the pod's InPlaceUpdateReady condition to
-	// True: its in-place update is over.
-	SetInPlaceUpdateReady
-	// ApplyHeldUpdate applies the in-place update that was waiting for its
-	// grace period and removes the InPlaceUpdateGraceAnnotation.
-	ApplyHeldUpdate
-	// DropHeldUpdate removes an InPlaceUpdateGraceAnnotation whose revision
-	// is no longer the pod's; the pod goes through the update again.
-	DropHeldUpdate
-	// MarkSpecifiedDelete adds SpecifiedDeleteLabel ("true") to the pod:
-	// the scale step deletes it and creates its replacement (ReCreate, or
-	// InPlaceIfPossible when the change cannot be made in place).
-	MarkSpecifiedDelete
-	// UpdateInPlace updates the pod in place to Revision: its
-	// InPlaceUpdateReady condition goes False, its revision labels become
-	// Revision's, its lifecycle Updating, the InPlaceUpdateStateAnnotation
-	// records the update, and the new images and template metadata are
-	// applied at once, or after GraceSeconds (held in the
-	// InPlaceUpdateGraceAnnotation) when the strategy has a grace period.
-	UpdateInPlace
-)
-
-// String returns the kind's name, e.g. "UpdateInPlace".
-func (k UpdateActionKind) String() string {
-	switch k {
-	case SetLifecycle:
-		return "SetLifecycle"
-	case SetInPlaceUpdateReady:
-		return "SetInPlaceUpdateReady"
-	case ApplyHeldUpdate:
-		return "ApplyHeldUpdate"
-	case DropHeldUpdate:
-		return "DropHeldUpdate"
-	case MarkSpecifiedDelete:
-		return "MarkSpecifiedDelete"
-	case UpdateInPlace:
-		return "UpdateInPlace"
-	}
-	return "UpdateActionKind(" + strconv.Itoa(int(k)) + ")"
-}
-
-// UpdateAction is one write of kruise's Update to one pod.
-type UpdateAction struct {
-	// Kind is what is written.
-	Kind UpdateActionKind `json:"kind"`
-	// Pod is the pod's name.
-	Pod string `json:"pod"`
-	// From and To are the pod's lifecycle state before and after
-	// (SetLifecycle; UpdateInPlace moves to Updating). Empty otherwise.
-	From LifecycleState `json:"from,omitempty"`
-	To   LifecycleState `json:"to,omitempty"`
-	// AddHook says the inPlaceUpdate hook's labels and finalizers are put
-	// back (SetLifecycle from Updated to PreparingUpdate).
-	AddHook bool `json:"addHook,omitempty"`
-	// MarkNotReady says the inPlaceUpdate hook has markPodNotReady: with
-	// the lifecycle change, kruise also adds a not-ready key to the pod's
-	// KruisePodReady readiness-gate condition on the way into
-	// PreparingDelete or PreparingUpdate and removes it at Updated, and
-	// only on pods that carry that readiness gate. The package records the
-	// flag; writing the condition is the caller's (see adapters/kruiseapps).
-	MarkNotReady bool `json:"markNotReady,omitempty"`
-	// Revision is the revision the pod moves to (UpdateInPlace,
-	// MarkSpecifiedDelete).
-	Revision string `json:"revision,omitempty"`
-	// InPlace is what an UpdateInPlace changes.
-	InPlace *InPlaceUpdate `json:"inPlace,omitempty"`
-	// GraceSeconds is the grace period an UpdateInPlace waits before the
-	// new images are applied; 0 applies them at once.
-	GraceSeconds int32 `json:"graceSeconds,omitempty"`
-	// Reason says why, for a person.
-	Reason string `json:"reason"`
-}
-
 // UpdateDecision is what kruise's Update does in one reconcile.
 type UpdateDecision struct {
 	// Branch is where Update ended.
@@ -155,8 +73,11 @@ type UpdateDecision struct {
 	// deletion).
 	Chosen []string `json:"chosen,omitempty"`
 	// Actions are the writes, in kruise's order: the bookkeeping of every
-	// pod (by name), then the chosen pods in update order.
-	Actions []UpdateAction `json:"actions,omitempty"`
+	// pod (by name), then the chosen pods in update order. Their kinds
+	// are SetPodLifecycle, SetPodInPlaceUpdateReady, ApplyHeldPodUpdate,
+	// DropHeldPodUpdate, RecreatePod and UpdatePodInPlace; Plan puts them
+	// in its Sync as they are.
+	Actions []Action `json:"actions,omitempty"`
 	// Requeue is the shortest positive delay Update asks for (a grace
 	// period running out, or a held update's grace period), or 0.
 	Requeue time.Duration `json:"requeue,omitempty"`
@@ -184,17 +105,17 @@ type UpdateDecision struct {
 //     (UpdateNothing).
 //  5. [UpdateCandidates], in [SortUpdateIndexes] order (opts.UpdateOrder),
 //     cut by [LimitUpdateIndexes]; each chosen pod in order:
-//     - ReCreate (or ""): MarkSpecifiedDelete, unless already marked.
+//     - ReCreate (or ""): RecreatePod, unless already marked.
 //     - InPlaceIfPossible and InPlaceOnly: [CalculateInPlaceUpdate] from
 //     the first revision (in [SortRevisions] order) the pod matches to
 //     the target. When possible, by lifecycle state: "", PreparingNormal
 //     or Normal with the inPlaceUpdate hook on the pod moves to
 //     PreparingUpdate and waits; Updated moves to PreparingUpdate with
 //     the hook put back (nothing if there is no hook); PreparingUpdate
-//     still hooked waits; otherwise (and for Updating) UpdateInPlace,
+//     still hooked waits; otherwise (and for Updating) UpdatePodInPlace,
 //     with the strategy's grace period (which also sets Requeue). When
 //     not possible, or the pod's revision is not in revisions:
-//     InPlaceIfPossible falls back to MarkSpecifiedDelete, InPlaceOnly
+//     InPlaceIfPossible falls back to RecreatePod, InPlaceOnly
 //     fails with "find Pod <name> update strategy is InPlaceOnly but can
 //     not update in-place", stopping the loop. A pod in a lifecycle state
 //     kruise does not know fails with "not allowed to in-place update pod
@@ -230,26 +151,37 @@ func Update[T any](cs *CloneSet[T], pods []Pod, revisions []ControllerRevision, 
 	if err := checkPods(pods); err != nil {
 		return UpdateDecision{}, err
 	}
-	return update(cs, pods, revisions, revs, now, opts)
+	d, whys, err := update(cs, pods, revisions, revs, now, opts)
+	if err != nil {
+		return UpdateDecision{}, err
+	}
+	sc := scene{update: &d, actions: d.Actions, whys: whys}
+	sc.explain(nil, nil, false)
+	return d, nil
 }
 
 // update is Update on a CloneSet and pods already checked (checkCloneSet,
-// checkPods); the revisions and the strategy are checked here.
-func update[T any](cs *CloneSet[T], pods []Pod, revisions []ControllerRevision, revs Revisions, now time.Time, opts Options) (UpdateDecision, error) {
+// checkPods); the revisions and the strategy are checked here. The
+// actions' reasons are not written: whys[i] holds the facts of
+// Actions[i]'s.
+func update[T any](cs *CloneSet[T], pods []Pod, revisions []ControllerRevision, revs Revisions, now time.Time, opts Options) (d UpdateDecision, whys []why, err error) {
 	revOrder, err := sortRevisions(revisions)
 	if err != nil {
-		return UpdateDecision{}, err
+		return UpdateDecision{}, nil, err
 	}
 	strategy := cs.UpdateStrategy.Type
 	switch strategy {
 	case "", ReCreate, InPlaceIfPossible, InPlaceOnly:
 	case OnDelete:
-		return UpdateDecision{Branch: UpdateOnDelete}, nil
+		return UpdateDecision{Branch: UpdateOnDelete}, nil, nil
 	default:
-		return UpdateDecision{}, inputError("spec.updateStrategy.type", "%q: must be ReCreate, InPlaceIfPossible, InPlaceOnly or OnDelete", string(strategy))
+		return UpdateDecision{}, nil, inputError("spec.updateStrategy.type", "%q: must be ReCreate, InPlaceIfPossible, InPlaceOnly or OnDelete", string(strategy))
 	}
 	u := updater[T]{cs: cs, pods: pods, revisions: revisions, revOrder: revOrder, revs: revs, now: now, opts: opts}
-	return u.run()
+	if d, err = u.run(); err != nil {
+		return UpdateDecision{}, nil, err
+	}
+	return d, u.whys, nil
 }
 
 // updater carries one Update call.
@@ -262,7 +194,14 @@ type updater[T any] struct {
 	now       time.Time
 	opts      Options
 	d         UpdateDecision
+	whys      []why // whys[i] is d.Actions[i]'s reason
 	inPlace   map[[2]string]inPlaceCache
+}
+
+// add records an action and the facts of its reason.
+func (u *updater[T]) add(a Action, w why) {
+	u.d.Actions = append(u.d.Actions, a)
+	u.whys = append(u.whys, w)
 }
 
 func (u *updater[T]) requeue(d time.Duration) {
@@ -301,22 +240,18 @@ func (u *updater[T]) run() (UpdateDecision, error) {
 			grace := time.Duration(g.GraceSeconds) * time.Second
 			switch elapsed := u.now.Sub(p.InPlaceUpdate.UpdateTime); {
 			case !IsPodAtRevision(p, g.Revision):
-				u.d.Actions = append(u.d.Actions, UpdateAction{Kind: DropHeldUpdate, Pod: p.Name, Revision: g.Revision,
-					Reason: fmt.Sprintf("pod %s is no longer at %s, the revision its held in-place update was for", p.Name, g.Revision)})
+				u.add(Action{Kind: DropHeldPodUpdate, Pod: p.Name, Revision: g.Revision}, why{kind: whyHeldDropped})
 			case elapsed < grace:
 				u.requeue(roundUpSecond(grace - elapsed))
 			default:
-				u.d.Actions = append(u.d.Actions, UpdateAction{Kind: ApplyHeldUpdate, Pod: p.Name, Revision: g.Revision,
-					Reason: fmt.Sprintf("grace period of %ds for pod %s is over: the new images are applied", g.GraceSeconds, p.Name)})
+				u.add(Action{Kind: ApplyHeldPodUpdate, Pod: p.Name, Revision: g.Revision}, why{kind: whyHeldApplied, graceSeconds: g.GraceSeconds})
 			}
 		} else if (p.InPlaceUpdate == nil || p.InPlaceUpdate.Done) && p.InPlaceUpdateReady != "" && p.InPlaceUpdateReady != ConditionTrue {
-			u.d.Actions = append(u.d.Actions, UpdateAction{Kind: SetInPlaceUpdateReady, Pod: p.Name,
-				Reason: fmt.Sprintf("in-place update of pod %s is complete", p.Name)})
+			u.add(Action{Kind: SetPodInPlaceUpdateReady, Pod: p.Name}, why{kind: whyInPlaceReady})
 		}
 		if to, moved := RefreshLifecycle(cs.Lifecycle, p, update); moved {
 			u.d.Modified = true
-			u.d.Actions = append(u.d.Actions, UpdateAction{Kind: SetLifecycle, Pod: p.Name, From: p.Lifecycle, To: to, MarkNotReady: hookNotReady,
-				Reason: refreshReason(cs.Lifecycle, p, to)})
+			u.add(Action{Kind: SetPodLifecycle, Pod: p.Name, From: p.Lifecycle, To: to, MarkNotReady: hookNotReady}, refreshWhy(cs.Lifecycle, p))
 		}
 	}
 	if u.d.Modified {
@@ -329,7 +264,7 @@ func (u *updater[T]) run() (UpdateDecision, error) {
 	}
 
 	// The CloneSet and pods were checked on the way in.
-	d := calculateDiffs(cs, u.pods, u.revs, u.now, UpdateStep, u.opts)
+	d := calculateDiffs(cs, u.pods, u.revs, u.now, ForUpdate, u.opts)
 	u.d.Diffs = d
 	if d.UpdateNum == 0 {
 		u.d.Branch = UpdateNothing
@@ -362,7 +297,6 @@ func (u *updater[T]) run() (UpdateDecision, error) {
 func (u *updater[T]) updatePod(p *Pod, target string, d Diffs) (string, error) {
 	cs := u.cs
 	strategy := cs.UpdateStrategy.Type
-	budget := fmt.Sprintf("update budget %d", d.UpdateMaxUnavailable)
 	if strategy == InPlaceIfPossible || strategy == InPlaceOnly {
 		ip, _, err := u.inPlaceFor(p, target)
 		if err != nil {
@@ -376,14 +310,12 @@ func (u *updater[T]) updatePod(p *Pod, target string, d Diffs) (string, error) {
 			switch p.Lifecycle {
 			case "", PreparingNormal, Normal:
 				if hook != nil && podHooked(hook, p) {
-					u.d.Actions = append(u.d.Actions, UpdateAction{Kind: SetLifecycle, Pod: p.Name, From: p.Lifecycle, To: PreparingUpdate, MarkNotReady: hook.MarkPodNotReady,
-						Reason: fmt.Sprintf("pod %s is chosen for an in-place update to %s (%s) and carries the inPlaceUpdate hook: it waits in PreparingUpdate", p.Name, target, budget)})
+					u.add(Action{Kind: SetPodLifecycle, Pod: p.Name, From: p.Lifecycle, To: PreparingUpdate, MarkNotReady: hook.MarkPodNotReady}, why{kind: whyHookWait})
 					return "", nil
 				}
 			case Updated:
 				if hook != nil {
-					u.d.Actions = append(u.d.Actions, UpdateAction{Kind: SetLifecycle, Pod: p.Name, From: Updated, To: PreparingUpdate, AddHook: true, MarkNotReady: hook.MarkPodNotReady,
-						Reason: fmt.Sprintf("pod %s is chosen for another in-place update, to %s: the inPlaceUpdate hook is put back and it waits in PreparingUpdate", p.Name, target)})
+					u.add(Action{Kind: SetPodLifecycle, Pod: p.Name, From: Updated, To: PreparingUpdate, AddHook: true, MarkNotReady: hook.MarkPodNotReady}, why{kind: whyHookAgain})
 				}
 				return "", nil
 			case PreparingUpdate:
@@ -395,12 +327,10 @@ func (u *updater[T]) updatePod(p *Pod, target string, d Diffs) (string, error) {
 				return fmt.Sprintf("not allowed to in-place update pod %s in state %s", p.Name, p.Lifecycle), nil
 			}
 			g := cs.UpdateStrategy.InPlaceGracePeriodSeconds
-			reason := fmt.Sprintf("%s: pod %s updated in place to %s (%s)", budget, p.Name, target, ip.String())
 			if g > 0 {
-				reason += fmt.Sprintf(", applied after a grace period of %ds", g)
 				u.requeue(time.Duration(g) * time.Second)
 			}
-			u.d.Actions = append(u.d.Actions, UpdateAction{Kind: UpdateInPlace, Pod: p.Name, From: p.Lifecycle, To: Updating, Revision: target, InPlace: ip, GraceSeconds: max(g, 0), Reason: reason})
+			u.add(Action{Kind: UpdatePodInPlace, Pod: p.Name, From: p.Lifecycle, To: Updating, Revision: target, InPlace: ip, GraceSeconds: max(g, 0)}, why{kind: whyInPlace})
 			return "", nil
 		}
 		if strategy == InPlaceOnly {
@@ -410,17 +340,16 @@ func (u *updater[T]) updatePod(p *Pod, target string, d Diffs) (string, error) {
 	if IsSpecifiedDelete(p, nil) {
 		return "", nil
 	}
-	why := "ReCreate"
+	w := why{kind: whyRecreate}
 	if strategy == InPlaceIfPossible {
-		why = "cannot update in place"
+		w.inPlaceTried = true
 		if ip, note, _ := u.inPlaceFor(p, target); ip != nil && len(ip.Blockers) > 0 {
-			why += " (" + strings.Join(ip.Blockers, ", ") + ")"
-		} else if note != "" {
-			why += " (" + note + ")"
+			w.blockers = ip.Blockers
+		} else {
+			w.note = note
 		}
 	}
-	u.d.Actions = append(u.d.Actions, UpdateAction{Kind: MarkSpecifiedDelete, Pod: p.Name, Revision: target,
-		Reason: fmt.Sprintf("%s: pod %s marked for deletion, to be recreated at %s (%s)", budget, p.Name, target, why)})
+	u.add(Action{Kind: RecreatePod, Pod: p.Name, Revision: target}, w)
 	return "", nil
 }
 
@@ -473,22 +402,23 @@ type inPlaceCache struct {
 	note string
 }
 
-// refreshReason explains a bookkeeping move.
-func refreshReason(lc *Lifecycle, p *Pod, to LifecycleState) string {
+// refreshWhy records why a bookkeeping move happens; the move's From
+// and To are the action's.
+func refreshWhy(lc *Lifecycle, p *Pod) why {
 	switch p.Lifecycle {
 	case PreparingNormal:
 		if lc == nil || lc.PreNormal == nil {
-			return fmt.Sprintf("pod %s is scheduled on %s: PreparingNormal to Normal", p.Name, p.NodeName)
+			return why{kind: whyScheduled, node: p.NodeName}
 		}
-		return fmt.Sprintf("pod %s carries the preNormal hook: PreparingNormal to Normal", p.Name)
+		return why{kind: whyPreNormalHook}
 	case PreparingUpdate:
-		return fmt.Sprintf("pod %s waited in PreparingUpdate but is already at the update revision: PreparingUpdate to %s", p.Name, to)
+		return why{kind: whyAlreadyUpdated}
 	case Updating:
-		return fmt.Sprintf("in-place update of pod %s is complete: Updating to %s", p.Name, to)
+		return why{kind: whyInPlaceDone}
 	case Updated:
-		return fmt.Sprintf("pod %s carries the inPlaceUpdate hook again (or there is none): Updated to Normal", p.Name)
+		return why{kind: whyHookBack}
 	}
-	return fmt.Sprintf("pod %s: %s to %s", p.Name, p.Lifecycle, to)
+	return why{kind: whyMoved}
 }
 
 // roundUpSecond rounds a positive duration up to a whole second.

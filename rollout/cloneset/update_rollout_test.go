@@ -30,11 +30,11 @@ func (w *inPlaceWorld) apply(t *rapid.T, d UpdateDecision) {
 			}
 		}
 		switch a.Kind {
-		case SetLifecycle:
+		case SetPodLifecycle:
 			p.Lifecycle = a.To
-		case SetInPlaceUpdateReady:
+		case SetPodInPlaceUpdateReady:
 			p.InPlaceUpdateReady = ConditionTrue
-		case UpdateInPlace:
+		case UpdatePodInPlace:
 			p.Revision, p.Lifecycle = a.Revision, Updating
 			p.InPlaceUpdateReady = ConditionFalse
 			p.InPlaceUpdate = &InPlaceUpdateState{Revision: a.Revision, UpdateTime: w.now}

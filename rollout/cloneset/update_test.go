@@ -49,7 +49,7 @@ func upods(rev string, names ...string) []Pod {
 }
 
 // kinds summarises actions as "kind pod[ from>to]".
-func kinds(actions []UpdateAction) []string {
+func kinds(actions []Action) []string {
 	var out []string
 	for _, a := range actions {
 		s := a.Kind.String() + " " + a.Pod
@@ -87,13 +87,13 @@ func TestUpdate(t *testing.T) {
 			name: "ReCreate marks the unready pod", cs: CloneSet[struct{}]{Replicas: 3},
 			pods: func() []Pod { p := upods("cs-r1", "p0", "p1", "p2"); p[1].Ready = false; return p }(),
 			revs: Revisions{Current: "cs-r1", Update: "cs-r2"}, wantBranch: UpdatePods,
-			wantActions: []string{"MarkSpecifiedDelete p1 @cs-r2"},
+			wantActions: []string{"RecreatePod p1 @cs-r2"},
 			reason:      "budget 1 and p1 is already unavailable: sorted first, costs nothing, then the budget is used",
 		},
 		{
 			name: "ReCreate marks one pod of 3", cs: CloneSet[struct{}]{Replicas: 3},
 			pods: upods("cs-r1", "p0", "p1", "p2"), revs: Revisions{Current: "cs-r1", Update: "cs-r2"},
-			wantBranch: UpdatePods, wantActions: []string{"MarkSpecifiedDelete p0 @cs-r2"},
+			wantBranch: UpdatePods, wantActions: []string{"RecreatePod p0 @cs-r2"},
 		},
 		{
 			name: "already marked pods are not written again", cs: CloneSet[struct{}]{Replicas: 3},
@@ -104,17 +104,17 @@ func TestUpdate(t *testing.T) {
 		{
 			name: "InPlaceIfPossible image change", cs: CloneSet[struct{}]{Replicas: 3, UpdateStrategy: UpdateStrategy{Type: InPlaceIfPossible}},
 			pods: upods("cs-r1", "p0", "p1", "p2"), revs: Revisions{Current: "cs-r1", Update: "cs-r2"},
-			wantBranch: UpdatePods, wantActions: []string{"UpdateInPlace p0 Normal>Updating @cs-r2"},
+			wantBranch: UpdatePods, wantActions: []string{"UpdatePodInPlace p0 Normal>Updating @cs-r2"},
 		},
 		{
 			name: "in-place with a grace period", cs: CloneSet[struct{}]{Replicas: 3, UpdateStrategy: UpdateStrategy{Type: InPlaceIfPossible, InPlaceGracePeriodSeconds: 10}},
 			pods: upods("cs-r1", "p0", "p1", "p2"), revs: Revisions{Current: "cs-r1", Update: "cs-r2"},
-			wantBranch: UpdatePods, wantActions: []string{"UpdateInPlace p0 Normal>Updating @cs-r2"}, wantRequeue: 10 * time.Second,
+			wantBranch: UpdatePods, wantActions: []string{"UpdatePodInPlace p0 Normal>Updating @cs-r2"}, wantRequeue: 10 * time.Second,
 		},
 		{
 			name: "InPlaceIfPossible env change falls back to recreate", cs: CloneSet[struct{}]{Replicas: 3, UpdateStrategy: UpdateStrategy{Type: InPlaceIfPossible}},
 			pods: upods("cs-r1", "p0", "p1", "p2"), revs: Revisions{Current: "cs-r1", Update: "cs-r3"},
-			wantBranch: UpdatePods, wantActions: []string{"MarkSpecifiedDelete p0 @cs-r3"},
+			wantBranch: UpdatePods, wantActions: []string{"RecreatePod p0 @cs-r3"},
 		},
 		{
 			name: "InPlaceOnly env change fails", cs: CloneSet[struct{}]{Replicas: 3, UpdateStrategy: UpdateStrategy{Type: InPlaceOnly}},
@@ -129,14 +129,14 @@ func TestUpdate(t *testing.T) {
 		{
 			name: "InPlaceIfPossible with the pod's revision unknown recreates", cs: CloneSet[struct{}]{Replicas: 3, UpdateStrategy: UpdateStrategy{Type: InPlaceIfPossible}},
 			pods: upods("cs-gone", "p0", "p1", "p2"), revs: Revisions{Current: "cs-gone", Update: "cs-r2"},
-			wantBranch: UpdatePods, wantActions: []string{"MarkSpecifiedDelete p0 @cs-r2"},
+			wantBranch: UpdatePods, wantActions: []string{"RecreatePod p0 @cs-r2"},
 		},
 		{
 			name: "inPlaceUpdate hook: PreparingUpdate, no image change",
 			cs:   CloneSet[struct{}]{Replicas: 3, UpdateStrategy: UpdateStrategy{Type: InPlaceIfPossible}, Lifecycle: &Lifecycle{InPlaceUpdate: hook}},
 			pods: []Pod{hooked(upod("p0", "cs-r1")), hooked(upod("p1", "cs-r1")), hooked(upod("p2", "cs-r1"))},
 			revs: Revisions{Current: "cs-r1", Update: "cs-r2"}, wantBranch: UpdatePods,
-			wantActions: []string{"SetLifecycle p0 Normal>PreparingUpdate"},
+			wantActions: []string{"SetPodLifecycle p0 Normal>PreparingUpdate"},
 		},
 		{
 			name: "inPlaceUpdate hook, next round: the hooked PreparingUpdate pod uses the budget and waits",
@@ -150,14 +150,14 @@ func TestUpdate(t *testing.T) {
 			cs:   CloneSet[struct{}]{Replicas: 3, UpdateStrategy: UpdateStrategy{Type: InPlaceIfPossible}, Lifecycle: &Lifecycle{InPlaceUpdate: hook}},
 			pods: []Pod{hooked(upod("p0", "cs-r1")), hooked(upod("p1", "cs-r1")), withState(upod("p2", "cs-r1"), PreparingUpdate)},
 			revs: Revisions{Current: "cs-r1", Update: "cs-r2"}, wantBranch: UpdatePods,
-			wantActions: []string{"UpdateInPlace p2 PreparingUpdate>Updating @cs-r2"},
+			wantActions: []string{"UpdatePodInPlace p2 PreparingUpdate>Updating @cs-r2"},
 		},
 		{
 			name: "refresh: Updated waits for the hook, then a new revision reuses it",
 			cs:   CloneSet[struct{}]{Replicas: 1, UpdateStrategy: UpdateStrategy{Type: InPlaceIfPossible, MaxUnavailable: num(1)}, Lifecycle: &Lifecycle{InPlaceUpdate: hook}},
 			pods: []Pod{withState(upod("p0", "cs-r2"), Updated)},
 			revs: Revisions{Current: "cs-r2", Update: "cs-r1"}, wantBranch: UpdatePods,
-			wantActions: []string{"SetLifecycle p0 Updated>PreparingUpdate"},
+			wantActions: []string{"SetPodLifecycle p0 Updated>PreparingUpdate"},
 			reason:      "an Updated pod is a candidate even though not available; the hook is put back",
 		},
 		{
@@ -171,7 +171,7 @@ func TestUpdate(t *testing.T) {
 				return p
 			}()...),
 			revs: Revisions{Current: "cs-r1", Update: "cs-r2"}, opts: Options{Gates: Gates{PartitionRollback: true}}, wantBranch: UpdatePods,
-			wantActions: []string{"UpdateInPlace n0 Normal>Updating @cs-r1", "UpdateInPlace n1 Normal>Updating @cs-r1", "UpdateInPlace n2 Normal>Updating @cs-r1"},
+			wantActions: []string{"UpdatePodInPlace n0 Normal>Updating @cs-r1", "UpdatePodInPlace n1 Normal>Updating @cs-r1", "UpdatePodInPlace n2 Normal>Updating @cs-r1"},
 			reason:      "updateNum -4, budget 3 + 8 - 8 = 3",
 		},
 		{
@@ -188,7 +188,7 @@ func TestUpdate(t *testing.T) {
 				return p
 			}(),
 			revs: Revisions{Current: "cs-r1", Update: "cs-r2"}, wantBranch: UpdateRefreshed,
-			wantActions: []string{"SetLifecycle p0 PreparingNormal>Normal"},
+			wantActions: []string{"SetPodLifecycle p0 PreparingNormal>Normal"},
 		},
 		{
 			name: "paused: refresh runs, no update", cs: CloneSet[struct{}]{Replicas: 3, UpdateStrategy: UpdateStrategy{Paused: true}},
@@ -208,7 +208,7 @@ func TestUpdate(t *testing.T) {
 				return p
 			}()},
 			revs: Revisions{Current: "cs-r1", Update: "cs-r2"}, wantBranch: UpdateRefreshed,
-			wantActions: []string{"SetInPlaceUpdateReady p0", "SetLifecycle p0 Updating>Normal"},
+			wantActions: []string{"SetPodInPlaceUpdateReady p0", "SetPodLifecycle p0 Updating>Normal"},
 		},
 		{
 			name: "completed in-place update with a preDelete-only lifecycle goes through Updated",
@@ -219,7 +219,7 @@ func TestUpdate(t *testing.T) {
 				return p
 			}()},
 			revs: Revisions{Current: "cs-r1", Update: "cs-r2"}, wantBranch: UpdateRefreshed,
-			wantActions: []string{"SetLifecycle p0 Updating>Updated"},
+			wantActions: []string{"SetPodLifecycle p0 Updating>Updated"},
 		},
 		{
 			name: "held update still in its grace period", cs: CloneSet[struct{}]{Replicas: 1},
@@ -241,7 +241,7 @@ func TestUpdate(t *testing.T) {
 				return p
 			}()},
 			revs: Revisions{Current: "cs-r1", Update: "cs-r2"}, wantBranch: UpdateNothing,
-			wantActions: []string{"ApplyHeldUpdate p0 @cs-r2"},
+			wantActions: []string{"ApplyHeldPodUpdate p0 @cs-r2"},
 		},
 		{
 			name: "held update for another revision is dropped", cs: CloneSet[struct{}]{Replicas: 1},
@@ -252,7 +252,7 @@ func TestUpdate(t *testing.T) {
 				return p
 			}()},
 			revs: Revisions{Current: "cs-r1", Update: "cs-r2"}, wantBranch: UpdateNothing,
-			wantActions: []string{"DropHeldUpdate p0 @cs-r3"},
+			wantActions: []string{"DropHeldPodUpdate p0 @cs-r3"},
 		},
 		{
 			name: "held update without its state record fails", cs: CloneSet[struct{}]{Replicas: 1},
@@ -322,14 +322,14 @@ func TestUpdateKruiseCases(t *testing.T) {
 		wantRequeue time.Duration
 	}{
 		{name: "do nothing", pod: pod("rev_new", "", ""), update: newRev, wantBranch: UpdateNothing},
-		{name: "recreate update 1", strategy: UpdateStrategy{Type: ReCreate}, pod: pod("rev_old", "", ""), update: newRev, wantBranch: UpdatePods, wantActions: []string{"MarkSpecifiedDelete pod-0 @rev_new"}},
-		{name: "recreate update 2", strategy: inPlace, pod: pod("rev_old", "", ""), update: badRev, wantBranch: UpdatePods, wantActions: []string{"MarkSpecifiedDelete pod-0 @rev_new"}},
-		{name: "inplace update", strategy: inPlace, pod: pod("rev_old", "", ""), update: newRev, wantBranch: UpdatePods, wantActions: []string{"UpdateInPlace pod-0 >Updating @rev_new"}},
+		{name: "recreate update 1", strategy: UpdateStrategy{Type: ReCreate}, pod: pod("rev_old", "", ""), update: newRev, wantBranch: UpdatePods, wantActions: []string{"RecreatePod pod-0 @rev_new"}},
+		{name: "recreate update 2", strategy: inPlace, pod: pod("rev_old", "", ""), update: badRev, wantBranch: UpdatePods, wantActions: []string{"RecreatePod pod-0 @rev_new"}},
+		{name: "inplace update", strategy: inPlace, pod: pod("rev_old", "", ""), update: newRev, wantBranch: UpdatePods, wantActions: []string{"UpdatePodInPlace pod-0 >Updating @rev_new"}},
 		{
 			name: "inplace update with grace period", strategy: UpdateStrategy{Type: InPlaceIfPossible, InPlaceGracePeriodSeconds: 3630},
-			pod: pod("rev_old", "", ""), update: newRev, wantBranch: UpdatePods, wantActions: []string{"UpdateInPlace pod-0 >Updating @rev_new"}, wantRequeue: 3630 * time.Second,
+			pod: pod("rev_old", "", ""), update: newRev, wantBranch: UpdatePods, wantActions: []string{"UpdatePodInPlace pod-0 >Updating @rev_new"}, wantRequeue: 3630 * time.Second,
 		},
-		{name: "create: preparingNormal->Normal without hook", pod: pod("rev_new", PreparingNormal, "127.0.0.1"), update: newRev, wantBranch: UpdateRefreshed, wantActions: []string{"SetLifecycle pod-0 PreparingNormal>Normal"}},
+		{name: "create: preparingNormal->Normal without hook", pod: pod("rev_new", PreparingNormal, "127.0.0.1"), update: newRev, wantBranch: UpdateRefreshed, wantActions: []string{"SetPodLifecycle pod-0 PreparingNormal>Normal"}},
 		{
 			name: "create: preparingNormal->preparingNormal, preNormal does not hook", lifecycle: &Lifecycle{PreNormal: &LifecycleHook{LabelsHandler: map[string]string{"preNormalHooked": "true"}}},
 			pod: pod("rev_new", PreparingNormal, "127.0.0.1"), update: newRev, wantBranch: UpdateNothing,
@@ -341,23 +341,23 @@ func TestUpdateKruiseCases(t *testing.T) {
 				p.Labels = map[string]string{"preNormalHooked": "true"}
 				return p
 			}(),
-			update: newRev, wantBranch: UpdateRefreshed, wantActions: []string{"SetLifecycle pod-0 PreparingNormal>Normal"},
+			update: newRev, wantBranch: UpdateRefreshed, wantActions: []string{"SetPodLifecycle pod-0 PreparingNormal>Normal"},
 		},
 		{
 			name: "recreate update: preparingNormal, preNormal does not hook, specific delete", lifecycle: &Lifecycle{PreNormal: &LifecycleHook{FinalizersHandler: []string{"preNormalHooked"}}},
-			pod: pod("rev_old", PreparingNormal, ""), update: newRev, wantBranch: UpdatePods, wantActions: []string{"MarkSpecifiedDelete pod-0 @rev_new"},
+			pod: pod("rev_old", PreparingNormal, ""), update: newRev, wantBranch: UpdatePods, wantActions: []string{"RecreatePod pod-0 @rev_new"},
 		},
 		{
 			name: "in-place update: preparingNormal->Updating, preNormal & InPlaceUpdate does not hook", strategy: inPlace, lifecycle: &Lifecycle{PreNormal: &LifecycleHook{FinalizersHandler: []string{"slb.com/online"}}},
-			pod: pod("rev_old", PreparingNormal, ""), update: newRev, wantBranch: UpdatePods, wantActions: []string{"UpdateInPlace pod-0 PreparingNormal>Updating @rev_new"},
+			pod: pod("rev_old", PreparingNormal, ""), update: newRev, wantBranch: UpdatePods, wantActions: []string{"UpdatePodInPlace pod-0 PreparingNormal>Updating @rev_new"},
 		},
 		{
 			name: "in-place update: preparingNormal->Normal, preNormal & InPlaceUpdate does hook", strategy: inPlace, lifecycle: &Lifecycle{PreNormal: online, InPlaceUpdate: online},
-			pod: pod("rev_old", PreparingNormal, "", "slb/online"), update: newRev, wantBranch: UpdateRefreshed, wantActions: []string{"SetLifecycle pod-0 PreparingNormal>Normal"},
+			pod: pod("rev_old", PreparingNormal, "", "slb/online"), update: newRev, wantBranch: UpdateRefreshed, wantActions: []string{"SetPodLifecycle pod-0 PreparingNormal>Normal"},
 		},
 		{
 			name: "in-place update: Normal->preparingUpdate, preNormal & InPlaceUpdate does hook", strategy: inPlace, lifecycle: &Lifecycle{PreNormal: online, InPlaceUpdate: online},
-			pod: pod("rev_old", Normal, "", "slb/online"), update: newRev, wantBranch: UpdatePods, wantActions: []string{"SetLifecycle pod-0 Normal>PreparingUpdate"},
+			pod: pod("rev_old", Normal, "", "slb/online"), update: newRev, wantBranch: UpdatePods, wantActions: []string{"SetPodLifecycle pod-0 Normal>PreparingUpdate"},
 		},
 		{
 			name: "create: preparingNormal->Normal without hook, pod is not scheduled, should stay at preparingNormal",
@@ -535,7 +535,7 @@ func TestUpdateActsWithinTheBudget(t *testing.T) {
 		seen := map[string]bool{}
 		for _, a := range got.Actions {
 			switch a.Kind {
-			case MarkSpecifiedDelete, UpdateInPlace:
+			case RecreatePod, UpdatePodInPlace:
 				if !slices.Contains(got.Chosen, a.Pod) || seen[a.Pod] {
 					t.Fatalf("action %v on a pod not chosen, or twice", a)
 				}
@@ -550,7 +550,7 @@ func TestUpdateActsWithinTheBudget(t *testing.T) {
 		}
 		if got.Branch == UpdateRefreshed {
 			for _, a := range got.Actions {
-				if a.Kind == MarkSpecifiedDelete || a.Kind == UpdateInPlace {
+				if a.Kind == RecreatePod || a.Kind == UpdatePodInPlace {
 					t.Fatalf("update action %v in a refreshed round", a)
 				}
 			}

@@ -226,22 +226,22 @@ func ourReconcile(t *rapid.T, s *state, opts cloneset.Options) (effects, clonese
 	}
 	for _, a := range ud.Actions {
 		switch a.Kind {
-		case cloneset.SetLifecycle:
+		case cloneset.SetPodLifecycle:
 			set(a.Pod, func(p *podEffect) { p.Lifecycle = string(a.To) })
-		case cloneset.ApplyHeldUpdate:
+		case cloneset.ApplyHeldPodUpdate:
 			p, _ := findPod(s.pods, a.Pod)
 			var held inplaceupdate.UpdateSpec
 			if err := json.Unmarshal([]byte(p.Annotations[appspub.InPlaceUpdateGraceKey]), &held); err != nil {
 				t.Fatalf("grace annotation of %s: %v", a.Pod, err)
 			}
 			set(a.Pod, func(p *podEffect) { p.Held, p.Image = false, held.ContainerImages["app"] })
-		case cloneset.DropHeldUpdate:
+		case cloneset.DropHeldPodUpdate:
 			set(a.Pod, func(p *podEffect) { p.Held = false })
-		case cloneset.SetInPlaceUpdateReady:
+		case cloneset.SetPodInPlaceUpdateReady:
 			set(a.Pod, func(p *podEffect) { p.InPlaceUpdateReady = string(cloneset.ConditionTrue) })
-		case cloneset.MarkSpecifiedDelete:
+		case cloneset.RecreatePod:
 			set(a.Pod, func(p *podEffect) { p.SpecifiedDelete = true })
-		case cloneset.UpdateInPlace:
+		case cloneset.UpdatePodInPlace:
 			set(a.Pod, func(p *podEffect) {
 				p.Revision = a.Revision
 				p.Lifecycle = string(cloneset.Updating)
@@ -408,8 +408,8 @@ func TestInPlaceRolloutMatchesKruise(t *testing.T) {
 		kinds := map[string]bool{}
 		for _, a := range ud.Actions {
 			kinds[a.Kind.String()] = true
-			if a.Kind == cloneset.UpdateInPlace && a.GraceSeconds > 0 {
-				kinds["UpdateInPlace with a grace period"] = true
+			if a.Kind == cloneset.UpdatePodInPlace && a.GraceSeconds > 0 {
+				kinds["UpdatePodInPlace with a grace period"] = true
 			}
 		}
 		if len(kinds) == 0 {

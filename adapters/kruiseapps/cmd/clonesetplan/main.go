@@ -167,15 +167,16 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 }
 
 // writeJSON prints the rollout as one JSON object: the heading, the
-// reconciles (as cloneset.Reconcile encodes them) and the outcome.
+// recorded syncs (reconciles, as cloneset.Step encodes them), the
+// outcome and the number of syncs that ran.
 func writeJSON(w io.Writer, t *trace) error {
 	out := struct {
-		Heading    string `json:"heading"`
-		Initial    any    `json:"initial"`
-		Steps      any    `json:"steps"`
-		Outcome    string `json:"outcome"`
-		Reconciles int    `json:"reconciles"`
-	}{describe(t), t.initial, t.t.Steps, t.t.Outcome.String(), t.t.Reconciles}
+		Heading string `json:"heading"`
+		Initial any    `json:"initial"`
+		Steps   any    `json:"steps"`
+		Outcome string `json:"outcome"`
+		Syncs   int    `json:"syncs"`
+	}{describe(t), t.initial, t.t.Steps, t.t.Outcome.String(), t.t.Syncs}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(out)

@@ -158,7 +158,7 @@ func TestRunJSONIsValid(t *testing.T) {
 	var out struct {
 		Heading string
 		Steps   []struct {
-			Number int
+			Sync   int
 			Reason string
 		}
 		Outcome string
@@ -171,7 +171,7 @@ func TestRunJSONIsValid(t *testing.T) {
 	}
 	for _, s := range out.Steps {
 		if !strings.Contains(table, s.Reason) {
-			t.Errorf("reconcile %d's reason %q is not in the table", s.Number, s.Reason)
+			t.Errorf("reconcile %d's reason %q is not in the table", s.Sync, s.Reason)
 		}
 	}
 	if len(out.Steps) == 0 {

@@ -87,7 +87,7 @@ func simulate(cfg *config, objs *objects, stderr io.Writer) (*trace, error) {
 		Interval:     cfg.interval,
 		ReadyDelay:   cfg.readyDelay,
 		InPlaceDelay: cfg.inPlaceDelay,
-		MaxSteps:     cfg.maxSteps,
+		MaxSyncs:     cfg.maxSteps,
 		RecordPods:   true,
 	}
 	if len(pods) == 0 && (newTemplate != nil || cfg.partition != nil) {
@@ -99,10 +99,10 @@ func simulate(cfg *config, objs *objects, stderr io.Writer) (*trace, error) {
 	t.to = t.from
 	if newTemplate != nil {
 		t.to = images(newTemplate)
-		sim.Events = append(sim.Events, cloneset.Event[kruiseapps.Template]{Step: 1, Kind: cloneset.SetTemplate, Template: *newTemplate})
+		sim.Events = append(sim.Events, cloneset.Event[kruiseapps.Template]{Sync: 1, Kind: cloneset.SetTemplate, Template: *newTemplate})
 	}
 	if cfg.partition != nil {
-		sim.Events = append(sim.Events, cloneset.Event[kruiseapps.Template]{Step: 1, Kind: cloneset.SetPartition, Partition: cfg.partition})
+		sim.Events = append(sim.Events, cloneset.Event[kruiseapps.Template]{Sync: 1, Kind: cloneset.SetPartition, Partition: cfg.partition})
 	}
 	if t.initial, err = initial(&cs, pods, revisions); err != nil {
 		return nil, fmt.Errorf("clonesetplan: %w", err)
@@ -163,7 +163,7 @@ func settle(cs cloneset.CloneSet[kruiseapps.Template], sim cloneset.Config[kruis
 		return cs, nil, nil, fmt.Errorf("clonesetplan: settling the CloneSet before the update: %w", err)
 	}
 	if t.Outcome != cloneset.OutcomeComplete {
-		return cs, nil, nil, fmt.Errorf("clonesetplan: settling the CloneSet before the update: %v after %d reconciles", t.Outcome, t.Reconciles)
+		return cs, nil, nil, fmt.Errorf("clonesetplan: settling the CloneSet before the update: %v after %d reconciles", t.Outcome, t.Syncs)
 	}
 	return t.CloneSet, t.Pods, t.Revisions, nil
 }

@@ -20,7 +20,7 @@ import (
 // each under a comment line with the reason, and the outcome.
 func writeTable(w io.Writer, t *trace) error {
 	tab := clonesettable.Table{Heading: describe(t), Name: t.cs.Name, Update: t.t.CloneSet.Status.UpdateRevision,
-		Outcome: t.t.Outcome.String(), Reconciles: t.t.Reconciles}
+		Outcome: t.t.Outcome.String(), Syncs: t.t.Syncs}
 	tab.Rows = append(tab.Rows, clonesettable.Row{
 		Comment:  startLabel(t) + fmt.Sprintf("%d pods, %d at the update revision", t.initial.Active, t.initial.Status.UpdatedReplicas),
 		Replicas: t.initial.Replicas, Status: t.initial.Status, Pods: t.initialPods})
@@ -32,7 +32,7 @@ func writeTable(w io.Writer, t *trace) error {
 	return clonesettable.Write(w, &tab)
 }
 
-// podStates returns pods as a Reconcile records them, oldest first (by
+// podStates returns pods as a cloneset.Step records them, oldest first (by
 // creation time, then name), at time now.
 func podStates(pods []cloneset.Pod, minReadySeconds int32, now time.Time) []cloneset.PodState {
 	sorted := slices.Clone(pods)

@@ -1,0 +1,79 @@
+package cloneset
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"pgregory.net/rapid"
+)
+
+// TestPlannerPlanThenExplainEqualsPlanWith: on random inputs, Planner.Plan
+// leaves every reason "" and gives otherwise the Sync PlanWith gives; after
+// Explain the Sync (and the Actions slice Plan returned) equal PlanWith's;
+// a second Explain changes nothing. One Planner serves every input in
+// turn, as in a controller's loop.
+func TestPlannerPlanThenExplainEqualsPlanWith(t *testing.T) {
+	var p Planner[podTemplate]
+	rapid.Check(t, func(t *rapid.T) {
+		r1 := revisionOf(t, templateOf("nginx:1.25"), 1)
+		r2 := revisionOf(t, templateOf("nginx:1.26"), 2)
+		in := drawPlanInput(t, r1, r2)
+		want, wantErr := PlanWith(in.cs, in.pods, in.revs, in.now, in.opts)
+		p.Options = in.opts
+		got, err := p.Plan(in.cs, in.pods, in.revs, in.now)
+		if (err == nil) != (wantErr == nil) || (err != nil && err.Error() != wantErr.Error()) {
+			t.Fatalf("Planner.Plan error %v, PlanWith %v", err, wantErr)
+		}
+		if err != nil {
+			if s := p.Explain(); !cmp.Equal(s, Sync[podTemplate]{}) {
+				t.Fatalf("Explain after a failed Plan = %+v, want a zero Sync", s)
+			}
+			return
+		}
+		if got.Reason != "" {
+			t.Fatalf("Planner.Plan wrote Sync.Reason %q before Explain", got.Reason)
+		}
+		unexplained := want
+		unexplained.Reason = ""
+		unexplained.Actions = make([]Action, len(want.Actions))
+		for i, a := range want.Actions {
+			if got.Actions[i].Reason != "" {
+				t.Fatalf("Planner.Plan wrote Actions[%d].Reason %q before Explain", i, got.Actions[i].Reason)
+			}
+			a.Reason = ""
+			unexplained.Actions[i] = a
+		}
+		if len(want.Actions) == 0 {
+			unexplained.Actions = want.Actions
+		}
+		if want.Update != nil {
+			u := *want.Update
+			u.Actions = nil
+			for _, a := range want.Update.Actions {
+				a.Reason = ""
+				u.Actions = append(u.Actions, a)
+			}
+			unexplained.Update = &u
+		}
+		if diff := cmp.Diff(unexplained, got); diff != "" {
+			t.Fatalf("Planner.Plan differs from PlanWith beyond the reasons (-PlanWith +Plan):\n%s", diff)
+		}
+		explained := p.Explain()
+		if diff := cmp.Diff(want, explained); diff != "" {
+			t.Fatalf("Planner.Plan then Explain differs from PlanWith (-PlanWith +Explain):\n%s", diff)
+		}
+		if diff := cmp.Diff(want.Actions, got.Actions); diff != "" {
+			t.Fatalf("Explain did not write the reasons into the Actions Plan returned (-PlanWith +Plan):\n%s", diff)
+		}
+		if diff := cmp.Diff(want, p.Explain()); diff != "" {
+			t.Fatalf("a second Explain changed the Sync (-PlanWith +Explain):\n%s", diff)
+		}
+	})
+}
+
+func TestPlannerExplainBeforePlanIsZero(t *testing.T) {
+	var p Planner[podTemplate]
+	if s := p.Explain(); !cmp.Equal(s, Sync[podTemplate]{}) {
+		t.Errorf("Explain on a zero Planner = %+v, want a zero Sync", s)
+	}
+}
