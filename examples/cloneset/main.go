@@ -51,7 +51,7 @@ type config struct {
 	readyDelay         time.Duration
 	inPlaceDelay       time.Duration
 	terminating        time.Duration
-	maxSteps           int
+	maxSyncs           int
 	svgPath            string
 }
 
@@ -73,7 +73,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.DurationVar(&cfg.readyDelay, "ready", 10*time.Second, "how long a created pod takes to become ready")
 	fs.DurationVar(&cfg.inPlaceDelay, "in-place", 5*time.Second, "how long an in-place update takes to restart the containers")
 	fs.DurationVar(&cfg.terminating, "terminating", 0, "how long a deleted pod stays terminating")
-	fs.IntVar(&cfg.maxSteps, "max-steps", 300, "the most reconciles to run")
+	fs.IntVar(&cfg.maxSyncs, "max-syncs", 300, "the most reconciles to run")
 	fs.StringVar(&cfg.svgPath, "svg", "", "also draw the rollout as an SVG chart to `FILE`")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -93,8 +93,8 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	if cfg.interval <= 0 || cfg.readyDelay < 0 || cfg.inPlaceDelay < 0 || cfg.terminating < 0 {
 		return cfg, errors.New("-interval must be positive and -ready, -in-place, -terminating not negative")
 	}
-	if cfg.maxSteps < 1 || cfg.maxSteps > 100000 {
-		return cfg, fmt.Errorf("-max-steps %d: want 1 to 100000", cfg.maxSteps)
+	if cfg.maxSyncs < 1 || cfg.maxSyncs > 100000 {
+		return cfg, fmt.Errorf("-max-syncs %d: want 1 to 100000", cfg.maxSyncs)
 	}
 	cfg.replicas, cfg.minReadySeconds = int32(*replicas), int32(*minReady)
 	for _, p := range strings.Split(*partitions, ",") {
@@ -197,7 +197,7 @@ func simulate(cfg *config) (*cloneset.Trace[template], *cloneset.CloneSet[templa
 	}
 	// The CloneSet at rest on the old image: pods created and ready.
 	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	rest, err := cloneset.Simulate(cs, nil, nil, cloneset.Config[template]{Start: start.Add(-time.Hour), Interval: cfg.interval, MaxSyncs: cfg.maxSteps})
+	rest, err := cloneset.Simulate(cs, nil, nil, cloneset.Config[template]{Start: start.Add(-time.Hour), Interval: cfg.interval, MaxSyncs: cfg.maxSyncs})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -209,7 +209,7 @@ func simulate(cfg *config) (*cloneset.Trace[template], *cloneset.CloneSet[templa
 	}
 	tr, err := cloneset.Simulate(&before, rest.Pods, rest.Revisions, cloneset.Config[template]{
 		Start: start, Interval: cfg.interval, ReadyDelay: cfg.readyDelay, InPlaceDelay: cfg.inPlaceDelay,
-		TerminationDelay: cfg.terminating, MaxSyncs: cfg.maxSteps, Events: events, Partitions: parts, RecordPods: true,
+		TerminationDelay: cfg.terminating, MaxSyncs: cfg.maxSyncs, Events: events, Partitions: parts, RecordPods: true,
 	})
 	if err != nil {
 		return nil, nil, err

@@ -38,7 +38,7 @@ type config struct {
 	neverReady       int32
 	terminating      time.Duration
 	terminatingAware bool
-	maxSteps         int
+	maxSyncs         int
 
 	scales     []scaleEvent
 	pauseAt    int
@@ -73,7 +73,7 @@ func defaultConfig() config {
 		toImage:    "nginx:1.9.3",
 		interval:   10 * time.Second,
 		readyDelay: 10 * time.Second,
-		maxSteps:   100,
+		maxSyncs:   100,
 		output:     "table",
 	}
 }
@@ -118,7 +118,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.StringVar(&cfg.manifest, "f", "", "read the Deployment from an apps/v1 manifest in JSON `file`; its first container's image is the new image, and its resource requests give the capacity the rollout needs")
 	fs.StringVar(&cfg.fromImage, "image-from", cfg.fromImage, "the first container's image before the update")
 	fs.StringVar(&cfg.toImage, "image-to", cfg.toImage, "the first container's image after the update")
-	fs.IntVar(&cfg.maxSteps, "max-steps", cfg.maxSteps, "stop after this many syncs")
+	fs.IntVar(&cfg.maxSyncs, "max-syncs", cfg.maxSyncs, "stop after this many syncs")
 	fs.StringVar(&cfg.output, "o", cfg.output, "output format: table or json")
 	fs.StringVar(&cfg.svgPath, "svg", "", "also write a chart of the rollout to `file` (SVG)")
 	if err := fs.Parse(args); err != nil {
@@ -208,8 +208,8 @@ func (cfg *config) check() error {
 	switch {
 	case cfg.output != "table" && cfg.output != "json":
 		return fmt.Errorf("invalid value %q for flag -o: want table or json", cfg.output)
-	case cfg.maxSteps < 1:
-		return fmt.Errorf("invalid value %d for flag -max-steps: want at least 1", cfg.maxSteps)
+	case cfg.maxSyncs < 1:
+		return fmt.Errorf("invalid value %d for flag -max-syncs: want at least 1", cfg.maxSyncs)
 	case cfg.neverReady < 0:
 		return fmt.Errorf("invalid value %d for flag -never-ready: want at least 0", cfg.neverReady)
 	case cfg.interval <= 0:

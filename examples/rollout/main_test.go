@@ -36,7 +36,7 @@ func TestRunGolden(t *testing.T) {
 		{name: "requests, init containers and a sidecar", args: []string{"-f", "testdata/web-requests.json", "-image-from", "web:1"}, golden: "requests.golden"},
 		{name: "requests as JSON", args: []string{"-f", "testdata/web-requests.json", "-image-from", "web:1", "-o", "json"}, golden: "requests.json.golden"},
 		{name: "recreate with slow termination", args: []string{"-strategy", "Recreate", "-terminating", "15s"}, golden: "recreate.golden"},
-		{name: "saturated ceiling: sync lines and summary say so", args: []string{"-replicas", "2147483647", "-max-steps", "3"}, golden: "saturated.golden"},
+		{name: "saturated ceiling: sync lines and summary say so", args: []string{"-replicas", "2147483647", "-max-syncs", "3"}, golden: "saturated.golden"},
 		{name: "resize mid-rollout as JSON", args: []string{"-replicas", "4", "-max-surge", "1", "-max-unavailable", "0", "-scale", "8@3", "-o", "json"}, golden: "resize.json.golden"},
 	}
 	for _, tt := range tests {
@@ -281,7 +281,7 @@ func TestEveryFlagRuns(t *testing.T) {
 		{"-scale", "0@3"},
 		{"-scale", "4@3", "-scale", "12@6"},
 		{"-min-ready-seconds", "30", "-ready-delay", "5s", "-interval", "3s"},
-		{"-max-steps", "3"},
+		{"-max-syncs", "3"},
 		{"-image-from", "web:1", "-image-to", "web:1"},
 	}
 	for _, args := range tests {
@@ -314,7 +314,7 @@ func TestEveryFlagRuns(t *testing.T) {
 // FuzzRun checks that no command line makes the program panic and that
 // it always exits 0, 1 or 2, printing to stderr exactly when it fails.
 // Arguments are split on spaces. Flags that touch files (-f, -svg) or
-// raise the step limit are left out, to keep each run fast and hermetic.
+// raise the sync limit are left out, to keep each run fast and hermetic.
 func FuzzRun(f *testing.F) {
 	seeds := []string{
 		"", "-replicas -1", "-max-surge 2.5%", "-max-surge 0 -max-unavailable 0%", "-strategy BlueGreen",
@@ -328,7 +328,7 @@ func FuzzRun(f *testing.F) {
 	f.Fuzz(func(t *testing.T, line string) {
 		args := strings.Fields(line)
 		for _, a := range args {
-			if strings.HasPrefix(a, "-f") || strings.HasPrefix(a, "-svg") || strings.Contains(a, "max-steps") ||
+			if strings.HasPrefix(a, "-f") || strings.HasPrefix(a, "-svg") || strings.Contains(a, "max-syncs") ||
 				strings.Contains(a, "-h") {
 				t.Skip()
 			}

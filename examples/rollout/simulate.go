@@ -31,7 +31,7 @@ func simulate(cfg *config) (*trace, error) {
 		ReadyDelay:       cfg.readyDelay,
 		TerminationDelay: cfg.terminating,
 		NeverReady:       cfg.neverReady,
-		MaxSyncs:         cfg.maxSteps,
+		MaxSyncs:         cfg.maxSyncs,
 		Events:           events,
 	}
 	if cfg.terminatingAware {

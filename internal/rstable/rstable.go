@@ -230,7 +230,7 @@ func Outcome(o rollout.Outcome) string {
 	case rollout.OutcomeStalled:
 		return "stalled: nothing left to do, but the rollout is not complete"
 	case rollout.OutcomeSyncLimit:
-		return "stopped at the step limit (-max-steps)"
+		return "stopped at the sync limit (-max-syncs)"
 	}
 	return o.String()
 }

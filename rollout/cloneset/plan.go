@@ -259,7 +259,7 @@ func PlanWith[T any](cs *CloneSet[T], pods []Pod, revisions []ControllerRevision
 	if _, err := p.Plan(cs, pods, revisions, now); err != nil {
 		return Sync[T]{}, err
 	}
-	return p.Explain(), nil
+	return *p.Explain(), nil
 }
 
 // Planner plans syncs one after another, for a controller that syncs many
@@ -273,57 +273,66 @@ type Planner[T any] struct {
 	Options Options
 
 	p    planner[T]
-	last Sync[T]
-	ok   bool // the last Plan call succeeded
+	bufs [2]Sync[T]
+	next int      // the buffer the next Plan writes
+	last *Sync[T] // the Sync the last Plan call returned; nil after a failure
 }
 
 // Plan returns what one sync does to cs, its pods and its revisions at
 // now, as PlanWith(cs, pods, revisions, now, p.Options) does, with the
-// same errors, except that the reasons are not written: every
-// Action.Reason (in Actions and in Update.Actions, which share their
-// memory) and Sync.Reason are "" until Explain writes them. The Planner
-// keeps the Sync's Actions until the next Plan call, for Explain; cs,
-// pods and revisions are never modified, and may be a Sync this Planner
-// returned, as in a controller's loop.
-func (p *Planner[T]) Plan(cs *CloneSet[T], pods []Pod, revisions []ControllerRevision, now time.Time) (Sync[T], error) {
-	p.ok, p.last = false, Sync[T]{}
+// same errors, and with two differences, the same as rollout.Planner's:
+//
+//   - The Sync belongs to the Planner: it stays valid until the second
+//     call of Plan after this one, so that this Sync's CloneSet, Pods and
+//     Revisions may be the next call's input, as in a controller's loop.
+//     The slices in it are the caller's to keep.
+//   - Reasons are not written: every Action.Reason (in Actions and in
+//     Update.Actions, which share their memory) and Sync.Reason are ""
+//     until Explain writes them, so a caller that does not read them does
+//     not pay for formatting.
+//
+// cs, pods and revisions are never modified.
+func (p *Planner[T]) Plan(cs *CloneSet[T], pods []Pod, revisions []ControllerRevision, now time.Time) (*Sync[T], error) {
+	p.last = nil
 	if err := checkCloneSet(cs); err != nil {
-		return Sync[T]{}, err
+		return nil, err
 	}
 	if err := checkPods(pods); err != nil {
-		return Sync[T]{}, err
+		return nil, err
 	}
 	tmpl, err := json.Marshal(cs.Template)
 	if err != nil {
-		return Sync[T]{}, inputError("spec.template", "encoding: %v", err)
+		return nil, inputError("spec.template", "encoding: %v", err)
 	}
 	data, err := RevisionData(tmpl)
 	if err != nil {
-		return Sync[T]{}, err
+		return nil, err
 	}
 	active, err := ActiveRevisions(cs.Name, revisions, data, cs.Status.CurrentRevision, collisionCount(cs))
 	if err != nil {
-		return Sync[T]{}, err
+		return nil, err
 	}
 	p.p = planner[T]{in: cs, pods: pods, revisions: revisions, now: now, opts: p.Options, active: active}
 	pl := &p.p
 	pl.revs = Revisions{Current: active.Current, Update: active.Update.Name}
 	if err := pl.run(); err != nil {
 		p.p = planner[T]{}
-		return Sync[T]{}, err
+		return nil, err
 	}
-	p.last, p.ok = pl.result(), true
-	return p.last, nil
+	out := &p.bufs[p.next]
+	p.next ^= 1
+	*out = pl.result()
+	p.last = out
+	return out, nil
 }
 
 // Explain writes the reasons of the Sync the last Plan call returned:
-// every Action.Reason, in place (the Actions slice Plan returned sees
-// them), and Sync.Reason, the same text PlanWith gives. It returns that
-// Sync, explained, or a zero Sync when the last call failed or there was
-// none. Calling it again changes nothing.
-func (p *Planner[T]) Explain() Sync[T] {
-	if !p.ok {
-		return Sync[T]{}
+// every Action.Reason, and Sync.Reason, the same text PlanWith gives. It
+// returns that Sync, or nil when the last call failed or there was none.
+// Calling it again changes nothing.
+func (p *Planner[T]) Explain() *Sync[T] {
+	if p.last == nil {
+		return nil
 	}
 	pl := &p.p
 	sc := pl.sc

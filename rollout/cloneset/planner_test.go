@@ -2,6 +2,7 @@ package cloneset
 
 import (
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"pgregory.net/rapid"
@@ -25,8 +26,8 @@ func TestPlannerPlanThenExplainEqualsPlanWith(t *testing.T) {
 			t.Fatalf("Planner.Plan error %v, PlanWith %v", err, wantErr)
 		}
 		if err != nil {
-			if s := p.Explain(); !cmp.Equal(s, Sync[podTemplate]{}) {
-				t.Fatalf("Explain after a failed Plan = %+v, want a zero Sync", s)
+			if s := p.Explain(); s != nil {
+				t.Fatalf("Explain after a failed Plan = %+v, want nil", s)
 			}
 			return
 		}
@@ -55,17 +56,20 @@ func TestPlannerPlanThenExplainEqualsPlanWith(t *testing.T) {
 			}
 			unexplained.Update = &u
 		}
-		if diff := cmp.Diff(unexplained, got); diff != "" {
+		if diff := cmp.Diff(unexplained, *got); diff != "" {
 			t.Fatalf("Planner.Plan differs from PlanWith beyond the reasons (-PlanWith +Plan):\n%s", diff)
 		}
 		explained := p.Explain()
-		if diff := cmp.Diff(want, explained); diff != "" {
+		if explained != got {
+			t.Fatalf("Explain returned %p, want the Sync Plan returned, %p", explained, got)
+		}
+		if diff := cmp.Diff(want, *explained); diff != "" {
 			t.Fatalf("Planner.Plan then Explain differs from PlanWith (-PlanWith +Explain):\n%s", diff)
 		}
 		if diff := cmp.Diff(want.Actions, got.Actions); diff != "" {
 			t.Fatalf("Explain did not write the reasons into the Actions Plan returned (-PlanWith +Plan):\n%s", diff)
 		}
-		if diff := cmp.Diff(want, p.Explain()); diff != "" {
+		if diff := cmp.Diff(want, *p.Explain()); diff != "" {
 			t.Fatalf("a second Explain changed the Sync (-PlanWith +Explain):\n%s", diff)
 		}
 	})
@@ -73,7 +77,35 @@ func TestPlannerPlanThenExplainEqualsPlanWith(t *testing.T) {
 
 func TestPlannerExplainBeforePlanIsZero(t *testing.T) {
 	var p Planner[podTemplate]
-	if s := p.Explain(); !cmp.Equal(s, Sync[podTemplate]{}) {
-		t.Errorf("Explain on a zero Planner = %+v, want a zero Sync", s)
+	if s := p.Explain(); s != nil {
+		t.Errorf("Explain on a zero Planner = %+v, want nil", s)
 	}
+}
+
+// TestPlannerSyncStaysValidUntilTheSecondPlanAfterIt: a controller's loop
+// passes the Sync the Planner returned back as the next input; planning
+// it must not change that Sync, and the Sync after that is another one.
+func TestPlannerSyncStaysValidUntilTheSecondPlanAfterIt(t *testing.T) {
+	var p Planner[podTemplate]
+	rapid.Check(t, func(t *rapid.T) {
+		r1 := revisionOf(t, templateOf("nginx:1.25"), 1)
+		r2 := revisionOf(t, templateOf("nginx:1.26"), 2)
+		in := drawPlanInput(t, r1, r2)
+		p.Options = in.opts
+		first, err := p.Plan(in.cs, in.pods, in.revs, in.now)
+		if err != nil {
+			t.Skip("invalid input")
+		}
+		kept := *first
+		second, err := p.Plan(&first.CloneSet, first.Pods, first.Revisions, in.now.Add(10*time.Second))
+		if err != nil {
+			t.Fatalf("planning the Sync Plan returned: %v", err)
+		}
+		if second == first {
+			t.Fatalf("two Plan calls in a row returned the same *Sync")
+		}
+		if diff := cmp.Diff(kept, *first); diff != "" {
+			t.Fatalf("the next Plan changed the Sync it was given (-before +after):\n%s", diff)
+		}
+	})
 }

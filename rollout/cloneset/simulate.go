@@ -360,10 +360,10 @@ func Simulate[T any](cs *CloneSet[T], pods []Pod, revisions []ControllerRevision
 		}
 		idle := len(sync.Actions) == 0 && len(events) == 0
 		if !idle {
-			sync = planner.Explain()
-			tr.Steps = append(tr.Steps, s.step(k, now, events, &sync))
+			planner.Explain()
+			tr.Steps = append(tr.Steps, s.step(k, now, events, sync))
 		}
-		s.take(&sync, now)
+		s.take(sync, now)
 		// A pending partition batch cannot start either: the status it
 		// waits for no longer changes.
 		if idle && settled && k >= lastEvent && !sync.Requeue {

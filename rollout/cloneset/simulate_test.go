@@ -307,7 +307,7 @@ func TestKruiseDeletesBelowAvailabilityFloor(t *testing.T) {
 
 // TestSimulateBatchWithNeverReadyPodsStalls: a batch that cannot finish
 // (a pod that never becomes ready) ends the simulation as Stalled once
-// nothing changes, rather than running to the step limit.
+// nothing changes, rather than running to the sync limit.
 func TestSimulateBatchWithNeverReadyPodsStalls(t *testing.T) {
 	r1 := revisionOf(t, templateOf("nginx:1.25"), 1)
 	cs := &CloneSet[podTemplate]{Name: "demo", Replicas: 4, Template: templateOf("nginx:1.25")}

@@ -27,7 +27,7 @@ func FuzzRun(f *testing.F) {
 	f.Add("---\n---\n")
 	f.Add(`{"apiVersion":"apps.kruise.io/v1alpha1","kind":"CloneSet","metadata":{"name":"x"},"spec":{"replicas":-1}}`)
 	f.Fuzz(func(t *testing.T, manifest string) {
-		code, stdout, stderr := runArgs(t, manifest, "-f", "-", "--set-image", "*=img:2", "-max-steps", "50", "-max-pods", "50")
+		code, stdout, stderr := runArgs(t, manifest, "-f", "-", "--set-image", "*=img:2", "-max-syncs", "50", "-max-pods", "50")
 		switch {
 		case code != 0 && code != 1:
 			t.Fatalf("run on %q = %d, want 0 or 1", manifest, code)

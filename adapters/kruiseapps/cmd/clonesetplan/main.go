@@ -55,7 +55,7 @@ type config struct {
 	interval     time.Duration
 	readyDelay   time.Duration
 	inPlaceDelay time.Duration
-	maxSteps     int
+	maxSyncs     int
 	maxPods      int
 }
 
@@ -81,7 +81,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.DurationVar(&cfg.interval, "interval", 10*time.Second, "time between reconciles of the controller")
 	fs.DurationVar(&cfg.readyDelay, "ready-delay", 10*time.Second, "how long a new pod takes to become ready")
 	fs.DurationVar(&cfg.inPlaceDelay, "inplace-delay", 5*time.Second, "how long an in-place update takes to be ready again")
-	fs.IntVar(&cfg.maxSteps, "max-steps", 1000, "most reconciles to simulate")
+	fs.IntVar(&cfg.maxSyncs, "max-syncs", 1000, "most reconciles to simulate")
 	fs.IntVar(&cfg.maxPods, "max-pods", 10000, "largest spec.replicas to simulate (each reconcile plans every pod)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -111,8 +111,8 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	if cfg.output != "table" && cfg.output != "json" {
 		return cfg, fmt.Errorf("-o %q: want table or json", cfg.output)
 	}
-	if cfg.interval <= 0 || cfg.readyDelay < 0 || cfg.inPlaceDelay < 0 || cfg.maxSteps <= 0 || cfg.maxPods <= 0 {
-		return cfg, errors.New("-interval, -max-steps and -max-pods must be positive, -ready-delay and -inplace-delay not negative")
+	if cfg.interval <= 0 || cfg.readyDelay < 0 || cfg.inPlaceDelay < 0 || cfg.maxSyncs <= 0 || cfg.maxPods <= 0 {
+		return cfg, errors.New("-interval, -max-syncs and -max-pods must be positive, -ready-delay and -inplace-delay not negative")
 	}
 	return cfg, nil
 }

@@ -87,7 +87,7 @@ func simulate(cfg *config, objs *objects, stderr io.Writer) (*trace, error) {
 		Interval:     cfg.interval,
 		ReadyDelay:   cfg.readyDelay,
 		InPlaceDelay: cfg.inPlaceDelay,
-		MaxSyncs:     cfg.maxSteps,
+		MaxSyncs:     cfg.maxSyncs,
 		RecordPods:   true,
 	}
 	if len(pods) == 0 && (newTemplate != nil || cfg.partition != nil) {

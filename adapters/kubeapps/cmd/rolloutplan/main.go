@@ -60,7 +60,7 @@ type config struct {
 	images     []setimage.Change
 	interval   time.Duration
 	readyDelay time.Duration
-	maxSteps   int
+	maxSyncs   int
 	output     string // "table" or "json"
 }
 
@@ -82,7 +82,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.Var(&images, "set-image", "`container=image` to roll out, as kubectl set image (* for every container); repeatable")
 	fs.DurationVar(&cfg.interval, "interval", 10*time.Second, "time between syncs of the controller")
 	fs.DurationVar(&cfg.readyDelay, "ready-delay", 10*time.Second, "how long a new pod takes to become ready")
-	fs.IntVar(&cfg.maxSteps, "max-steps", 1000, "most syncs to simulate")
+	fs.IntVar(&cfg.maxSyncs, "max-syncs", 1000, "most syncs to simulate")
 	fs.StringVar(&cfg.output, "o", "table", "output format: table, or json in examples/rollout's schema")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -105,8 +105,8 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	if cfg.output != "table" && cfg.output != "json" {
 		return cfg, fmt.Errorf("invalid value %q for flag -o: want table or json", cfg.output)
 	}
-	if cfg.interval <= 0 || cfg.readyDelay < 0 || cfg.maxSteps <= 0 {
-		return cfg, errors.New("-interval and -max-steps must be positive, -ready-delay not negative")
+	if cfg.interval <= 0 || cfg.readyDelay < 0 || cfg.maxSyncs <= 0 {
+		return cfg, errors.New("-interval and -max-syncs must be positive, -ready-delay not negative")
 	}
 	return cfg, nil
 }

@@ -50,11 +50,11 @@ func TestRunGolden(t *testing.T) {
 		{name: "several containers as JSON", golden: "sidecar.json.golden",
 			args: []string{"-f", "testdata/web-sidecar.yaml", "--set-image", "web=web:2", "-o", "json"}},
 		{name: "two of several containers change", golden: "sidecar-both.golden",
-			args: []string{"-f", "testdata/web-sidecar.yaml", "--set-image", "web=web:2", "--set-image", "proxy=envoy:1.31", "-max-steps", "1"}},
+			args: []string{"-f", "testdata/web-sidecar.yaml", "--set-image", "web=web:2", "--set-image", "proxy=envoy:1.31", "-max-syncs", "1"}},
 		{name: "old pods count at their own requests", golden: "more-cpu.golden",
 			args: []string{"-f", "testdata/more-cpu.yaml", "-f", "testdata/more-cpu-replicaset.yaml"}},
 		{name: "saturated ceiling: the sync lines say so", golden: "saturated.golden",
-			args: []string{"-f", "testdata/huge.yaml", "--set-image", "app=app:2", "-max-steps", "3"}},
+			args: []string{"-f", "testdata/huge.yaml", "--set-image", "app=app:2", "-max-syncs", "3"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

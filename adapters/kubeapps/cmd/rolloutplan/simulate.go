@@ -71,7 +71,7 @@ func simulate(cfg *config, objs *objects, stderr io.Writer) (*trace, error) {
 		Start:      start,
 		Interval:   cfg.interval,
 		ReadyDelay: cfg.readyDelay,
-		MaxSyncs:   cfg.maxSteps,
+		MaxSyncs:   cfg.maxSyncs,
 	}
 	assumed := len(rss) == 0
 	if len(rss) == 0 && newTemplate != nil {
@@ -131,7 +131,7 @@ func setImages(t *kubeapps.Template, changes []setimage.Change) (*kubeapps.Templ
 
 // settle returns d and its ReplicaSets once the controller has rolled
 // out d's template from nothing, an hour before start: the state a
-// Deployment is in long after its last rollout. -max-steps limits the
+// Deployment is in long after its last rollout. -max-syncs limits the
 // rollout shown, not this one.
 func settle(d rollout.Deployment[kubeapps.Template], sim rollout.Config[kubeapps.Template]) (rollout.Deployment[kubeapps.Template], []rollout.ReplicaSet[kubeapps.Template], error) {
 	d.Status = rollout.Status{}
