@@ -3,12 +3,13 @@
 # read: the library, then the adapters, then the conformance modules that
 # compare both with the real controllers.
 #
-#   library      go test ./... in the root module (the library packages, the
-#                examples and the release rehearsal), then again under the
-#                race detector, then on Go 1.24, the lowest release go.mod
-#                claims (the go command fetches that toolchain through the
-#                module proxy); those two runs are -short, which skips the
-#                rehearsal
+#   library      go test ./... in the root module (the library packages and
+#                the examples), then again under the race detector, then on
+#                Go 1.24, the lowest release go.mod claims (the go command
+#                fetches that toolchain through the module proxy)
+#   release      the release rehearsal (docs/releasing.md): every module
+#                published into a local proxy, and a consumer without
+#                replace lines that gets, tidies, builds and installs them
 #   adapters     adapters/kubeapps (apps/v1) and adapters/kruiseapps
 #                (OpenKruise's apps.kruise.io), with their planning commands
 #   conformance  adapters/*/conformance: test-only modules that run
@@ -28,6 +29,9 @@ echo "== library, race detector"
 go test -short -race ./...
 echo "== library, $lowest_go"
 GOTOOLCHAIN=$lowest_go go test -short ./...
+
+echo "== release rehearsal"
+go test -timeout 30m ./internal/release -rehearse
 
 for m in adapters/*/; do
 	[ -f "$m/go.mod" ] || continue

@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 	"bytes"
 	"encoding/json"
+	"flag"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -24,6 +25,12 @@ const library = "github.com/rolloutmath/rolloutmath"
 // modules in a module cache of its own, so nothing it publishes reaches
 // the machine's module cache.
 const testVersion = "v0.99.0-rehearsal"
+
+// rehearse turns on TestReleaseRehearsal, which compiles the Kubernetes
+// API packages again in a consumer module and takes minutes: plain
+// `go test ./...` skips it, and scripts/test.sh runs
+// `go test ./internal/release -rehearse`.
+var rehearse = flag.Bool("rehearse", false, "run TestReleaseRehearsal, which publishes every module into a local proxy and builds a consumer")
 
 // adapter is a published module beside the library: an adapter from one
 // API family's types, with its planning commands.
@@ -143,8 +150,8 @@ func TestAdapterGoDirectiveIsTheLowestItsDependenciesAllow(t *testing.T) {
 // mod tidy`, `go build` and `go list -m all`, and that `go install
 // path@version` of every planning command works.
 func TestReleaseRehearsal(t *testing.T) {
-	if testing.Short() {
-		t.Skip("publishes the modules into a local proxy and builds a consumer")
+	if !*rehearse {
+		t.Skip("publishes the modules into a local proxy and builds a consumer: run with -rehearse (scripts/test.sh does)")
 	}
 	root := repoRoot(t)
 	proxy := t.TempDir()
