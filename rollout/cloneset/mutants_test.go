@@ -2,6 +2,7 @@ package cloneset
 
 import (
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -223,5 +224,19 @@ func TestProgressingBoundaries(t *testing.T) {
 				t.Errorf("CalculateStatus(%s): deadline requeue = %v, want %v", tt.name, got.DeadlineRequeue, tt.wantRequeue)
 			}
 		})
+	}
+}
+
+// TestPlanDeletingSaysStatusOnly: the reason of a sync of a CloneSet being
+// deleted says that only the status is written.
+func TestPlanDeletingSaysStatusOnly(t *testing.T) {
+	r1 := revisionOf(t, templateOf("nginx:1.25"), 1)
+	cs := &CloneSet[podTemplate]{Name: "demo", Replicas: 5, Deleting: true, Template: templateOf("nginx:1.25")}
+	s, err := Plan(cs, []Pod{upPod("demo-a", r1.Name)}, []ControllerRevision{r1}, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "CloneSet is being deleted: status only"; !strings.Contains(s.Reason, want) {
+		t.Errorf("Plan(deleting).Reason = %q, want it to contain %q", s.Reason, want)
 	}
 }
