@@ -16,10 +16,31 @@
 //
 // [ValidateRollingUpdate] and its helpers apply the API server's rules for
 // a rolling-update strategy and return [field.ErrorList] values worded as
-// the API server words them. [ValidateRollingUpdateIntOrString] applies the
-// same rules to values as a manifest holds them, an [IntOrString] that may
-// be any text, so that a policy checker can reject "2.5%" in the API
-// server's words before anything is parsed.
+// the API server words them.
+//
+// # Two types: a value as written, and a value as read
+//
+// An [IntOrString] is a field as a manifest holds it: [FromInt] and
+// [FromString] build one, and its JSON is the manifest's, a number or a
+// string kept exactly as written (3 is 3, "40%" is "40%", "40" stays the
+// string "40"), as apimachinery's intstr.IntOrString reads and writes
+// it. A [Value] is what the strict reader made of such a field: a count
+// or a whole percentage, and nothing else.
+//
+// They are two types because the same text has three readings that
+// disagree, and both the text and a reading are needed. Kruise reads
+// "25" as 25% in its controller and rejects it in its webhook, and reads
+// "33.3%" as 0 in one and as 33.3% in the other, so a CloneSet must keep
+// the text (rollout/cloneset holds IntOrStrings). A Value holds no text:
+// it is 8 bytes, comparable with ==, valid by construction, so that
+// [Value.Scaled] has no parse failures and does not allocate, and a
+// Deployment whose maxSurge is malformed fails when it is decoded
+// (rollout holds Values). [IntOrString.Value] reads text strictly, as the
+// API server's validation does, and [Value.IntOrString] writes a Value
+// back as the API server writes it. [ValidateRollingUpdateIntOrString]
+// applies the API server's rules to values as written, so that a policy
+// checker can reject "2.5%" in the API server's words before anything is
+// read.
 //
 // OpenKruise reads the same fields in two other ways, each a named
 // function over an [IntOrString] as written rather than a variant of

@@ -217,8 +217,8 @@ func ExampleValidateRollingUpdate_fieldError() {
 
 func ExampleIntOrString() {
 	// maxUnavailable: "00%" and maxSurge: 0, as a manifest holds them.
-	maxUnavailable := intorpercent.IntOrString{IsString: true, Str: "00%"}
-	maxSurge := intorpercent.IntOrString{Int: 0}
+	maxUnavailable := intorpercent.FromString("00%")
+	maxSurge := intorpercent.FromInt(0)
 	fmt.Println(intorpercent.ValidateRollingUpdateIntOrString(maxUnavailable, maxSurge, "spec.strategy.rollingUpdate"))
 	v, ok := maxUnavailable.Value()
 	fmt.Println(v, ok)
@@ -229,11 +229,11 @@ func ExampleIntOrString() {
 
 func ExampleIntOrString_Value() {
 	for _, s := range []intorpercent.IntOrString{
-		{Int: 3},
-		{IsString: true, Str: "25%"},
-		{IsString: true, Str: "2.5%"},
-		{IsString: true, Str: "3"},
-		{IsString: true, Str: "3000000000%"},
+		intorpercent.FromInt(3),
+		intorpercent.FromString("25%"),
+		intorpercent.FromString("2.5%"),
+		intorpercent.FromString("3"),
+		intorpercent.FromString("3000000000%"),
 	} {
 		v, ok := s.Value()
 		written := s.String()
@@ -252,7 +252,7 @@ func ExampleIntOrString_Value() {
 
 func ExampleValidateRollingUpdateIntOrString() {
 	const path = "spec.strategy.rollingUpdate"
-	pct := func(s string) intorpercent.IntOrString { return intorpercent.IntOrString{IsString: true, Str: s} }
+	pct := intorpercent.FromString
 	zero := intorpercent.IntOrString{}
 	fmt.Println(len(intorpercent.ValidateRollingUpdateIntOrString(pct("25%"), pct("25%"), path)))
 	fmt.Println(intorpercent.ValidateRollingUpdateIntOrString(pct("2.5%"), pct("25%"), path))
@@ -275,12 +275,12 @@ func ExampleValidateRollingUpdateIntOrString() {
 // a malformed one is an error the controller turns into 0.
 func ExampleScaledLegacy() {
 	for _, s := range []string{"25%", "25", "2%5", "33.3%"} {
-		in := intorpercent.IntOrString{IsString: true, Str: s}
+		in := intorpercent.FromString(s)
 		up, err := intorpercent.ScaledLegacy(&in, 10, intorpercent.Up)
 		fmt.Printf("%q of 10: %d %v\n", s, up, err)
 	}
 	// The controller's reading: ignore the error, keep the 0.
-	fraction := intorpercent.IntOrString{IsString: true, Str: "33.3%"}
+	fraction := intorpercent.FromString("33.3%")
 	maxUnavailable, _ := intorpercent.ScaledLegacy(&fraction, 5, intorpercent.Up)
 	fmt.Println(maxUnavailable)
 	// Output:
@@ -294,13 +294,13 @@ func ExampleScaledLegacy() {
 // Kruise reads a partition with its fractional reader, rounding up: the
 // webhook checks partition, maxUnavailable and maxSurge with it too.
 func ExampleScaledFractional() {
-	partition := intorpercent.IntOrString{IsString: true, Str: "99.99%"}
+	partition := intorpercent.FromString("99.99%")
 	up, _ := intorpercent.ScaledFractional(&partition, 999, intorpercent.Up)
 	down, _ := intorpercent.ScaledFractional(&partition, 999, intorpercent.Down)
 	fmt.Println(up, down)
 
 	// float64 rounding, as kruise's: 64.4*250 is a hair above 16100.
-	p := intorpercent.IntOrString{IsString: true, Str: "64.4%"}
+	p := intorpercent.FromString("64.4%")
 	n, _ := intorpercent.ScaledFractional(&p, 250, intorpercent.Up)
 	fmt.Println(n)
 	// Output:
@@ -310,7 +310,7 @@ func ExampleScaledFractional() {
 
 func ExampleScaledFractional_errors() {
 	for _, s := range []string{"25", "5%%", "NaN%", "1e12%"} {
-		in := intorpercent.IntOrString{IsString: true, Str: s}
+		in := intorpercent.FromString(s)
 		n, err := intorpercent.ScaledFractional(&in, 10, intorpercent.Up)
 		fmt.Println(n, err)
 	}
@@ -327,7 +327,7 @@ func ExampleScaledFractional_errors() {
 // Upstream's reader errors are *field.Errors holding only upstream's
 // text, in Detail.
 func ExampleScaledLegacy_errors() {
-	in := intorpercent.IntOrString{IsString: true, Str: "99999999999999999999%"}
+	in := intorpercent.FromString("99999999999999999999%")
 	_, err := intorpercent.ScaledLegacy(&in, 10, intorpercent.Up)
 	var fe *field.Error
 	fmt.Println(errors.As(err, &fe), fe.Field == "", fe.Detail)
@@ -340,9 +340,9 @@ func ExampleScaledLegacy_errors() {
 func ExampleValidateKruisePartition() {
 	const path = "spec.updateStrategy"
 	for _, p := range []intorpercent.IntOrString{
-		{IsString: true, Str: "99.99%"},
-		{IsString: true, Str: "abc"},
-		{Int: -1},
+		intorpercent.FromString("99.99%"),
+		intorpercent.FromString("abc"),
+		intorpercent.FromInt(-1),
 	} {
 		fmt.Println(intorpercent.ValidateKruisePartition(&p, 10, path).ToError())
 	}
@@ -354,10 +354,10 @@ func ExampleValidateKruisePartition() {
 
 func ExampleValidateKruiseRollingUpdate() {
 	const path = "spec.updateStrategy"
-	one := intorpercent.IntOrString{Int: 1}
-	zero := intorpercent.IntOrString{Int: 0}
-	noPercent := intorpercent.IntOrString{IsString: true, Str: "5"}
-	fraction := intorpercent.IntOrString{IsString: true, Str: "33.3%"}
+	one := intorpercent.FromInt(1)
+	zero := intorpercent.FromInt(0)
+	noPercent := intorpercent.FromString("5")
+	fraction := intorpercent.FromString("33.3%")
 
 	fmt.Println(intorpercent.ValidateKruiseRollingUpdate("ReCreate", &fraction, nil, 5, path).ToError())
 	fmt.Println(intorpercent.ValidateKruiseRollingUpdate("ReCreate", &one, &noPercent, 5, path))
@@ -371,7 +371,85 @@ func ExampleValidateKruiseRollingUpdate() {
 }
 
 func ExampleIntOrString_String() {
-	fmt.Println(intorpercent.IntOrString{Int: 3}, intorpercent.IntOrString{IsString: true, Str: "99.99%"})
+	fmt.Println(intorpercent.FromInt(3), intorpercent.FromString("99.99%"))
 	// Output:
 	// 3 99.99%
+}
+
+func ExampleFromInt() {
+	b, _ := json.Marshal(intorpercent.FromInt(3))
+	fmt.Println(string(b))
+	// Output: 3
+}
+
+// FromString keeps any text as written; readers decide what it means.
+func ExampleFromString() {
+	for _, s := range []string{"40%", "40", "33.3%"} {
+		written := intorpercent.FromString(s)
+		b, _ := json.Marshal(written)
+		v, ok := written.Value()
+		legacy, _ := intorpercent.ScaledLegacy(&written, 10, intorpercent.Up)
+		fractional, _ := intorpercent.ScaledFractional(&written, 10, intorpercent.Up)
+		fmt.Printf("%s: strict %v %v, legacy %d, fractional %d\n", b, v, ok, legacy, fractional)
+	}
+	// Output:
+	// "40%": strict 40% true, legacy 4, fractional 4
+	// "40": strict 0 false, legacy 4, fractional 0
+	// "33.3%": strict 0 false, legacy 0, fractional 4
+}
+
+func ExampleIntOrString_MarshalJSON() {
+	b, _ := json.Marshal(map[string]intorpercent.IntOrString{
+		"partition":      intorpercent.FromString("40%"),
+		"maxSurge":       intorpercent.FromInt(1),
+		"maxUnavailable": intorpercent.FromString("20"),
+	})
+	fmt.Println(string(b))
+	// Output: {"maxSurge":1,"maxUnavailable":"20","partition":"40%"}
+}
+
+// A manifest's values decode as written: "40" stays a string.
+func ExampleIntOrString_UnmarshalJSON() {
+	var strategy struct {
+		Partition      *intorpercent.IntOrString `json:"partition,omitempty"`
+		MaxSurge       *intorpercent.IntOrString `json:"maxSurge,omitempty"`
+		MaxUnavailable *intorpercent.IntOrString `json:"maxUnavailable,omitempty"`
+	}
+	err := json.Unmarshal([]byte(`{"partition": "40%", "maxSurge": 1, "maxUnavailable": "40"}`), &strategy)
+	fmt.Printf("%#v %#v %#v %v\n", *strategy.Partition, *strategy.MaxSurge, *strategy.MaxUnavailable, err)
+
+	err = json.Unmarshal([]byte(`{"maxSurge": 2.5}`), &strategy)
+	fmt.Println(err)
+	// Output:
+	// intorpercent.IntOrString{IsString:true, Int:0, Str:"40%"} intorpercent.IntOrString{IsString:false, Int:1, Str:""} intorpercent.IntOrString{IsString:true, Int:0, Str:"40"} <nil>
+	// intorpercent: parsing "2.5": fractional numbers are not allowed
+}
+
+func ExampleIntOrString_MarshalText() {
+	b, _ := intorpercent.FromString("33.3%").MarshalText()
+	fmt.Println(string(b))
+	// Output: 33.3%
+}
+
+// UnmarshalText makes an IntOrString usable with flag.TextVar: a number
+// is a count, any other text is kept as written.
+func ExampleIntOrString_UnmarshalText() {
+	for _, text := range []string{"3", "40%", "33.3%"} {
+		var s intorpercent.IntOrString
+		err := s.UnmarshalText([]byte(text))
+		fmt.Printf("%#v %v\n", s, err)
+	}
+	// Output:
+	// intorpercent.IntOrString{IsString:false, Int:3, Str:""} <nil>
+	// intorpercent.IntOrString{IsString:true, Int:0, Str:"40%"} <nil>
+	// intorpercent.IntOrString{IsString:true, Int:0, Str:"33.3%"} <nil>
+}
+
+func ExampleValue_IntOrString() {
+	for _, v := range []intorpercent.Value{intorpercent.Int(3), intorpercent.Percent(25)} {
+		fmt.Printf("%#v\n", v.IntOrString())
+	}
+	// Output:
+	// intorpercent.IntOrString{IsString:false, Int:3, Str:""}
+	// intorpercent.IntOrString{IsString:true, Int:0, Str:"25%"}
 }

@@ -5,11 +5,20 @@ import (
 	"strconv"
 )
 
-// IntOrString is a maxSurge or maxUnavailable as an API object holds it
-// before validation, like apimachinery's intstr.IntOrString without the
-// dependency: the count Int when IsString is false, and otherwise the
-// text Str, which may be anything a user wrote ("25%", "2.5%", "3", "").
-// The zero IntOrString is the count 0.
+// IntOrString is an int-or-percent field as an API object holds it,
+// before any reader has looked at it, like apimachinery's
+// intstr.IntOrString without the dependency: the count Int when IsString
+// is false, and otherwise the text Str, which may be anything a user
+// wrote ("25%", "2.5%", "3", ""). [FromInt] and [FromString] build one;
+// only the field IsString selects is meaningful. The zero IntOrString is
+// the count 0.
+//
+// Its JSON is exactly what a manifest holds, as apimachinery writes and
+// reads it: a count is a bare number (3), a text is a JSON string holding
+// the text as is ("40%", "33.3%", and "40", which stays the string "40"),
+// so a CloneSet or Deployment strategy decodes into it and encodes back
+// to the same JSON. Its text form (MarshalText, UnmarshalText) suits
+// command-line flags.
 //
 // Use it to validate a value as written, in the API server's words
 // ([ValidateRollingUpdateIntOrString]), before turning it into a [Value]
@@ -22,6 +31,31 @@ type IntOrString struct {
 	IsString bool   // Str holds the value; otherwise Int does
 	Int      int32  // the count, when !IsString
 	Str      string // the text as written, when IsString
+}
+
+// FromInt returns the count n as written: IntOrString{Int: n}, a bare
+// number in JSON. Negative counts can be represented; validation rejects
+// them where they are not allowed. Upstream: intstr.FromInt32.
+func FromInt(n int32) IntOrString { return IntOrString{Int: n} }
+
+// FromString returns the text s as written: IntOrString{IsString: true,
+// Str: s}, a JSON string. s is kept as is, whatever it holds: "40%",
+// "33.3%", "2%5", "40" (a string, not the count 40), "". Which of those a
+// reader accepts is the reader's business ([IntOrString.Value],
+// [ScaledLegacy], [ScaledFractional]). Upstream: intstr.FromString.
+func FromString(s string) IntOrString { return IntOrString{IsString: true, Str: s} }
+
+// IntOrString returns v as the API server writes it: [FromInt] of a
+// count, and [FromString] of v.String() for a percentage ("25%"). For
+// every count v, and every percentage v with v.Number() >= 0,
+// v.IntOrString().Value() returns (v, true); a negative percentage
+// ("-5%") is written but is not a percentage to the API server.
+// IntOrString allocates only for a percentage (its text).
+func (v Value) IntOrString() IntOrString {
+	if v.percent {
+		return FromString(v.String())
+	}
+	return FromInt(v.num)
 }
 
 // String returns s as written: the count in decimal, or the text. Kruise

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/rolloutmath/rolloutmath/intorpercent"
 )
 
 // jsonRoundTrip encodes v with encoding/json, checks that the text holds
@@ -67,5 +69,37 @@ func TestTraceJSONRoundTrip(t *testing.T) {
 		`"steps":[{"sync":1,`, `"terminating":`)
 	if diff := cmp.Diff(tr, back); diff != "" {
 		t.Errorf("Trace JSON round trip mismatch (-want +got):\n%s", diff)
+	}
+}
+
+// TestDeploymentManifestJSON: maxSurge and maxUnavailable decode from a
+// manifest's JSON (a count as a number, a percentage as a string) and
+// encode back to the same JSON; a quoted count, which a Value cannot
+// hold, fails to decode in intorpercent's words.
+func TestDeploymentManifestJSON(t *testing.T) {
+	const in = `{"replicas":10,"maxSurge":1,"maxUnavailable":"25%"}`
+	var got Deployment[json.RawMessage]
+	if err := json.Unmarshal([]byte(in), &got); err != nil {
+		t.Fatalf("json.Unmarshal(%s): %v", in, err)
+	}
+	surge, unavailable := intorpercent.Int(1), intorpercent.Percent(25)
+	want := Deployment[json.RawMessage]{Replicas: 10, MaxSurge: &surge, MaxUnavailable: &unavailable}
+	if diff := cmp.Diff(want, got, cmp.Comparer(func(a, b intorpercent.Value) bool { return a == b })); diff != "" {
+		t.Fatalf("json.Unmarshal(%s) mismatch (-want +got):\n%s", in, diff)
+	}
+	b, err := json.Marshal(got)
+	if err != nil {
+		t.Fatalf("json.Marshal: %v", err)
+	}
+	const out = `{"name":"","generation":0,"replicas":10,"maxSurge":1,"maxUnavailable":"25%","template":null,` +
+		`"status":{"observedGeneration":0,"replicas":0,"updatedReplicas":0,"readyReplicas":0,"availableReplicas":0,"unavailableReplicas":0}}`
+	if string(b) != out {
+		t.Errorf("json.Marshal(json.Unmarshal(%s)) =\n  %s\nwant\n  %s", in, b, out)
+	}
+
+	const quoted = `{"replicas":10,"maxSurge":"40"}`
+	err = json.Unmarshal([]byte(quoted), new(Deployment[json.RawMessage]))
+	if wantErr := `intorpercent: parsing "40": a quoted value must be a percentage such as "25%"; write a count as a bare number`; err == nil || err.Error() != wantErr {
+		t.Errorf("json.Unmarshal(%s) = %v, want %s", quoted, err, wantErr)
 	}
 }

@@ -24,7 +24,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strconv"
 	"strings"
 	"time"
 
@@ -105,16 +104,15 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	return cfg, nil
 }
 
-// value reads a flag the way kubectl reads a manifest value: a number
-// is a count, anything else a string.
+// value reads a flag as intorpercent.IntOrString.UnmarshalText reads
+// text: a number is a count, anything else a string.
 func value(s string) *intorpercent.IntOrString {
 	if s == "" {
 		return nil
 	}
-	if n, err := strconv.ParseInt(s, 10, 32); err == nil {
-		return &intorpercent.IntOrString{Int: int32(n)}
-	}
-	return &intorpercent.IntOrString{IsString: true, Str: s}
+	var v intorpercent.IntOrString
+	_ = v.UnmarshalText([]byte(s)) // never fails: text that is no count is kept as written
+	return &v
 }
 
 // run runs the program and returns its exit status.

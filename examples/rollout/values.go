@@ -1,9 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"encoding/json"
-
 	"github.com/rolloutmath/rolloutmath/intorpercent"
 )
 
@@ -33,25 +30,13 @@ func (p intOrPercent) MarshalText() ([]byte, error) {
 	return intorpercent.Int(p.Int).MarshalText()
 }
 
-// UnmarshalJSON reads a manifest value as the API server's decoder does:
-// a JSON string is kept as written, whatever it holds ("25%", "2.5%",
-// "3"); a number is read as intorpercent.Value reads one, so 2.5, a
-// number beyond int32, true or {} is an error.
+// UnmarshalJSON reads a manifest value as intorpercent.IntOrString
+// does, as the API server's decoder does: a JSON string is kept as
+// written, whatever it holds ("25%", "2.5%", "3"); a number must be an
+// integer within int32, so 2.5, a number beyond int32, true or {} is an
+// error.
 func (p *intOrPercent) UnmarshalJSON(b []byte) error {
-	if b = bytes.TrimSpace(b); len(b) > 0 && b[0] == '"' {
-		var s string
-		if err := json.Unmarshal(b, &s); err != nil {
-			return err
-		}
-		*p = intOrPercent{IsString: true, Str: s}
-		return nil
-	}
-	var v intorpercent.Value
-	if err := v.UnmarshalJSON(b); err != nil {
-		return err
-	}
-	*p = intOrPercent{Int: v.Number()}
-	return nil
+	return (*intorpercent.IntOrString)(p).UnmarshalJSON(b)
 }
 
 // written returns p as written, or def as the apps/v1 defaulting writes
@@ -60,10 +45,7 @@ func written(p *intOrPercent, def intorpercent.Value) intorpercent.IntOrString {
 	if p != nil {
 		return intorpercent.IntOrString(*p)
 	}
-	if def.IsPercent() {
-		return intorpercent.IntOrString{IsString: true, Str: def.String()}
-	}
-	return intorpercent.IntOrString{Int: def.Number()}
+	return def.IntOrString()
 }
 
 // value returns the Value p holds, or for text that is not a valid

@@ -66,7 +66,7 @@ const (
 // DefaultMaxUnavailable is spec.updateStrategy.maxUnavailable when nil:
 // the string "20%".
 func DefaultMaxUnavailable() intorpercent.IntOrString {
-	return intorpercent.IntOrString{IsString: true, Str: "20%"}
+	return intorpercent.FromString("20%")
 }
 
 // CloneSet is an apps.kruise.io/v1alpha1 CloneSet as the rollout math
@@ -79,7 +79,9 @@ func DefaultMaxUnavailable() intorpercent.IntOrString {
 // because kruise reads the same text with two different parsers (the
 // webhook's and the controller's) and the difference is visible: "25"
 // is rejected by the webhook but is 25% to the controller, "33.3%" passes
-// the webhook and is 0 to the controller.
+// the webhook and is 0 to the controller. Their JSON is the manifest's:
+// {"updateStrategy":{"partition":"40%","maxSurge":1}} decodes into a
+// CloneSet and encodes back the same.
 type CloneSet[T any] struct {
 	// Name is metadata.name; it prefixes pod and revision names.
 	Name string `json:"name"`

@@ -29,7 +29,8 @@ func demoAt(n int32) (cloneset.CloneSet[json.RawMessage], []cloneset.Pod, []clon
 }
 
 func percent(s string) *intorpercent.IntOrString {
-	return &intorpercent.IntOrString{IsString: true, Str: s}
+	v := intorpercent.FromString(s)
+	return &v
 }
 
 func ExamplePlan() {
@@ -88,7 +89,7 @@ func ExampleSimulate() {
 		InPlaceDelay: 5 * time.Second,
 		Events:       []cloneset.Event[json.RawMessage]{{Sync: 1, Kind: cloneset.SetTemplate, Template: nginx("nginx:1.26")}},
 		// A progressive-delivery tool's batches.
-		Partitions: []intorpercent.IntOrString{*percent("60%"), {Int: 0}},
+		Partitions: []intorpercent.IntOrString{*percent("60%"), intorpercent.FromInt(0)},
 	}
 	tr, err := cloneset.Simulate(&cs, pods, revs, cfg)
 	if err != nil {

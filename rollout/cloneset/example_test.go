@@ -21,12 +21,12 @@ func ExampleCalculatePartitionReplicas() {
 		partition intorpercent.IntOrString
 		replicas  int32
 	}{
-		{intorpercent.IntOrString{IsString: true, Str: "60%"}, 17},
-		{intorpercent.IntOrString{IsString: true, Str: "99%"}, 9},    // kept below replicas: one pod is updated
-		{intorpercent.IntOrString{IsString: true, Str: "100%"}, 9},   // the literal "100%" keeps every pod
-		{intorpercent.IntOrString{IsString: true, Str: "100.0%"}, 9}, // any other text for 100% does not
-		{intorpercent.IntOrString{IsString: true, Str: "0.01%"}, 9},  // rounded up: one pod is kept
-		{intorpercent.IntOrString{Int: 12}, 10},                      // counts are clamped
+		{intorpercent.FromString("60%"), 17},
+		{intorpercent.FromString("99%"), 9},    // kept below replicas: one pod is updated
+		{intorpercent.FromString("100%"), 9},   // the literal "100%" keeps every pod
+		{intorpercent.FromString("100.0%"), 9}, // any other text for 100% does not
+		{intorpercent.FromString("0.01%"), 9},  // rounded up: one pod is kept
+		{intorpercent.FromInt(12), 10},         // counts are clamped
 	} {
 		p, err := cloneset.CalculatePartitionReplicas(&tc.partition, tc.replicas)
 		text := tc.partition.Str

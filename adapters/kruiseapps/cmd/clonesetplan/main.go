@@ -127,9 +127,9 @@ func parsePartition(s string) (intorpercent.IntOrString, error) {
 		return intorpercent.IntOrString{}, fmt.Errorf("--partition %q: want a count (3) or a percentage (40%%)", s)
 	}
 	if v.IsPercent() {
-		return intorpercent.IntOrString{IsString: true, Str: s}, nil
+		return intorpercent.FromString(s), nil
 	}
-	return intorpercent.IntOrString{Int: v.Number()}, nil
+	return intorpercent.FromInt(v.Number()), nil
 }
 
 // run runs the program and returns its exit status.
