@@ -47,6 +47,16 @@
 // converts its API objects into [CloneSet] and [Pod]; this package imports
 // neither Kubernetes nor kruise.
 //
+// In-place updates diff the templates of two revisions. A template that
+// encodes as a corev1.PodTemplateSpec (the kruiseapps adapter's) is
+// diffed as kruise does ([CalculateInPlaceUpdate]); a template of the
+// caller's own type says what changes in place by implementing
+// [InPlaceDiffer]. A template that does neither cannot be updated in
+// place: InPlaceIfPossible recreates its pods and the reason says why,
+// InPlaceOnly is an error. A pod whose revision is not among the
+// revisions passed in is recreated (or fails InPlaceOnly), as in kruise,
+// with a warning in [Sync.Warnings].
+//
 // Semantics are kruise v1.9.1's exactly by default, including its
 // surprises (a negative update budget, a partition guard that compares
 // the literal "100%", percentages the controller reads with a different

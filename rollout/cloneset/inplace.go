@@ -3,6 +3,8 @@ package cloneset
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -272,4 +274,124 @@ func (u InPlaceUpdate) String() string {
 		return "in place: no change"
 	}
 	return fmt.Sprintf("in place: %s", strings.Join(parts, ", "))
+}
+
+// InPlaceDiffer is implemented by a template type T (the T of
+// CloneSet[T]) that says itself what an in-place update changes. Plan,
+// PlanWith, Planner, Simulate and Update use it, when T or *T implements
+// it, for the in-place strategies (InPlaceIfPossible, InPlaceOnly): the
+// templates of the pod's revision and of the target revision are decoded
+// from the revisions' Data (encoding/json; T must decode what it
+// encodes, the key "$patch" kruise adds is removed first), and
+// old.InPlaceDiff(new) decides.
+//
+// InPlaceDiff returns Possible with what changes in place: Images, the
+// new image of each container whose image changes, by container name;
+// Metadata, whether the template's labels or annotations change (the
+// only two things kruise's in-place update writes to a running pod). Or
+// it returns Possible false with Blockers naming the changes that need
+// recreation, in any words the caller likes (they are printed in the
+// reason of the RecreatePod action). Identical templates are Possible
+// with nothing to change. Plan keeps its own copy of the result: when
+// Possible, Blockers are dropped; otherwise Images and Metadata are.
+//
+// Without it, Plan diffs the revisions' Data as kruise does
+// ([CalculateInPlaceUpdate]), which is right only for templates that
+// encode as a corev1.PodTemplateSpec does (a JSON object whose spec holds
+// containers): corev1.PodTemplateSpec itself (the kruiseapps adapter's
+// Template), json.RawMessage holding such bytes, a struct of the same
+// shape, or struct{} with revisions built from such templates. A template
+// of another shape that does not implement InPlaceDiffer cannot be diffed
+// in place: under InPlaceIfPossible the pod is recreated and the
+// RecreatePod reason says "template type <T> cannot be diffed in place";
+// under InPlaceOnly, Plan and Update return an *field.Error on
+// spec.updateStrategy.type wrapping field.ErrUnsupported. Neither is
+// kruise's behaviour for a real cluster, whose templates are always
+// corev1.PodTemplateSpecs; they say the caller's type needs this method.
+type InPlaceDiffer[T any] interface {
+	InPlaceDiff(to T) InPlaceUpdate
+}
+
+// inPlaceDiffer reports whether T or *T implements InPlaceDiffer[T].
+func inPlaceDiffer[T any]() bool {
+	var zero T
+	if _, ok := any(zero).(InPlaceDiffer[T]); ok {
+		return true
+	}
+	_, ok := any(&zero).(InPlaceDiffer[T])
+	return ok
+}
+
+// typeName names T as Go prints it, "main.PodSpec".
+func typeName[T any]() string {
+	return reflect.TypeFor[T]().String()
+}
+
+// diffWith decodes the templates in the revision data from and to into T
+// and returns old.InPlaceDiff(new), normalised. T must implement
+// InPlaceDiffer[T] (see inPlaceDiffer).
+func diffWith[T any](from, to []byte) (InPlaceUpdate, error) {
+	a, err := templateFrom[T](from)
+	if err != nil {
+		return InPlaceUpdate{}, err
+	}
+	b, err := templateFrom[T](to)
+	if err != nil {
+		return InPlaceUpdate{}, err
+	}
+	var ip InPlaceUpdate
+	if d, ok := any(a).(InPlaceDiffer[T]); ok {
+		ip = d.InPlaceDiff(b)
+	} else {
+		ip = any(&a).(InPlaceDiffer[T]).InPlaceDiff(b)
+	}
+	if ip.Possible {
+		images := make(map[string]string, len(ip.Images))
+		maps.Copy(images, ip.Images)
+		return InPlaceUpdate{Possible: true, Images: images, Metadata: ip.Metadata}, nil
+	}
+	return InPlaceUpdate{Blockers: slices.Clone(ip.Blockers)}, nil
+}
+
+// templateFrom decodes the template in revision data (as RevisionData
+// writes it) into a T.
+func templateFrom[T any](data []byte) (T, error) {
+	var t T
+	var doc struct {
+		Spec struct {
+			Template map[string]json.RawMessage `json:"template"`
+		} `json:"spec"`
+	}
+	if err := json.Unmarshal(data, &doc); err != nil || doc.Spec.Template == nil {
+		return t, fmt.Errorf("revision data %q: no spec.template object", clip(data))
+	}
+	delete(doc.Spec.Template, "$patch")
+	raw, err := json.Marshal(doc.Spec.Template)
+	if err == nil {
+		err = json.Unmarshal(raw, &t)
+	}
+	if err != nil {
+		return t, fmt.Errorf("decoding the template into %s: %v", typeName[T](), err)
+	}
+	return t, nil
+}
+
+// podTemplateShaped reports whether revision data (as RevisionData
+// writes it) holds a template shaped like a corev1.PodTemplateSpec: an
+// object whose spec is an object with a containers key. Data that is not
+// a JSON object counts as shaped: CalculateInPlaceUpdate reports it.
+func podTemplateShaped(data []byte) bool {
+	var doc struct {
+		Spec struct {
+			Template struct {
+				Spec map[string]json.RawMessage `json:"spec"`
+			} `json:"template"`
+		} `json:"spec"`
+	}
+	if err := json.Unmarshal(data, &doc); err != nil {
+		var obj map[string]json.RawMessage
+		return json.Unmarshal(data, &obj) != nil
+	}
+	_, ok := doc.Spec.Template.Spec["containers"]
+	return ok
 }

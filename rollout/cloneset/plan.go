@@ -190,6 +190,20 @@ type Sync[T any] struct {
 	// a pause, pods to wait for). Planner.Plan leaves it "" until
 	// Planner.Explain writes it.
 	Reason string `json:"reason"`
+	// Warnings are things the sync did as kruise does that most likely
+	// come from incomplete input, one sentence each, for a program to
+	// print (Planner.Plan writes them too: they are rare). Today there is
+	// one kind: active pods at a revision that is not among the revisions
+	// passed in (nor the update revision the sync writes), one warning
+	// per such revision, by revision name, for example
+	//
+	//	pod demo-a is at revision demo-old, which is not among the revisions: kruise cannot update it in place (InPlaceIfPossible recreates it, InPlaceOnly fails); pass all the CloneSet's ControllerRevisions
+	//
+	// Kruise recreates such a pod under InPlaceIfPossible and fails an
+	// InPlaceOnly update, without an error of its own; so does Plan, and
+	// the warning is its only sign. Without revisions Plan also numbers
+	// the update revision 1. nil when there is nothing to warn about.
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // Plan returns what one reconcile of kruise's CloneSet controller does to
@@ -232,8 +246,10 @@ func Plan[T any](cs *CloneSet[T], pods []Pod, revisions []ControllerRevision, no
 // encode T as kruise's codec encodes spec.template (a
 // corev1.PodTemplateSpec does, see RevisionData for the one caveat), or
 // T can be json.RawMessage holding those bytes. Other types get a
-// consistent name of their own. In-place updates compare the revisions'
-// Data, so revisions must hold the Data of the revisions pods are at.
+// consistent name of their own. In-place updates diff the revisions'
+// Data, so revisions must hold the Data of the revisions pods are at
+// (see Sync.Warnings); a template type that is not shaped like a
+// corev1.PodTemplateSpec says how to diff itself with [InPlaceDiffer].
 //
 // A created pod is named "<cs.Name>-" followed by five characters of
 // Kubernetes' safe alphabet derived from a counter, the first such names
@@ -248,7 +264,8 @@ func Plan[T any](cs *CloneSet[T], pods []Pod, revisions []ControllerRevision, no
 // name or with the same name, negative restart counts, bad revisions (an
 // empty or duplicate name), a template encoding/json cannot encode, and
 // the errors of [Update] (an unknown strategy type, an in-place target
-// missing from revisions). Settings kruise cannot read are not errors:
+// missing from revisions, InPlaceOnly with a template type that cannot be
+// diffed in place). Settings kruise cannot read are not errors:
 // kruise reads them as 0, and so does Plan (see [Resolve]); a CloneSet
 // Validate rejects is planned as the controller would plan it.
 //
@@ -366,7 +383,8 @@ type planner[T any] struct {
 	// updFirst and updEnd delimit the update step's actions in actions.
 	updFirst, updEnd int
 	requeue          time.Duration
-	retry            bool // a failed update: requeue at once, rate-limited
+	retry            bool     // a failed update: requeue at once, rate-limited
+	warnings         []string // Sync.Warnings
 }
 
 func (p *planner[T]) run() error {
@@ -390,6 +408,7 @@ func (p *planner[T]) run() error {
 	if p.active.Action != ReuseLatest {
 		p.summary = append(p.summary, why{kind: sumAction, first: len(p.actions) - 1})
 	}
+	p.warnMissingRevisions()
 	p.out = slices.Clone(p.pods)
 
 	var failure string
@@ -780,6 +799,7 @@ func (p *planner[T]) result() Sync[T] {
 		Scale:     p.scale,
 		Update:    p.update,
 		Status:    p.status,
+		Warnings:  p.warnings,
 	}
 	if p.retry {
 		s.Requeue = true
@@ -787,6 +807,45 @@ func (p *planner[T]) result() Sync[T] {
 		s.Requeue, s.RequeueAfter = true, p.requeue
 	}
 	return s
+}
+
+// warnMissingRevisions warns about active pods at a revision that is
+// not among p.outRevs (the input's and the update revision), one warning
+// per such revision, by revision name.
+func (p *planner[T]) warnMissingRevisions() {
+	var missing map[string][]string
+	for i := range p.pods {
+		q := &p.pods[i]
+		if !IsPodActive(q) || slices.ContainsFunc(p.outRevs, func(r ControllerRevision) bool { return IsPodAtRevision(q, r.Name) }) {
+			continue
+		}
+		if missing == nil {
+			missing = map[string][]string{}
+		}
+		missing[q.Revision] = append(missing[q.Revision], q.Name)
+	}
+	for _, rev := range slices.Sorted(maps.Keys(missing)) {
+		p.warnings = append(p.warnings, missingRevisionWarning(rev, missing[rev]))
+	}
+}
+
+// missingRevisionWarning says that the pods names are at rev, a revision
+// that is missing.
+func missingRevisionWarning(rev string, names []string) string {
+	slices.Sort(names)
+	subject, it := "pod "+names[0]+" is", "it"
+	if n := len(names); n > 1 {
+		list := names
+		if n > 3 {
+			list = append(names[:3:3], "...")
+		}
+		subject, it = fmt.Sprintf("%d pods (%s) are", n, strings.Join(list, ", ")), "them"
+	}
+	where := "at revision " + rev + ", which is not among the revisions"
+	if rev == "" {
+		where = "without a revision (no " + RevisionLabel + " label)"
+	}
+	return fmt.Sprintf("%s %s: kruise cannot update %s in place (InPlaceIfPossible recreates %s, InPlaceOnly fails); pass all the CloneSet's ControllerRevisions", subject, where, it, it)
 }
 
 // countMoves renders lifecycle moves as "3 pods PreparingNormal -> Normal,

@@ -182,6 +182,8 @@ type Step struct {
 	// Actions and Reason are Plan's.
 	Actions []Action `json:"actions,omitempty"`
 	Reason  string   `json:"reason"`
+	// Warnings are Plan's (see Sync.Warnings).
+	Warnings []string `json:"warnings,omitempty"`
 	// Status is the status the reconcile computed from the pods it saw
 	// (what `kubectl get cloneset` shows once it is written).
 	Status Status `json:"status"`
@@ -607,7 +609,7 @@ func (s *sim[T]) step(k int, now time.Time, events []string, sync *Sync[T]) Step
 	res := resolve(&s.cur)
 	st := Step{
 		Sync: k, Time: now, Elapsed: now.Sub(s.cfg.Start), Events: events,
-		Actions: sync.Actions, Reason: sync.Reason, Status: sync.Status.Status,
+		Actions: sync.Actions, Reason: sync.Reason, Warnings: sync.Warnings, Status: sync.Status.Status,
 		Replicas: s.cur.Replicas, Partition: res.Partition, MaxSurge: sat32(res.MaxSurge), MaxUnavailable: sat32(res.MaxUnavailable),
 	}
 	for i := range sync.Pods {

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/rolloutmath/rolloutmath/field"
 )
 
 // UpdateBranch is where kruise's Update ended in one reconcile.
@@ -106,9 +108,13 @@ type UpdateDecision struct {
 //  5. [UpdateCandidates], in [SortUpdateIndexes] order (opts.UpdateOrder),
 //     cut by [LimitUpdateIndexes]; each chosen pod in order:
 //     - ReCreate (or ""): RecreatePod, unless already marked.
-//     - InPlaceIfPossible and InPlaceOnly: [CalculateInPlaceUpdate] from
-//     the first revision (in [SortRevisions] order) the pod matches to
-//     the target. When possible, by lifecycle state: "", PreparingNormal
+//     - InPlaceIfPossible and InPlaceOnly: the in-place diff from the
+//     first revision (in [SortRevisions] order) the pod matches to the
+//     target: the template type's [InPlaceDiffer] when T implements it,
+//     else [CalculateInPlaceUpdate] on the revisions' Data (a target
+//     whose template is not shaped like a corev1.PodTemplateSpec cannot
+//     be diffed: InPlaceIfPossible recreates the pod with a reason that
+//     says so, InPlaceOnly is an input error). When possible, by lifecycle state: "", PreparingNormal
 //     or Normal with the inPlaceUpdate hook on the pod moves to
 //     PreparingUpdate and waits; Updated moves to PreparingUpdate with
 //     the hook put back (nothing if there is no hook); PreparingUpdate
@@ -141,8 +147,10 @@ type UpdateDecision struct {
 // Errors, with a zero UpdateDecision: those of [CalculateDiffs] and
 // [SortUpdateIndexes], bad revisions ([SortRevisions]), an unknown
 // strategy type, and, for an in-place strategy with pods to update, a
-// target revision missing from revisions. pods and revisions are not
-// modified.
+// target revision missing from revisions or (InPlaceOnly) a template
+// type that cannot be diffed in place (*field.Error on
+// spec.updateStrategy.type wrapping field.ErrUnsupported; see
+// [InPlaceDiffer]). pods and revisions are not modified.
 // Upstream: sync.realControl.Update, refreshPodState and updatePod.
 func Update[T any](cs *CloneSet[T], pods []Pod, revisions []ControllerRevision, revs Revisions, now time.Time, opts Options) (UpdateDecision, error) {
 	if err := checkCloneSet(cs); err != nil {
@@ -196,6 +204,11 @@ type updater[T any] struct {
 	d         UpdateDecision
 	whys      []why // whys[i] is d.Actions[i]'s reason
 	inPlace   map[[2]string]inPlaceCache
+	// differ is 1 when T implements InPlaceDiffer, 2 when revision data
+	// is diffed as kruise does, 0 before the first in-place decision.
+	differ uint8
+	// shaped memoises podTemplateShaped by target revision name.
+	shaped map[string]bool
 }
 
 // add records an action and the facts of its reason.
@@ -297,12 +310,16 @@ func (u *updater[T]) run() (UpdateDecision, error) {
 func (u *updater[T]) updatePod(p *Pod, target string, d Diffs) (string, error) {
 	cs := u.cs
 	strategy := cs.UpdateStrategy.Type
+	var c inPlaceCache
 	if strategy == InPlaceIfPossible || strategy == InPlaceOnly {
-		ip, _, err := u.inPlaceFor(p, target)
-		if err != nil {
+		var err error
+		if c, err = u.inPlaceFor(p, target); err != nil {
 			return "", err
 		}
-		if ip != nil && ip.Possible {
+		if c.undiffable && strategy == InPlaceOnly {
+			return "", &field.Error{Prefix: "cloneset", Field: "spec.updateStrategy.type", Value: strconv.Quote(string(InPlaceOnly)), Detail: c.note, Err: field.ErrUnsupported}
+		}
+		if ip := c.ip; ip != nil && ip.Possible {
 			var hook *LifecycleHook
 			if cs.Lifecycle != nil {
 				hook = cs.Lifecycle.InPlaceUpdate
@@ -343,29 +360,23 @@ func (u *updater[T]) updatePod(p *Pod, target string, d Diffs) (string, error) {
 	w := why{kind: whyRecreate}
 	if strategy == InPlaceIfPossible {
 		w.inPlaceTried = true
-		if ip, note, _ := u.inPlaceFor(p, target); ip != nil && len(ip.Blockers) > 0 {
-			w.blockers = ip.Blockers
+		if c.ip != nil && len(c.ip.Blockers) > 0 {
+			w.blockers = c.ip.Blockers
 		} else {
-			w.note = note
+			w.note = c.note
 		}
 	}
 	u.add(Action{Kind: RecreatePod, Pod: p.Name, Revision: target}, w)
 	return "", nil
 }
 
-// inPlaceFor returns what updating p in place to target changes. It
-// returns a nil update and a note saying why when kruise cannot compute
-// one: p's revision is not among the revisions, or a revision's data is
-// not a JSON object (kruise then treats the update as impossible in
-// place).
-func (u *updater[T]) inPlaceFor(p *Pod, target string) (*InPlaceUpdate, string, error) {
-	from := -1
-	for _, i := range u.revOrder {
-		if IsPodAtRevision(p, u.revisions[i].Name) {
-			from = i
-			break
-		}
-	}
+// inPlaceFor returns what updating p in place to target changes. The
+// update is nil, with a note saying why, when it cannot be computed: the
+// template type cannot be diffed in place (see InPlaceDiffer; undiffable
+// is then set), p's revision is not among the revisions, or a revision's
+// data cannot be compared (kruise then treats the update as impossible in
+// place). A target missing from the revisions is an input error.
+func (u *updater[T]) inPlaceFor(p *Pod, target string) (inPlaceCache, error) {
 	to := -1
 	for i := range u.revisions {
 		if u.revisions[i].Name == target {
@@ -374,17 +385,55 @@ func (u *updater[T]) inPlaceFor(p *Pod, target string) (*InPlaceUpdate, string, 
 		}
 	}
 	if to < 0 {
-		return nil, "", inputError("revisions", "no revision named %q, the target of the update", target)
+		return inPlaceCache{}, inputError("revisions", "no revision named %q, the target of the update", target)
+	}
+	if u.differ == 0 {
+		u.differ = 2
+		if inPlaceDiffer[T]() {
+			u.differ = 1
+		}
+	}
+	if u.differ == 2 {
+		if u.shaped == nil {
+			u.shaped = map[string]bool{}
+		}
+		shaped, ok := u.shaped[target]
+		if !ok {
+			shaped = podTemplateShaped(u.revisions[to].Data)
+			u.shaped[target] = shaped
+		}
+		if !shaped {
+			name := typeName[T]()
+			return inPlaceCache{undiffable: true, note: fmt.Sprintf(
+				"template type %s cannot be diffed in place: implement cloneset.InPlaceDiffer[%s], or encode the template as a corev1.PodTemplateSpec (revision %s has no spec.template.spec.containers)",
+				name, name, target)}, nil
+		}
+	}
+	from := -1
+	for _, i := range u.revOrder {
+		if IsPodAtRevision(p, u.revisions[i].Name) {
+			from = i
+			break
+		}
 	}
 	if from < 0 {
-		return nil, "its revision " + p.Revision + " is unknown", nil
+		return inPlaceCache{note: "its revision " + p.Revision + " is unknown"}, nil
 	}
 	key := [2]string{u.revisions[from].Name, target}
 	if c, ok := u.inPlace[key]; ok {
-		return c.ip, c.note, nil
+		return c, nil
 	}
 	var c inPlaceCache
-	if ip, err := CalculateInPlaceUpdate(u.revisions[from].Data, u.revisions[to].Data); err != nil {
+	if u.differ == 1 {
+		if ip, err := diffWith[T](u.revisions[from].Data, u.revisions[to].Data); err != nil {
+			c.note = "the revision data cannot be diffed: " + err.Error()
+		} else {
+			c.ip = &ip
+			if !ip.Possible && len(ip.Blockers) == 0 {
+				c.note = typeName[T]() + ".InPlaceDiff says the change needs recreation"
+			}
+		}
+	} else if ip, err := CalculateInPlaceUpdate(u.revisions[from].Data, u.revisions[to].Data); err != nil {
 		c.note = "the revision data cannot be compared: " + err.Error()
 	} else {
 		c.ip = &ip
@@ -393,13 +442,15 @@ func (u *updater[T]) inPlaceFor(p *Pod, target string) (*InPlaceUpdate, string, 
 		u.inPlace = map[[2]string]inPlaceCache{}
 	}
 	u.inPlace[key] = c
-	return c.ip, c.note, nil
+	return c, nil
 }
 
 // inPlaceCache is one memoised in-place decision.
 type inPlaceCache struct {
 	ip   *InPlaceUpdate
 	note string
+	// undiffable says the template type cannot be diffed in place.
+	undiffable bool
 }
 
 // refreshWhy records why a bookkeeping move happens; the move's From

@@ -154,6 +154,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "%v\n", err)
 		return 1
 	}
+	printWarnings(stderr, &t.t)
 	if cfg.output == "json" {
 		err = writeJSON(stdout, t)
 	} else {

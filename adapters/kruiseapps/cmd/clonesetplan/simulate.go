@@ -211,3 +211,17 @@ func images(t *kruiseapps.Template) string {
 	}
 	return strings.Join(s, ",")
 }
+
+// printWarnings prints the warnings of the first recorded sync that has
+// any: they are about the input (a pod at a missing revision warns at
+// every sync until it is recreated, with fewer pods each time).
+func printWarnings(w io.Writer, t *cloneset.Trace[kruiseapps.Template]) {
+	for _, s := range t.Steps {
+		for _, msg := range s.Warnings {
+			fmt.Fprintf(w, "clonesetplan: warning: %s\n", msg)
+		}
+		if len(s.Warnings) > 0 {
+			return
+		}
+	}
+}
