@@ -206,7 +206,7 @@ func TestCalculateDiffsRejectsBadInput(t *testing.T) {
 		step DiffsFor
 		want string
 	}{
-		{"nil cloneset", nil, nil, ForScale, "cloneset: cloneset: must not be nil"},
+		{"nil cloneset", nil, nil, ForScale, "cloneset: Required value"},
 		{"negative replicas", kcs(-1, nil, nil, nil), nil, ForScale, "cloneset: spec.replicas: -1: must not be negative"},
 		{"unknown step", good, nil, 0, "cloneset: diffsFor: DiffsFor(0): must be ForScale or ForUpdate"},
 		{"unnamed pod", good, []Pod{{}}, ForScale, "cloneset: pods[0].name: must not be empty"},

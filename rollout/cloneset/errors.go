@@ -91,7 +91,7 @@ func checkPods(pods []Pod) error {
 func checkCloneSet[T any](cs *CloneSet[T]) error {
 	switch {
 	case cs == nil:
-		return &field.Error{Prefix: "cloneset", Field: "cloneset", Detail: "must not be nil", Err: field.ErrRequired}
+		return &field.Error{Type: field.TypeRequired, Field: "cloneset", Err: field.ErrRequired}
 	case cs.Replicas < 0:
 		return negativeError("spec.replicas", cs.Replicas)
 	case cs.MinReadySeconds < 0:

@@ -287,7 +287,7 @@ func TestPlanRejectsBadInput(t *testing.T) {
 		revs []ControllerRevision
 		want string
 	}{
-		{"nil CloneSet", nil, nil, nil, "cloneset: cloneset: must not be nil"},
+		{"nil CloneSet", nil, nil, nil, "cloneset: Required value"},
 		{"negative replicas", &CloneSet[podTemplate]{Name: "demo", Replicas: -1}, nil, nil, "cloneset: spec.replicas: -1: must not be negative"},
 		{"pod without name", ok, []Pod{{}}, nil, "cloneset: pods[0].name: must not be empty"},
 		{"duplicate pod", ok, []Pod{{Name: "a"}, {Name: "a"}}, nil, `cloneset: pods[1].name: duplicate name "a"`},
@@ -519,4 +519,51 @@ func cloneMap(m map[string]string) map[string]string {
 // order properties hold.
 func FuzzPlan(f *testing.F) {
 	f.Fuzz(rapid.MakeFuzz(planIsDeterministicPureAndOrderFree))
+}
+
+// TestPlanReasonsCountNouns: the reasons say "1 pod" and "2 pods", "1
+// name" and "2 names".
+func TestPlanReasonsCountNouns(t *testing.T) {
+	r1 := revisionOf(t, templateOf("nginx:1.25"), 1)
+	tests := []struct {
+		name     string
+		pods     int      // pods at r1, ready, carrying the preDelete hook's label; the first is in PreparingDelete
+		toDelete []string // spec.scaleStrategy.podsToDelete
+		want     string
+	}{
+		{name: "one pod too many", pods: 2, want: "1 pod too many, but pods chosen earlier are still waiting to be deleted"},
+		{name: "two pods too many", pods: 3, want: "2 pods too many, but pods chosen earlier are still waiting to be deleted"},
+		{name: "one name trimmed", pods: 1, toDelete: []string{"demo-gone"}, want: "removed 1 name of a pod that no longer exists from podsToDelete"},
+		{name: "two names trimmed", pods: 1, toDelete: []string{"demo-gone", "demo-gone2"}, want: "removed 2 names of pods that no longer exist from podsToDelete"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var pods []Pod
+			for i, name := range []string{"demo-a", "demo-b", "demo-c"}[:tt.pods] {
+				p := upPod(name, r1.Name)
+				p.Labels = map[string]string{"hold": "true"}
+				if i == 0 && tt.pods > 1 {
+					p.Lifecycle = PreparingDelete
+				}
+				pods = append(pods, p)
+			}
+			cs := &CloneSet[podTemplate]{Name: "demo", Replicas: 1, Template: templateOf("nginx:1.25")}
+			cs.Lifecycle = &Lifecycle{PreDelete: &LifecycleHook{LabelsHandler: map[string]string{"hold": "true"}}}
+			cs.Status.CurrentRevision, cs.Status.UpdateRevision = r1.Name, r1.Name
+			cs.ScaleStrategy.PodsToDelete = tt.toDelete
+			s, err := Plan(cs, pods, []ControllerRevision{r1}, t0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := s.Reason
+			for _, a := range s.Actions {
+				if a.Kind == TrimPodsToDelete {
+					got = a.Reason
+				}
+			}
+			if got != tt.want {
+				t.Errorf("Plan reason (of the TrimPodsToDelete action, if any) = %q, want %q", got, tt.want)
+			}
+		})
+	}
 }

@@ -57,16 +57,16 @@ type ControllerRevision struct {
 func RevisionData(template []byte) ([]byte, error) {
 	var t map[string]any
 	if err := json.Unmarshal(template, &t); err != nil {
-		return nil, inputError("template", "not a JSON object: %v", err)
+		return nil, inputError("spec.template", "not a JSON object: %v", err)
 	}
 	if t == nil {
-		return nil, inputError("template", "null: must be a JSON object")
+		return nil, inputError("spec.template", "null: must be a JSON object")
 	}
 	t["$patch"] = "replace"
 	out, err := json.Marshal(map[string]any{"spec": map[string]any{"template": t}})
 	if err != nil {
 		// Values decoded from valid JSON always encode again.
-		return nil, inputError("template", "encoding the revision data: %v", err)
+		return nil, inputError("spec.template", "encoding the revision data: %v", err)
 	}
 	return out, nil
 }

@@ -133,9 +133,9 @@ func TestRevisionData(t *testing.T) {
 			template: `{"$patch":"merge"}`,
 			want:     `{"spec":{"template":{"$patch":"replace"}}}`,
 		},
-		{name: "array", template: `[]`, wantErr: "cloneset: template: not a JSON object: json: cannot unmarshal array into Go value of type map[string]interface {}"},
-		{name: "null", template: `null`, wantErr: "cloneset: template: null: must be a JSON object"},
-		{name: "garbage", template: `{`, wantErr: "cloneset: template: not a JSON object: unexpected end of JSON input"},
+		{name: "array", template: `[]`, wantErr: "cloneset: spec.template: not a JSON object: json: cannot unmarshal array into Go value of type map[string]interface {}"},
+		{name: "null", template: `null`, wantErr: "cloneset: spec.template: null: must be a JSON object"},
+		{name: "garbage", template: `{`, wantErr: "cloneset: spec.template: not a JSON object: unexpected end of JSON input"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

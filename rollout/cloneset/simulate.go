@@ -79,6 +79,12 @@ type Config[T any] struct {
 	// and Ready. It is scheduled (gets a node) at once. It becomes
 	// available minReadySeconds after it is ready.
 	ReadyDelay time.Duration `json:"readyDelay,omitempty"`
+	// ReadyAt gives, by name, when a pod passed to Simulate that is not
+	// Ready (nor Terminating, nor in an in-place update) becomes Running
+	// and Ready; a pod it does not name does so ReadyDelay after Start. A
+	// program reading pods from a cluster sets it to the time each pod's
+	// own delay ends, so that the first reconcile sees them unready.
+	ReadyAt map[string]time.Time `json:"readyAt,omitempty"`
 	// InPlaceDelay is how long an in-place update takes from the moment
 	// the new images are applied (after the grace period, if any) to the
 	// restarted containers being Ready again; usually much less than
@@ -260,7 +266,7 @@ type simPod struct {
 // again; the controller then marks it InPlaceUpdateReady and Normal. A
 // deleted pod is Terminating for TerminationDelay. Pods passed in keep
 // their state; a pod passed in that is not Ready becomes Ready after
-// ReadyDelay from the start, and a Terminating one is gone after
+// ReadyDelay from the start (or at its Config.ReadyAt), and a Terminating one is gone after
 // TerminationDelay. Lifecycle hooks are never released by anyone, so a
 // pod waiting for one waits for ever.
 //
@@ -334,6 +340,9 @@ func Simulate[T any](cs *CloneSet[T], pods []Pod, revisions []ControllerRevision
 			sp.inPlace, sp.appliedAt = true, cfg.Start
 		case !p.Ready:
 			sp.readyAt = cfg.Start.Add(cfg.ReadyDelay)
+			if at, ok := cfg.ReadyAt[p.Name]; ok {
+				sp.readyAt = at
+			}
 		}
 		s.state[p.Name] = sp
 	}

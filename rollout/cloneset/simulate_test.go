@@ -324,3 +324,27 @@ func TestSimulateBatchWithNeverReadyPodsStalls(t *testing.T) {
 		t.Errorf("outcome %v after %d reconciles, want Stalled soon: a batch whose pod never becomes ready cannot finish\n%s", tr.Outcome, tr.Syncs, tr.String())
 	}
 }
+
+// TestSimulateReadyAtKeepsPassedPodsUnready: a pod passed in unready
+// becomes ready at its Config.ReadyAt, not ReadyDelay after Start; a pod
+// ReadyAt does not name keeps the old rule.
+func TestSimulateReadyAtKeepsPassedPodsUnready(t *testing.T) {
+	r1 := revisionOf(t, templateOf("nginx:1.25"), 1)
+	cs := &CloneSet[podTemplate]{Name: "demo", Replicas: 2, Template: templateOf("nginx:1.25")}
+	cs.Status.CurrentRevision, cs.Status.UpdateRevision = r1.Name, r1.Name
+	a, b := upPod("demo-a", r1.Name), upPod("demo-b", r1.Name)
+	a.Ready, b.Ready = false, false
+	tr, err := Simulate(cs, []Pod{a, b}, []ControllerRevision{r1}, Config[podTemplate]{Start: t0, ReadyDelay: 10 * time.Second,
+		ReadyAt: map[string]time.Time{"demo-a": t0.Add(35 * time.Second)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ready []int32
+	for _, s := range tr.Steps {
+		ready = append(ready, s.Status.ReadyReplicas)
+	}
+	if want := []int32{1, 2}; tr.Outcome != OutcomeComplete || !slices.Equal(ready, want) || tr.Steps[1].Sync != 4 {
+		t.Errorf("ready replicas by recorded reconcile %v (last at %d), outcome %v; want %v, the second at reconcile 4 (+40s), Complete: demo-b is ready at +10s, demo-a at +35s\n%s",
+			ready, tr.Steps[len(tr.Steps)-1].Sync, tr.Outcome, want, tr.String())
+	}
+}

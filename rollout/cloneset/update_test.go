@@ -410,7 +410,7 @@ func TestUpdateErrors(t *testing.T) {
 		revisions []ControllerRevision
 		want      string
 	}{
-		{name: "nil cloneset", cs: nil, want: "cloneset: cloneset: must not be nil"},
+		{name: "nil cloneset", cs: nil, want: "cloneset: Required value"},
 		{name: "unknown strategy", cs: &CloneSet[struct{}]{Replicas: 1, UpdateStrategy: UpdateStrategy{Type: "Rolling"}}, want: `cloneset: spec.updateStrategy.type: "Rolling": must be ReCreate, InPlaceIfPossible, InPlaceOnly or OnDelete`},
 		{name: "duplicate pods", cs: &CloneSet[struct{}]{Replicas: 1}, pods: []Pod{{Name: "a"}, {Name: "a"}}, want: `cloneset: pods[1].name: duplicate name "a"`},
 		{name: "duplicate revisions", cs: &CloneSet[struct{}]{Replicas: 1}, revisions: []ControllerRevision{r1, r1}, want: `cloneset: revisions[1].name: duplicate name "cs-r1"`},

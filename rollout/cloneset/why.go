@@ -185,6 +185,9 @@ func (w *why) text(a *Action, sc *scene) string {
 	case whyStatus:
 		return statusReason(sc.status)
 	case whyTrimmed:
+		if w.count == 1 {
+			return "removed 1 name of a pod that no longer exists from podsToDelete"
+		}
 		return fmt.Sprintf("removed %d names of pods that no longer exist from podsToDelete", w.count)
 
 	case sumAction:
@@ -233,10 +236,11 @@ func (w *why) text(a *Action, sc *scene) string {
 	case noteDeleting:
 		return "CloneSet is being deleted: status only"
 	case noteWaitForDeletion:
-		return fmt.Sprintf("%d pods too many, but pods chosen earlier are still waiting to be deleted", sc.scale.Diffs.ScaleDownNum)
+		n := sc.scale.Diffs.ScaleDownNum
+		return fmt.Sprintf("%d %s too many, but pods chosen earlier are still waiting to be deleted", n, plural(int(n), "pod"))
 	case noteNoReadyMayGo:
 		d := &sc.scale.Diffs
-		return fmt.Sprintf("%d pods too many, but no ready pod may go (ready limit %d)", d.ScaleDownNum, d.DeleteReadyLimit)
+		return fmt.Sprintf("%d %s too many, but no ready pod may go (ready limit %d)", d.ScaleDownNum, plural(int(d.ScaleDownNum), "pod"), d.DeleteReadyLimit)
 	case noteNoPodCreated:
 		return "no pod created: " + createCause(sc.scale)
 	case notePaused:

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -10,7 +11,9 @@ import (
 	kruise "github.com/openkruise/kruise-api/apps/v1alpha1"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/runtime/serializer"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 )
@@ -34,6 +37,9 @@ type objects struct {
 	cloneSets []*kruise.CloneSet
 	pods      []*corev1.Pod
 	revisions []*appsv1.ControllerRevision
+	// where gives each object's place in the input, as errors name it:
+	// "pods.yaml: document 1: items[10]".
+	where map[any]string
 }
 
 // decode reads every object of r, named name in errors: YAML documents
@@ -52,48 +58,71 @@ func (o *objects) decode(name string, r io.Reader) error {
 		if len(bytes.TrimSpace(stripComments(doc))) == 0 {
 			continue
 		}
-		if err := o.add(doc); err != nil {
-			return fmt.Errorf("%s: document %d: %w", name, n, err)
+		if err := o.add(doc, fmt.Sprintf("%s: document %d", name, n)); err != nil {
+			return err
 		}
 	}
 }
 
-// add decodes one document and keeps the objects it holds.
-func (o *objects) add(doc []byte) error {
+// add decodes one document, found at loc in the input, and keeps the
+// objects it holds.
+func (o *objects) add(doc []byte, loc string) error {
 	obj, _, err := decoder.Decode(doc, nil, nil)
-	if err != nil {
-		return err
+	if runtime.IsNotRegisteredError(err) {
+		// A kind the scheme lacks in a group it knows (apps.kruise.io/v1alpha1
+		// Foo): apimachinery's text names its own source file.
+		var tm metav1.TypeMeta
+		if js, jerr := utilyaml.ToJSON(doc); jerr == nil && json.Unmarshal(js, &tm) == nil {
+			return fmt.Errorf("%s: %s", loc, wantKinds(tm.GroupVersionKind()))
+		}
 	}
+	if err != nil {
+		return fmt.Errorf("%s: %w", loc, err)
+	}
+	if o.where == nil {
+		o.where = map[any]string{}
+	}
+	item := func(i int) string { return fmt.Sprintf("%s: items[%d]", loc, i) }
 	switch obj := obj.(type) {
 	case *kruise.CloneSet:
 		o.cloneSets = append(o.cloneSets, obj)
+		o.where[obj] = loc
 	case *corev1.Pod:
 		o.pods = append(o.pods, obj)
+		o.where[obj] = loc
 	case *appsv1.ControllerRevision:
 		o.revisions = append(o.revisions, obj)
+		o.where[obj] = loc
 	case *kruise.CloneSetList:
 		for i := range obj.Items {
 			o.cloneSets = append(o.cloneSets, &obj.Items[i])
+			o.where[&obj.Items[i]] = item(i)
 		}
 	case *corev1.PodList:
 		for i := range obj.Items {
 			o.pods = append(o.pods, &obj.Items[i])
+			o.where[&obj.Items[i]] = item(i)
 		}
 	case *appsv1.ControllerRevisionList:
 		for i := range obj.Items {
 			o.revisions = append(o.revisions, &obj.Items[i])
+			o.where[&obj.Items[i]] = item(i)
 		}
 	case *corev1.List:
-		for i, item := range obj.Items {
-			if err := o.add(item.Raw); err != nil {
-				return fmt.Errorf("items[%d]: %w", i, err)
+		for i, it := range obj.Items {
+			if err := o.add(it.Raw, item(i)); err != nil {
+				return err
 			}
 		}
 	default:
-		gvk := obj.GetObjectKind().GroupVersionKind()
-		return fmt.Errorf("want an apps.kruise.io/v1alpha1 CloneSet, a v1 Pod or an apps/v1 ControllerRevision, got %s %s", gvk.GroupVersion(), gvk.Kind)
+		return fmt.Errorf("%s: %s", loc, wantKinds(obj.GetObjectKind().GroupVersionKind()))
 	}
 	return nil
+}
+
+// wantKinds says which kinds the program reads, and which it got.
+func wantKinds(got schema.GroupVersionKind) string {
+	return fmt.Sprintf("want an apps.kruise.io/v1alpha1 CloneSet, a v1 Pod or an apps/v1 ControllerRevision (or a List of them), got %s %s", got.GroupVersion(), got.Kind)
 }
 
 // stripComments removes YAML comment lines, so a document of comments

@@ -17,6 +17,16 @@
 // kruise-api v1.8.0's, which has no spec.progressDeadlineSeconds: a
 // manifest holding that field is rejected as an unknown field.
 //
+// Reconcile 1 runs at "now", on the objects as the manifests show them:
+// --now (RFC 3339), or else the latest timestamp the CloneSet, its pods
+// and its revisions hold (internal/manifesttime.Fields: creationTimestamp,
+// managedFields' time, conditions' lastTransitionTime and lastUpdateTime,
+// a pod's startTime, containers' startedAt and finishedAt; not
+// deletionTimestamp), or else 2026-01-01T12:00:00Z; the output's second
+// line prints it and says which. A Ready pod stays ready from its Ready
+// condition's time; a pod that is not Ready becomes ready -ready-delay
+// after now. The closing line's time is when the last reconcile ran.
+//
 // Without pods, the CloneSet is first settled on its template (every pod
 // at one revision, available), as after an earlier rollout; --set-image
 // and --partition then change the CloneSet just before reconcile 1. With
@@ -38,6 +48,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rolloutmath/rolloutmath/internal/manifesttime"
 	"github.com/rolloutmath/rolloutmath/internal/setimage"
 	"github.com/rolloutmath/rolloutmath/intorpercent"
 )
@@ -57,6 +68,7 @@ type config struct {
 	inPlaceDelay time.Duration
 	maxSyncs     int
 	maxPods      int
+	now          *time.Time // --now, or nil: the manifests' time
 }
 
 // listFlag collects a repeated string flag.
@@ -71,7 +83,7 @@ var errHelp = errors.New("help requested")
 func parseFlags(args []string, stderr io.Writer) (config, error) {
 	var cfg config
 	var files, images listFlag
-	var partition string
+	var partition, now string
 	fs := flag.NewFlagSet("clonesetplan", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Var(&files, "f", "manifest `file` (YAML or JSON; - for standard input); repeatable")
@@ -83,6 +95,11 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.DurationVar(&cfg.inPlaceDelay, "inplace-delay", 5*time.Second, "how long an in-place update takes to be ready again")
 	fs.IntVar(&cfg.maxSyncs, "max-syncs", 1000, "most reconciles to simulate")
 	fs.IntVar(&cfg.maxPods, "max-pods", 10000, "largest spec.replicas to simulate (each reconcile plans every pod)")
+	fs.StringVar(&now, "now", "", "`time` (RFC 3339) reconcile 1 runs at; default: the latest timestamp in the manifests ("+strings.Join(manifesttime.Fields, ", ")+")")
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "Usage: clonesetplan -f FILE [flags]\n\n%s\nFlags:\n", usageText)
+		fs.PrintDefaults()
+	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return cfg, errHelp
@@ -110,6 +127,13 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	}
 	if cfg.output != "table" && cfg.output != "json" {
 		return cfg, fmt.Errorf("-o %q: want table or json", cfg.output)
+	}
+	if now != "" {
+		t, err := manifesttime.Parse(now)
+		if err != nil {
+			return cfg, err
+		}
+		cfg.now = &t
 	}
 	if cfg.interval <= 0 || cfg.readyDelay < 0 || cfg.inPlaceDelay < 0 || cfg.maxSyncs <= 0 || cfg.maxPods <= 0 {
 		return cfg, errors.New("-interval, -max-syncs and -max-pods must be positive, -ready-delay and -inplace-delay not negative")
@@ -167,17 +191,37 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// writeJSON prints the rollout as one JSON object: the heading, the
-// recorded syncs (reconciles, as cloneset.Step encodes them), the
-// outcome and the number of syncs that ran.
+// usageText is the part of -h above the flags.
+const usageText = `Prints the rollout kruise v1.9.1's CloneSet controller would run on the
+CloneSet of the manifests (with its pods and ControllerRevisions, if given),
+reconcile by reconcile.
+
+Time: reconcile 1 runs at "now", on the objects as the manifests show them,
+and reconcile k runs (k-1) * -interval later. Now is --now, or else the
+latest timestamp the manifests hold (of the CloneSet, its pods and its
+revisions; metadata.deletionTimestamp does not count), or else, for
+manifests without timestamps, 2026-01-01T12:00:00Z. The output's second
+line says which. A pod that is Ready stays ready from its Ready condition's
+lastTransitionTime (and is available minReadySeconds after it); a pod that
+is not Ready becomes ready -ready-delay after now, like a pod the
+controller creates, which becomes ready -ready-delay after its creation.
+The closing line's time is when the last reconcile ran, counted from now.
+`
+
+// writeJSON prints the rollout as one JSON object: the heading, now (when
+// reconcile 1 runs) and where it came from, the state before reconcile 1,
+// the recorded syncs (reconciles, as cloneset.Step encodes them, with
+// elapsed counted from now), the outcome and the number of syncs that ran.
 func writeJSON(w io.Writer, t *trace) error {
 	out := struct {
-		Heading string `json:"heading"`
-		Initial any    `json:"initial"`
-		Steps   any    `json:"steps"`
-		Outcome string `json:"outcome"`
-		Syncs   int    `json:"syncs"`
-	}{describe(t), t.initial, t.t.Steps, t.t.Outcome.String(), t.t.Syncs}
+		Heading string    `json:"heading"`
+		Now     time.Time `json:"now"`
+		NowFrom string    `json:"nowFrom"`
+		Initial any       `json:"initial"`
+		Steps   any       `json:"steps"`
+		Outcome string    `json:"outcome"`
+		Syncs   int       `json:"syncs"`
+	}{describe(t), t.now, t.nowFrom, t.initial, t.t.Steps, t.t.Outcome.String(), t.t.Syncs}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(out)

@@ -44,6 +44,45 @@ func TestRunGolden(t *testing.T) {
 			args: []string{"-f", "testdata/web-cloneset.yaml", "-f", "testdata/web-pods.yaml"}},
 		{name: "mid-rollout as JSON", golden: "midrollout.json.golden",
 			args: []string{"-f", "testdata/web-cloneset.yaml", "-f", "testdata/web-pods.yaml", "-o", "json"}},
+		// today-*.yaml are web-*.yaml as kubectl get -o yaml prints them on
+		// 2026-11-20 (uid, resourceVersion, generation, managedFields,
+		// conditions), with minReadySeconds 30. Now is the latest timestamp,
+		// 11:00:20Z (pod web-4k2lx's Ready condition and the status write's
+		// managedFields time); reconcile k runs at now + (k-1)*10s.
+		// Kruise's rules (docs/cloneset.md): a pod is available when
+		// its Ready condition's lastTransitionTime + minReadySeconds is
+		// before now (IsPodAvailable), and maxUnavailable 1 minus the
+		// unavailable pods is the update budget. web-4k2lx became ready at
+		// +0s, so it is unavailable until +30s inclusive: reconciles 1-4
+		// have budget 0 and reconcile 5 (+40s) updates web-j7vzt in
+		// place. With -inplace-delay 5s it is ready again at +45s,
+		// reconcile 6 records it, and it is available after +75s:
+		// reconcile 9 (+80s) updates web-tq9mn (ready at +85s, available
+		// after +115s), reconcile 13 (+120s) updates web-8xq2p (ready at
+		// +125s, available after +155s), and reconcile 17 (+160s) finds
+		// the rollout complete; reconcile 18 changes nothing and ends it:
+		// "Complete after 18 reconciles". Starting at the old fixed
+		// 2026-01-01T12:00:00Z, every readiness lay in the future and the
+		// run ended "SyncLimit after 1000 reconciles".
+		{name: "kubectl get -o yaml dated 2026-11, minReadySeconds 30", golden: "today.golden",
+			args: []string{"-f", "testdata/today-cloneset.yaml", "-f", "testdata/today-pods.yaml"}},
+		// --now an hour later: every pod has long been available, so the
+		// budget is 1 from reconcile 1, which updates web-j7vzt (ready
+		// again at +5s, available after +35s); reconcile 5 (+40s) updates
+		// web-tq9mn (available after +75s), reconcile 9 (+80s) web-8xq2p
+		// (available after +115s), reconcile 13 (+120s) finds the rollout
+		// complete and reconcile 14 ends it: "Complete after 14
+		// reconciles".
+		{name: "the same at --now an hour later", golden: "today-now.golden",
+			args: []string{"-f", "testdata/today-cloneset.yaml", "-f", "testdata/today-pods.yaml", "--now", "2026-11-20T12:00:20Z"}},
+		// CloneSet api, scaled to 5 while its 2 pods are not Ready, with
+		// scaleStrategy.maxUnavailable 3: kruise lets 3 - 2 unavailable
+		// = 1 pod be created (calculateDiffsWithExpectation's scale-up
+		// limit), and the 2 pods become ready -ready-delay (10s) after now,
+		// so reconcile 2 creates the last 2. Before, they counted as ready
+		// at reconcile 1, which created 3.
+		{name: "unready pods limit the scale-up", golden: "scaleup-unready.golden",
+			args: []string{"-f", "testdata/scaleup-unready.yaml"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -68,7 +107,7 @@ func TestRunErrors(t *testing.T) {
 		{name: "maxSurge with InPlaceOnly", args: []string{"-f", "testdata/invalid-inplaceonly-surge.yaml"}, wantCode: 1,
 			wantStderr: `The CloneSet "demo" is invalid: spec.updateStrategy.maxSurge: Invalid value: "1": can not use maxSurge with strategy type InPlaceOnly` + "\n"},
 		{name: "not a CloneSet", args: []string{"-f", "testdata/service.yaml"}, wantCode: 1,
-			wantStderr: "clonesetplan: testdata/service.yaml: document 1: want an apps.kruise.io/v1alpha1 CloneSet, a v1 Pod or an apps/v1 ControllerRevision, got v1 Service\n"},
+			wantStderr: "clonesetplan: testdata/service.yaml: document 1: want an apps.kruise.io/v1alpha1 CloneSet, a v1 Pod or an apps/v1 ControllerRevision (or a List of them), got v1 Service\n"},
 		{name: "malformed YAML", args: []string{"-f", "testdata/malformed.yaml"}, wantCode: 1,
 			wantStderr: "clonesetplan: testdata/malformed.yaml: document 1: yaml: line 6: did not find expected node content\n"},
 		{name: "no CloneSet", args: []string{"-f", "testdata/web-pods.yaml"}, wantCode: 1,
@@ -76,7 +115,7 @@ func TestRunErrors(t *testing.T) {
 		{name: "two CloneSets", args: []string{"-f", "testdata/demo-cloneset.yaml", "-f", "testdata/demo-cloneset.json"}, wantCode: 1,
 			wantStderr: "clonesetplan: the manifests hold 2 CloneSets, want exactly 1\n"},
 		{name: "a pod's in-place update state is not kruise's JSON", args: []string{"-f", "testdata/web-cloneset.yaml", "-f", "testdata/bad-inplace-state.yaml"}, wantCode: 1,
-			wantStderr: "clonesetplan: pods[0]: kruiseapps: pod web-4k2lx: annotation apps.kruise.io/inplace-update-state: json: cannot unmarshal object into Go struct field InPlaceUpdateState.revision of type string\n"},
+			wantStderr: "clonesetplan: testdata/bad-inplace-state.yaml: document 1: items[0]: kruiseapps: pod web-4k2lx: annotation apps.kruise.io/inplace-update-state: json: cannot unmarshal object into Go struct field InPlaceUpdateState.revision of type string\n"},
 		{name: "unknown container", args: []string{"-f", "testdata/demo-cloneset.yaml", "--set-image", "web=web:2"}, wantCode: 1,
 			wantStderr: "clonesetplan: --set-image: unable to find container named \"web\"\n"},
 		{name: "a negative partition", args: []string{"-f", "x", "--partition", "-1"}, wantCode: 2,
@@ -86,6 +125,17 @@ func TestRunErrors(t *testing.T) {
 		{name: "missing file", args: []string{"-f", "testdata/missing.yaml"}, wantCode: 1,
 			wantStderr: "clonesetplan: open testdata/missing.yaml: no such file or directory\n"},
 		{name: "no -f", args: nil, wantCode: 2, wantStderr: "clonesetplan: no manifest: give one with -f\n"},
+		{name: "bad --now", args: []string{"-f", "x", "--now", "2026-11-20"}, wantCode: 2,
+			wantStderr: "clonesetplan: --now \"2026-11-20\": want an RFC 3339 time such as 2026-11-20T09:30:00Z\n"},
+		{name: "a bad pod is named by its place in the file, not in the sorted pods", wantCode: 1,
+			args:       []string{"-f", "testdata/today-cloneset.yaml", "-f", "testdata/today-pods-bad-item.yaml"},
+			wantStderr: "clonesetplan: testdata/today-pods-bad-item.yaml: document 1: items[3]: kruiseapps: pod web-4k2lx: annotation apps.kruise.io/inplace-update-state: json: cannot unmarshal object into Go struct field InPlaceUpdateState.revision of type string\n"},
+		{name: "a selector that does not match the template's labels", args: []string{"-f", "testdata/selector-mismatch.yaml"}, wantCode: 1,
+			wantStderr: "The CloneSet \"demo\" is invalid: spec.template.metadata.labels: Invalid value: map[string]string{\"app\":\"web\"}: `selector` does not match template `labels`\n"},
+		{name: "a template without containers", args: []string{"-f", "testdata/no-containers.yaml"}, wantCode: 1,
+			wantStderr: "The CloneSet \"demo\" is invalid: spec.template.spec.containers: Required value\n"},
+		{name: "an unknown kind of the kruise group", args: []string{"-f", "testdata/unknown-kruise-kind.yaml"}, wantCode: 1,
+			wantStderr: "clonesetplan: testdata/unknown-kruise-kind.yaml: document 1: want an apps.kruise.io/v1alpha1 CloneSet, a v1 Pod or an apps/v1 ControllerRevision (or a List of them), got apps.kruise.io/v1alpha1 Cloneset\n"},
 		{name: "bad --set-image", args: []string{"-f", "x", "--set-image", "nginx"}, wantCode: 2,
 			wantStderr: "clonesetplan: --set-image \"nginx\": want CONTAINER=IMAGE\n"},
 		{name: "bad --partition", args: []string{"-f", "x", "--partition", "2.5%"}, wantCode: 2,
@@ -210,11 +260,11 @@ func TestChangesObjectsDecodeStrictly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := cloneset.Plan(&cs, pods, kruiseapps.Revisions(objs.revisions), start)
+	s, err := cloneset.Plan(&cs, pods, kruiseapps.Revisions(objs.revisions), fallbackNow)
 	if err != nil {
 		t.Fatal(err)
 	}
-	changes, err := kruiseapps.Changes(obj, owned, objs.revisions, &s, start)
+	changes, err := kruiseapps.Changes(obj, owned, objs.revisions, &s, fallbackNow)
 	if err != nil {
 		t.Fatal(err)
 	}

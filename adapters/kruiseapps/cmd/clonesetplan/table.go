@@ -17,9 +17,11 @@ import (
 // writeTable prints t in the table of examples/cloneset
 // (examples/internal/clonesettable): the heading, a row for the state
 // before the update and one for every reconcile that changed something,
-// each under a comment line with the reason, and the outcome.
+// each under a comment line with the reason, and the outcome with the
+// time the last reconcile ran.
 func writeTable(w io.Writer, t *trace) error {
-	tab := clonesettable.Table{Heading: describe(t), Name: t.cs.Name, Update: t.t.CloneSet.Status.UpdateRevision,
+	heading := describe(t) + "\nnow " + t.now.Format(time.RFC3339) + " (" + t.nowFrom + "): reconcile 1 runs then"
+	tab := clonesettable.Table{Heading: heading, Name: t.cs.Name, Update: t.t.CloneSet.Status.UpdateRevision,
 		Outcome: t.t.Outcome.String(), Syncs: t.t.Syncs}
 	tab.Rows = append(tab.Rows, clonesettable.Row{
 		Comment:  startLabel(t) + fmt.Sprintf("%d pods, %d at the update revision", t.initial.Active, t.initial.Status.UpdatedReplicas),
@@ -27,7 +29,11 @@ func writeTable(w io.Writer, t *trace) error {
 	for i := range t.t.Steps {
 		s := &t.t.Steps[i]
 		tab.Rows = append(tab.Rows, clonesettable.Row{Comment: clonesettable.Comment(s), Replicas: s.Replicas, Status: s.Status, Pods: s.Pods})
-		tab.Elapsed = s.Elapsed
+	}
+	// The closing line's time is the end's: when the last reconcile ran,
+	// recorded or not.
+	if t.t.Syncs > 0 {
+		tab.Elapsed = time.Duration(t.t.Syncs-1) * t.interval
 	}
 	return clonesettable.Write(w, &tab)
 }
