@@ -22,6 +22,13 @@
 // ReplicaSets exist; --set-image then starts the update at sync 1. Without
 // --set-image the Deployment's own state is simply run to the end.
 //
+// The state before sync 1 is the manifests' state at "now": --now (RFC
+// 3339), or else the latest timestamp the Deployment and its ReplicaSets
+// hold (internal/manifesttime.Fields: creationTimestamp, managedFields'
+// time, conditions' lastTransitionTime and lastUpdateTime; not
+// deletionTimestamp), or else 2026-01-01T12:00:00Z; the output's second
+// line prints it and says which. Sync k runs k * -interval after now.
+//
 // ReplicaSet names carry the pod-template-hash, which is computed over
 // the template as given: they match the cluster's when the manifest is as
 // the API server stored it (kubectl get -o yaml), since defaulting fills
@@ -46,6 +53,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rolloutmath/rolloutmath/internal/manifesttime"
 	"github.com/rolloutmath/rolloutmath/internal/report"
 	"github.com/rolloutmath/rolloutmath/internal/setimage"
 )
@@ -61,7 +69,8 @@ type config struct {
 	interval   time.Duration
 	readyDelay time.Duration
 	maxSyncs   int
-	output     string // "table" or "json"
+	output     string     // "table" or "json"
+	now        *time.Time // --now, or nil: the manifests' time
 }
 
 // listFlag collects a repeated string flag.
@@ -76,6 +85,7 @@ var errHelp = errors.New("help requested")
 func parseFlags(args []string, stderr io.Writer) (config, error) {
 	var cfg config
 	var files, images listFlag
+	var now string
 	fs := flag.NewFlagSet("rolloutplan", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Var(&files, "f", "manifest `file` (YAML or JSON; - for standard input); repeatable")
@@ -84,6 +94,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.DurationVar(&cfg.readyDelay, "ready-delay", 10*time.Second, "how long a new pod takes to become ready")
 	fs.IntVar(&cfg.maxSyncs, "max-syncs", 1000, "most syncs to simulate")
 	fs.StringVar(&cfg.output, "o", "table", "output format: table, or json in examples/rollout's schema")
+	fs.StringVar(&now, "now", "", "`time` (RFC 3339) of the state before sync 1; default: the latest timestamp in the manifests ("+strings.Join(manifesttime.Fields, ", ")+"), else 2026-01-01T12:00:00Z")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return cfg, errHelp
@@ -104,6 +115,13 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	cfg.images = changes
 	if cfg.output != "table" && cfg.output != "json" {
 		return cfg, fmt.Errorf("invalid value %q for flag -o: want table or json", cfg.output)
+	}
+	if now != "" {
+		t, err := manifesttime.Parse(now)
+		if err != nil {
+			return cfg, err
+		}
+		cfg.now = &t
 	}
 	if cfg.interval <= 0 || cfg.readyDelay < 0 || cfg.maxSyncs <= 0 {
 		return cfg, errors.New("-interval and -max-syncs must be positive, -ready-delay not negative")

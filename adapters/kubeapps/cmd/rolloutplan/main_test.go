@@ -51,6 +51,8 @@ func TestRunGolden(t *testing.T) {
 			args: []string{"-f", "testdata/web-sidecar.yaml", "--set-image", "web=web:2", "-o", "json"}},
 		{name: "two of several containers change", golden: "sidecar-both.golden",
 			args: []string{"-f", "testdata/web-sidecar.yaml", "--set-image", "web=web:2", "--set-image", "proxy=envoy:1.31", "-max-syncs", "1"}},
+		{name: "Deployment and ReplicaSets as kubectl get -o yaml prints them today: now is their latest timestamp", golden: "kubectl-midrollout.golden",
+			args: []string{"-f", "testdata/kubectl-midrollout.yaml"}},
 		{name: "old pods count at their own requests", golden: "more-cpu.golden",
 			args: []string{"-f", "testdata/more-cpu.yaml", "-f", "testdata/more-cpu-replicaset.yaml"}},
 		{name: "saturated ceiling: the sync lines say so", golden: "saturated.golden",
@@ -64,6 +66,37 @@ func TestRunGolden(t *testing.T) {
 			}
 			golden.Check(t, tt.golden, []byte(stdout))
 		})
+	}
+}
+
+// TestRunNow checks where the state before sync 1 is dated: a manifest
+// as kubectl get -o yaml prints it today starts at its latest timestamp
+// (a managedFields time), --now overrides it, and either way the rollout
+// is the one midrollout.golden shows for the same objects.
+func TestRunNow(t *testing.T) {
+	want := readTestdata(t, "testdata/midrollout.golden")
+	_, wantRest, _ := strings.Cut(strings.SplitN(want, "\n", 2)[1], "\n")
+	for _, tt := range []struct {
+		args   []string
+		header string
+	}{
+		{args: []string{"-f", "testdata/kubectl-midrollout.yaml"},
+			header: "now 2026-11-20T09:59:41Z (the latest timestamp in the manifests): the state before sync 1; sync k runs k * -interval later"},
+		{args: []string{"-f", "testdata/kubectl-midrollout.yaml", "--now", "2026-11-21T08:00:00+01:00"},
+			header: "now 2026-11-21T07:00:00Z (--now): the state before sync 1; sync k runs k * -interval later"},
+	} {
+		code, stdout, stderr := runArgs(t, "", tt.args...)
+		if code != 0 || stderr != "" {
+			t.Fatalf("run(%q) = %d with stderr %q, want 0 and no stderr", tt.args, code, stderr)
+		}
+		lines := strings.SplitN(stdout, "\n", 3)
+		if len(lines) < 3 || lines[1] != tt.header || lines[2] != wantRest {
+			t.Errorf("run(%q) printed\n%s\nwant its second line %q and the rest as midrollout.golden's", tt.args, stdout, tt.header)
+		}
+	}
+	code, _, stderr := runArgs(t, "", "-f", "testdata/kubectl-midrollout.yaml", "--now", "2026-11-20")
+	if want := "rolloutplan: --now \"2026-11-20\": want an RFC 3339 time such as 2026-11-20T09:30:00Z\n"; code != 2 || stderr != want {
+		t.Errorf("bad --now: run = %d with stderr %q, want 2 and %q", code, stderr, want)
 	}
 }
 

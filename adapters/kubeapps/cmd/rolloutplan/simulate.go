@@ -13,14 +13,16 @@ import (
 
 	"github.com/rolloutmath/rolloutmath/adapters/kubeapps"
 	"github.com/rolloutmath/rolloutmath/internal/capacity"
+	"github.com/rolloutmath/rolloutmath/internal/manifesttime"
 	"github.com/rolloutmath/rolloutmath/internal/setimage"
 	"github.com/rolloutmath/rolloutmath/revision"
 	"github.com/rolloutmath/rolloutmath/rollout"
 )
 
-// start is when the simulation starts. A fixed time keeps the output
-// reproducible; the program never reads the clock.
-var start = time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+// fallbackNow is "now" for manifests that hold no timestamp (written by
+// hand) when --now is not given. The program never reads the clock, so
+// its output is reproducible.
+var fallbackNow = time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
 
 // trace is a simulated rollout as the table prints it.
 type trace struct {
@@ -28,7 +30,11 @@ type trace struct {
 	from, to string                                // the images that change, before and after (see changedImages)
 	initial  []rollout.ReplicaSetState             // step 0
 	t        rollout.Trace[kubeapps.Template]
-	assumed  bool             // no ReplicaSets were given: revision numbers assume none exist
+	assumed  bool // no ReplicaSets were given: revision numbers assume none exist
+	// now is the time of the initial state (step 0), from which sync k
+	// runs k * -interval later; nowFrom says where it came from.
+	now      time.Time
+	nowFrom  string
 	capacity *capacity.Report // what the rollout needs beyond its steady state
 }
 
@@ -67,8 +73,12 @@ func simulate(cfg *config, objs *objects, stderr io.Writer) (*trace, error) {
 	if err != nil {
 		return nil, err
 	}
+	now, nowFrom, err := manifestNow(cfg, obj, objs.replicaSets)
+	if err != nil {
+		return nil, err
+	}
 	sim := rollout.Config[kubeapps.Template]{
-		Start:      start,
+		Start:      now,
 		Interval:   cfg.interval,
 		ReadyDelay: cfg.readyDelay,
 		MaxSyncs:   cfg.maxSyncs,
@@ -79,7 +89,7 @@ func simulate(cfg *config, objs *objects, stderr io.Writer) (*trace, error) {
 			return nil, err
 		}
 	}
-	t := &trace{d: d, initial: states(&d, rss), assumed: assumed}
+	t := &trace{d: d, initial: states(&d, rss), assumed: assumed, now: now, nowFrom: nowFrom}
 	t.from, t.to = changedImages(&d.Template, &d.Template)
 	rolledOut := &d.Template
 	if newTemplate != nil {
@@ -94,6 +104,28 @@ func simulate(cfg *config, objs *objects, stderr io.Writer) (*trace, error) {
 		return nil, fmt.Errorf("rolloutplan: capacity: %w", err)
 	}
 	return t, nil
+}
+
+// manifestNow returns the time of the initial state: --now, or else the
+// latest timestamp (manifesttime.Fields) of the Deployment and the
+// ReplicaSets in the manifests, or else fallbackNow; and a note saying
+// which.
+func manifestNow(cfg *config, d *appsv1.Deployment, rss []*appsv1.ReplicaSet) (time.Time, string, error) {
+	if cfg.now != nil {
+		return *cfg.now, "--now", nil
+	}
+	objs := []any{d}
+	for _, rs := range rss {
+		objs = append(objs, rs)
+	}
+	now, ok, err := manifesttime.Latest(objs...)
+	if err != nil {
+		return time.Time{}, "", fmt.Errorf("rolloutplan: %w", err)
+	}
+	if !ok {
+		return fallbackNow, "the manifests hold no timestamp; set one with --now", nil
+	}
+	return now, "the latest timestamp in the manifests", nil
 }
 
 // controls reports whether d's controller manages rs: rs's controller
@@ -130,12 +162,12 @@ func setImages(t *kubeapps.Template, changes []setimage.Change) (*kubeapps.Templ
 }
 
 // settle returns d and its ReplicaSets once the controller has rolled
-// out d's template from nothing, an hour before start: the state a
+// out d's template from nothing, an hour before sim.Start: the state a
 // Deployment is in long after its last rollout. -max-syncs limits the
 // rollout shown, not this one.
 func settle(d rollout.Deployment[kubeapps.Template], sim rollout.Config[kubeapps.Template]) (rollout.Deployment[kubeapps.Template], []rollout.ReplicaSet[kubeapps.Template], error) {
 	d.Status = rollout.Status{}
-	sim.Start = start.Add(-time.Hour)
+	sim.Start = sim.Start.Add(-time.Hour)
 	sim.MaxSyncs = 1000
 	t, err := rollout.Simulate(&d, nil, sim)
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/rolloutmath/rolloutmath/internal/report"
 	"github.com/rolloutmath/rolloutmath/internal/rstable"
@@ -12,13 +13,15 @@ import (
 )
 
 // writeTable prints t as examples/rollout does, with its table layout
-// (rstable): a description line, the column header, then for every sync
+// (rstable): a description line, a line with now and where it came from,
+// the column header, then for every sync
 // a comment line with the reason and a row for each ReplicaSet that
 // changed (every ReplicaSet before the update), and a summary with the
 // capacity the rollout needs.
 func writeTable(w io.Writer, t *trace) error {
 	r := t.report()
-	table := rstable.Table{Heading: describe(t), Outcome: r.Outcome, Syncs: r.Syncs,
+	heading := describe(t) + "\nnow " + t.now.Format(time.RFC3339) + " (" + t.nowFrom + "): the state before sync 1; sync k runs k * -interval later"
+	table := rstable.Table{Heading: heading, Outcome: r.Outcome, Syncs: r.Syncs,
 		Recreate: t.d.Strategy == rollout.Recreate, Capacity: r.Capacity}
 	for i := range r.Steps {
 		s := &r.Steps[i]
