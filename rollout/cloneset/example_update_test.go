@@ -1,6 +1,7 @@
 package cloneset_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"time"
 
@@ -33,6 +34,16 @@ func ExampleRevisionName() {
 	data, _ := cloneset.RevisionData([]byte(demoTemplate))
 	fmt.Println(cloneset.RevisionName("demo", cloneset.HashRevision(data, 0)))
 	// Output: demo-788944f45
+}
+
+func ExampleNewRevision() {
+	// Any template type works; a json.RawMessage is hashed byte for byte.
+	r, err := cloneset.NewRevision("demo", json.RawMessage(demoTemplate), 1, 0)
+	fmt.Println(r.Name, r.Number, err)
+	fmt.Println(string(r.Data))
+	// Output:
+	// demo-788944f45 1 <nil>
+	// {"spec":{"template":{"$patch":"replace","metadata":{"creationTimestamp":null,"labels":{"app":"demo"}},"spec":{"containers":[{"image":"nginx:1.25","name":"main","resources":{}}]}}}}
 }
 
 func ExampleActiveRevisions() {

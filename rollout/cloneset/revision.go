@@ -128,6 +128,40 @@ func RevisionName(cloneSet, hash string) string {
 	return cloneSet + "-" + hash
 }
 
+// NewRevision returns the ControllerRevision kruise creates for a CloneSet
+// named cloneSet whose spec.template is template, with revision number
+// number, when the CloneSet's collision count is collisionCount
+// (status.collisionCount, 0 when unset): Data is the [RevisionData] of
+// template encoded with encoding/json (as [Plan] encodes
+// CloneSet.Template), and Name is [RevisionName] of cloneSet and
+// [HashRevision] of that data. CreatedUnixNano is 0: the API server sets
+// the creation time. It is the three calls in one; the bytes and the hash
+// carry the caveats RevisionData gives (defaults and creationTimestamp
+// must be in template as stored). number is taken as given ([ActiveRevisions]
+// says which number kruise picks).
+//
+// A template that encoding/json cannot encode, or that does not encode to
+// a JSON object, is an *field.Error (wrapping field.ErrInvalid) on
+// spec.template, and the revision is the zero value.
+// Upstream: realControl.NewRevision (kruise
+// pkg/controller/cloneset/revision/cloneset_revision.go) with
+// history.NewControllerRevision.
+func NewRevision[T any](cloneSet string, template T, number int64, collisionCount int32) (ControllerRevision, error) {
+	tmpl, err := json.Marshal(template)
+	if err != nil {
+		return ControllerRevision{}, inputError("spec.template", "encoding: %v", err)
+	}
+	data, err := RevisionData(tmpl)
+	if err != nil {
+		return ControllerRevision{}, err
+	}
+	return ControllerRevision{
+		Name:   RevisionName(cloneSet, HashRevision(data, collisionCount)),
+		Number: number,
+		Data:   data,
+	}, nil
+}
+
 // UpdateRevisionAction says what kruise does to its revision history to
 // obtain the update revision of a reconcile.
 type UpdateRevisionAction uint8

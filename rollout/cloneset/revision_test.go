@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"pgregory.net/rapid"
@@ -388,4 +389,112 @@ func FuzzRevisionData(f *testing.F) {
 			t.Fatalf("CalculateInPlaceUpdate(data, data) = %+v, %v", ip, err)
 		}
 	})
+}
+
+// demoTemplateJSON is CloneSet demo's template as kruise's codec encodes
+// it: the template whose revision data is demoData.
+const demoTemplateJSON = `{"metadata":{"creationTimestamp":null,"labels":{"app":"demo"}},"spec":{"containers":[{"name":"main","image":"nginx:1.25","resources":{}}]}}`
+
+// TestNewRevisionIsTheThreeCalls checks that NewRevision gives what a
+// caller gets by encoding the template and calling RevisionData,
+// HashRevision and RevisionName, for typed and raw templates, collision
+// counts and a name past the 223-byte prefix.
+func TestNewRevisionIsTheThreeCalls(t *testing.T) {
+	type spec struct {
+		Image string `json:"image"`
+		Port  int    `json:"port,omitempty"`
+	}
+	type template struct {
+		Labels map[string]string `json:"labels"`
+		Spec   spec              `json:"spec"`
+	}
+	threeCalls := func(t *testing.T, cloneSet string, tmpl any, number int64, collisionCount int32) ControllerRevision {
+		t.Helper()
+		raw, err := json.Marshal(tmpl)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, err := RevisionData(raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ControllerRevision{Name: RevisionName(cloneSet, HashRevision(data, collisionCount)), Number: number, Data: data}
+	}
+	typed := template{Labels: map[string]string{"app": "web"}, Spec: spec{Image: "nginx:1.26", Port: 80}}
+	long := strings.Repeat("c", 300)
+	for _, tt := range []struct {
+		name           string
+		cloneSet       string
+		number         int64
+		collisionCount int32
+	}{
+		{"first", "web", 1, 0},
+		{"collided", "web", 7, 3},
+		{"negative count", "web", 2, -1},
+		{"long name", long, 1, 0},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := NewRevision(tt.cloneSet, typed, tt.number, tt.collisionCount)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(threeCalls(t, tt.cloneSet, typed, tt.number, tt.collisionCount), got); diff != "" {
+				t.Errorf("typed template (-three calls +NewRevision):\n%s", diff)
+			}
+			raw, err := NewRevision(tt.cloneSet, json.RawMessage(demoTemplateJSON), tt.number, tt.collisionCount)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(threeCalls(t, tt.cloneSet, json.RawMessage(demoTemplateJSON), tt.number, tt.collisionCount), raw); diff != "" {
+				t.Errorf("raw template (-three calls +NewRevision):\n%s", diff)
+			}
+		})
+	}
+	// The pinned kruise figure: demo's first revision.
+	r, err := NewRevision("demo", json.RawMessage(demoTemplateJSON), 1, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Name != "demo-788944f45" || string(r.Data) != string(demoData) {
+		t.Errorf("NewRevision(demo) = %q %s, want demo-788944f45 %s", r.Name, r.Data, demoData)
+	}
+}
+
+// TestNewRevisionIsPlansRevision checks that the revision NewRevision
+// builds is the one Plan creates for the same CloneSet.
+func TestNewRevisionIsPlansRevision(t *testing.T) {
+	cs := &CloneSet[json.RawMessage]{Name: "demo", Replicas: 1, Generation: 1, Template: json.RawMessage(demoTemplateJSON)}
+	s, err := Plan(cs, nil, nil, time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := NewRevision(cs.Name, cs.Template, 1, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Revs.Update != r.Name {
+		t.Errorf("Plan's update revision %q, NewRevision's %q", s.Revs.Update, r.Name)
+	}
+}
+
+func TestNewRevisionErrors(t *testing.T) {
+	for _, tt := range []struct {
+		name     string
+		template any
+		want     string
+	}{
+		{"not encodable", map[string]any{"c": make(chan int)}, "cloneset: spec.template: encoding: json: unsupported type: chan int"},
+		{"null", (*struct{})(nil), "cloneset: spec.template: null: must be a JSON object"},
+		{"not an object", 3, "cloneset: spec.template: not a JSON object: json: cannot unmarshal number into Go value of type map[string]interface {}"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			r, err := NewRevision("demo", tt.template, 1, 0)
+			if err == nil || err.Error() != tt.want || !errors.Is(err, field.ErrInvalid) {
+				t.Errorf("NewRevision: %v, want %q wrapping field.ErrInvalid", err, tt.want)
+			}
+			if r.Name != "" || r.Number != 0 || r.Data != nil {
+				t.Errorf("NewRevision on error = %+v, want the zero value", r)
+			}
+		})
+	}
 }
