@@ -1,70 +1,13 @@
 package main
 
 import (
-	"os"
-	"os/exec"
-	"path/filepath"
-	"runtime"
-	"strings"
 	"testing"
+
+	"github.com/rolloutmath/rolloutmath/internal/golden"
 )
 
 // TestReadmeUsage checks that the README's Usage section holds this
-// program byte for byte and the output it prints, so the snippet a user
-// pastes compiles and prints what the README says.
+// program byte for byte and the output it prints.
 func TestReadmeUsage(t *testing.T) {
-	readme, err := os.ReadFile("../../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	section := string(readme)
-	start := strings.Index(section, "\n## Usage\n")
-	if start < 0 {
-		t.Fatal("README.md has no Usage section")
-	}
-	section = section[start+1:]
-	if end := strings.Index(section, "\n## "); end >= 0 {
-		section = section[:end]
-	}
-	code, ok := fenced(section, "go")
-	if !ok {
-		t.Fatal("README.md's Usage section has no go block")
-	}
-	source, err := os.ReadFile("main.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if code != string(source) {
-		t.Errorf("README.md's Usage go block differs from examples/usage/main.go:\n--- README\n%s--- main.go\n%s", code, source)
-	}
-	want, ok := fenced(section, "text")
-	if !ok {
-		t.Fatal("README.md's Usage section has no text block with the output")
-	}
-	// The program runs as `go run` runs it: in a test binary, package
-	// main's types are named by their import path, which changes the
-	// pod-template-hash of a Template[PodSpec] (see revision.Hash).
-	cmd := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "run", ".")
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("go run ./examples/usage: %v", err)
-	}
-	if got := string(out); got != want {
-		t.Errorf("examples/usage prints:\n%s\nREADME.md says it prints:\n%s", got, want)
-	}
-}
-
-// fenced returns the contents of the first ```lang block in s.
-func fenced(s, lang string) (string, bool) {
-	open := "```" + lang + "\n"
-	i := strings.Index(s, open)
-	if i < 0 {
-		return "", false
-	}
-	s = s[i+len(open):]
-	j := strings.Index(s, "```\n")
-	if j < 0 {
-		return "", false
-	}
-	return s[:j], true
+	golden.CheckReadme(t, "../../README.md", "Usage")
 }
