@@ -10,39 +10,26 @@ import (
 	"github.com/rolloutmath/rolloutmath/rollout/cloneset"
 )
 
-// nginx returns CloneSet demo's template with the given image, as kruise's
-// codec encodes it; as a json.RawMessage, Plan hashes exactly these bytes,
-// so the revision names are the ones kruise gives.
-func nginx(image string) json.RawMessage {
-	return json.RawMessage(strings.Replace(demoTemplate, "nginx:1.25", image, 1))
-}
-
-// demoAt returns CloneSet demo at rest on nginx:1.25 with n replicas, its
-// pods and revisions, by simulating its creation.
-func demoAt(n int32) (cloneset.CloneSet[json.RawMessage], []cloneset.Pod, []cloneset.ControllerRevision) {
-	cs := &cloneset.CloneSet[json.RawMessage]{Name: "demo", Replicas: n, Generation: 1, Template: nginx("nginx:1.25")}
-	tr, err := cloneset.Simulate(cs, nil, nil, cloneset.Config[json.RawMessage]{})
-	if err != nil {
-		panic(err)
-	}
-	return tr.CloneSet, tr.Pods, tr.Revisions
-}
-
-func percent(s string) *intorpercent.IntOrString {
-	v := intorpercent.FromString(s)
-	return &v
-}
-
 func ExamplePlan() {
-	cs, pods, revs := demoAt(10)
-	// kubectl set image, with partition 60% and maxSurge 1.
-	cs.Template = nginx("nginx:1.26")
-	cs.Generation++
-	cs.UpdateStrategy.Partition = percent("60%")
-	cs.UpdateStrategy.MaxSurge = &intorpercent.IntOrString{Int: 1}
 	now := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
+	// CloneSet demo's template as kruise's codec encodes it. Plan hashes a
+	// json.RawMessage byte for byte, so the revision names are kruise's.
+	v125 := json.RawMessage(`{"metadata":{"creationTimestamp":null,"labels":{"app":"demo"}},"spec":{"containers":[{"name":"main","image":"nginx:1.25","resources":{}}]}}`)
+	r1, _ := cloneset.NewRevision("demo", v125, 1, 0)
+	// 10 pods at rest on nginx:1.25.
+	var pods []cloneset.Pod
+	for i := range 10 {
+		pods = append(pods, cloneset.Pod{Name: fmt.Sprintf("demo-%d", i), Revision: r1.Name, Phase: cloneset.PodRunning, NodeName: "node-1",
+			Ready: true, ReadySince: now.Add(-time.Hour), CreationTime: now.Add(-time.Hour), Lifecycle: cloneset.Normal})
+	}
+	// kubectl set image, with partition 60% and maxSurge 1.
+	partition, surge := intorpercent.FromString("60%"), intorpercent.FromInt(1)
+	cs := &cloneset.CloneSet[json.RawMessage]{Name: "demo", Generation: 2, Replicas: 10,
+		Template:       json.RawMessage(`{"metadata":{"creationTimestamp":null,"labels":{"app":"demo"}},"spec":{"containers":[{"name":"main","image":"nginx:1.26","resources":{}}]}}`),
+		UpdateStrategy: cloneset.UpdateStrategy{Partition: &partition, MaxSurge: &surge}}
+	cs.Status.CurrentRevision, cs.Status.UpdateRevision = r1.Name, r1.Name
 
-	s, err := cloneset.Plan(&cs, pods, revs, now)
+	s, err := cloneset.Plan(cs, pods, []cloneset.ControllerRevision{r1}, now)
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -53,27 +40,35 @@ func ExamplePlan() {
 	fmt.Println(s.Reason)
 	// Output:
 	// WriteRevision demo-5b54ff9d4d
-	// CreatePod demo-ckhmq demo-5b54ff9d4d
+	// CreatePod demo-xcvbh demo-5b54ff9d4d
 	// WriteStatus
 	// created revision demo-5b54ff9d4d (number 2) for the new template; created 1 pod, 1 at the update revision: 11 pods wanted (10 replicas + surge 1), 10 exist; kept 6 pods on the old revision: partition 60% of 10 rounds up to 6
 }
 
 func ExamplePlanWith() {
-	cs, pods, revs := demoAt(4)
-	// A rollout to nginx:1.26 went all the way; now the partition goes
-	// back up to 50% while the current revision is still nginx:1.25.
-	cs.Template = nginx("nginx:1.26")
-	cur := revs[0].Name
-	tr, _ := cloneset.Simulate(&cs, pods, revs, cloneset.Config[json.RawMessage]{})
-	cs, pods, revs = tr.CloneSet, tr.Pods, tr.Revisions
-	cs.Status.CurrentRevision = cur
-	cs.UpdateStrategy.Partition = percent("50%")
 	now := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
+	v125 := json.RawMessage(`{"metadata":{"creationTimestamp":null,"labels":{"app":"demo"}},"spec":{"containers":[{"name":"main","image":"nginx:1.25","resources":{}}]}}`)
+	v126 := json.RawMessage(`{"metadata":{"creationTimestamp":null,"labels":{"app":"demo"}},"spec":{"containers":[{"name":"main","image":"nginx:1.26","resources":{}}]}}`)
+	r1, _ := cloneset.NewRevision("demo", v125, 1, 0)
+	r2, _ := cloneset.NewRevision("demo", v126, 2, 0)
+	// A rollout to nginx:1.26 went all the way: 4 pods at r2.
+	var pods []cloneset.Pod
+	for i := range 4 {
+		pods = append(pods, cloneset.Pod{Name: fmt.Sprintf("demo-%d", i), Revision: r2.Name, Phase: cloneset.PodRunning, NodeName: "node-1",
+			Ready: true, ReadySince: now.Add(-time.Hour), CreationTime: now.Add(-time.Hour), Lifecycle: cloneset.Normal})
+	}
+	// Now the partition goes back up to 50% while the current revision is
+	// still nginx:1.25.
+	partition := intorpercent.FromString("50%")
+	cs := &cloneset.CloneSet[json.RawMessage]{Name: "demo", Generation: 2, Replicas: 4, Template: v126,
+		UpdateStrategy: cloneset.UpdateStrategy{Partition: &partition}}
+	cs.Status.CurrentRevision, cs.Status.UpdateRevision = r1.Name, r2.Name
+	revs := []cloneset.ControllerRevision{r1, r2}
 
-	kruise, _ := cloneset.Plan(&cs, pods, revs, now)
+	kruise, _ := cloneset.Plan(cs, pods, revs, now)
 	fmt.Println("default:", kruise.Update.Diffs.UpdateNum)
 	gate := cloneset.Options{Gates: cloneset.Gates{PartitionRollback: true}}
-	rollback, _ := cloneset.PlanWith(&cs, pods, revs, now, gate)
+	rollback, _ := cloneset.PlanWith(cs, pods, revs, now, gate)
 	fmt.Println("CloneSetPartitionRollback:", rollback.Update.Diffs.UpdateNum, "->", rollback.Update.Target)
 	// Output:
 	// default: 0
@@ -81,17 +76,30 @@ func ExamplePlanWith() {
 }
 
 func ExampleSimulate() {
-	cs, pods, revs := demoAt(5)
-	cs.UpdateStrategy.Type = cloneset.InPlaceIfPossible
-	cs.UpdateStrategy.Partition = percent("100%")
+	start := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
+	v125 := json.RawMessage(`{"metadata":{"creationTimestamp":null,"labels":{"app":"demo"}},"spec":{"containers":[{"name":"main","image":"nginx:1.25","resources":{}}]}}`)
+	r1, _ := cloneset.NewRevision("demo", v125, 1, 0)
+	// 5 pods at rest on nginx:1.25, in place where possible, every pod
+	// kept by the partition.
+	var pods []cloneset.Pod
+	for i := range 5 {
+		pods = append(pods, cloneset.Pod{Name: fmt.Sprintf("demo-%d", i), Revision: r1.Name, Phase: cloneset.PodRunning, NodeName: "node-1",
+			Ready: true, ReadySince: start.Add(-time.Hour), CreationTime: start.Add(-time.Hour), Lifecycle: cloneset.Normal})
+	}
+	all := intorpercent.FromString("100%")
+	cs := &cloneset.CloneSet[json.RawMessage]{Name: "demo", Generation: 1, Replicas: 5, Template: v125,
+		UpdateStrategy: cloneset.UpdateStrategy{Type: cloneset.InPlaceIfPossible, Partition: &all}}
+	cs.Status.CurrentRevision, cs.Status.UpdateRevision = r1.Name, r1.Name
 	cfg := cloneset.Config[json.RawMessage]{
+		Start:        start,
 		ReadyDelay:   20 * time.Second,
 		InPlaceDelay: 5 * time.Second,
-		Events:       []cloneset.Event[json.RawMessage]{{Sync: 1, Kind: cloneset.SetTemplate, Template: nginx("nginx:1.26")}},
+		Events: []cloneset.Event[json.RawMessage]{{Sync: 1, Kind: cloneset.SetTemplate,
+			Template: json.RawMessage(`{"metadata":{"creationTimestamp":null,"labels":{"app":"demo"}},"spec":{"containers":[{"name":"main","image":"nginx:1.26","resources":{}}]}}`)}},
 		// A progressive-delivery tool's batches.
-		Partitions: []intorpercent.IntOrString{*percent("60%"), intorpercent.FromInt(0)},
+		Partitions: []intorpercent.IntOrString{intorpercent.FromString("60%"), intorpercent.FromInt(0)},
 	}
-	tr, err := cloneset.Simulate(&cs, pods, revs, cfg)
+	tr, err := cloneset.Simulate(cs, pods, []cloneset.ControllerRevision{r1}, cfg)
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -118,7 +126,8 @@ func ExampleSimulate() {
 }
 
 func ExampleTrace_String() {
-	cs := &cloneset.CloneSet[json.RawMessage]{Name: "demo", Replicas: 2, Template: nginx("nginx:1.25")}
+	cs := &cloneset.CloneSet[json.RawMessage]{Name: "demo", Replicas: 2,
+		Template: json.RawMessage(`{"metadata":{"creationTimestamp":null,"labels":{"app":"demo"}},"spec":{"containers":[{"name":"main","image":"nginx:1.25","resources":{}}]}}`)}
 	tr, _ := cloneset.Simulate(cs, nil, nil, cloneset.Config[json.RawMessage]{})
 	fmt.Println(tr.String())
 	// Output:
@@ -181,23 +190,31 @@ func ExampleActionKind_UnmarshalText() {
 }
 
 func ExamplePlanner() {
-	cs, pods, revs := demoAt(4)
-	cs.Template = nginx("nginx:1.26")
-	cs.Generation++
 	now := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
+	r1, _ := cloneset.NewRevision("demo", json.RawMessage(`{"metadata":{"creationTimestamp":null,"labels":{"app":"demo"}},"spec":{"containers":[{"name":"main","image":"nginx:1.25","resources":{}}]}}`), 1, 0)
+	var pods []cloneset.Pod // 4 pods at rest on nginx:1.25
+	for i := range 4 {
+		pods = append(pods, cloneset.Pod{Name: fmt.Sprintf("demo-%d", i), Revision: r1.Name, Phase: cloneset.PodRunning, NodeName: "node-1",
+			Ready: true, ReadySince: now.Add(-time.Hour), CreationTime: now.Add(-time.Hour), Lifecycle: cloneset.Normal})
+	}
+	revs := []cloneset.ControllerRevision{r1}
+	// kubectl set image: generation 2 has nginx:1.26.
+	cs := &cloneset.CloneSet[json.RawMessage]{Name: "demo", Generation: 2, Replicas: 4,
+		Template: json.RawMessage(`{"metadata":{"creationTimestamp":null,"labels":{"app":"demo"}},"spec":{"containers":[{"name":"main","image":"nginx:1.26","resources":{}}]}}`)}
+	cs.Status.CurrentRevision, cs.Status.UpdateRevision = r1.Name, r1.Name
 
 	// A controller's loop (without a kubelet: the pod marked for
 	// recreation is deleted, then replaced): plan each sync, and explain
 	// only the ones somebody reads.
 	var p cloneset.Planner[json.RawMessage]
 	for range 3 {
-		s, err := p.Plan(&cs, pods, revs, now)
+		s, err := p.Plan(cs, pods, revs, now)
 		if err != nil {
 			fmt.Println(err)
 			return
 		}
 		fmt.Printf("%d actions, reason %q\n", len(s.Actions), s.Reason)
-		cs, pods, revs = s.CloneSet, s.Pods, s.Revisions
+		cs, pods, revs = &s.CloneSet, s.Pods, s.Revisions
 		now = now.Add(10 * time.Second)
 	}
 	fmt.Println(p.Explain().Reason)
@@ -209,13 +226,21 @@ func ExamplePlanner() {
 }
 
 func ExamplePlanner_Explain() {
-	cs, pods, revs := demoAt(4)
-	cs.Template = nginx("nginx:1.26")
-	cs.Generation++
 	now := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
+	r1, _ := cloneset.NewRevision("demo", json.RawMessage(`{"metadata":{"creationTimestamp":null,"labels":{"app":"demo"}},"spec":{"containers":[{"name":"main","image":"nginx:1.25","resources":{}}]}}`), 1, 0)
+	var pods []cloneset.Pod // 4 pods at rest on nginx:1.25
+	for i := range 4 {
+		pods = append(pods, cloneset.Pod{Name: fmt.Sprintf("demo-%d", i), Revision: r1.Name, Phase: cloneset.PodRunning, NodeName: "node-1",
+			Ready: true, ReadySince: now.Add(-time.Hour), CreationTime: now.Add(-time.Hour), Lifecycle: cloneset.Normal})
+	}
+	revs := []cloneset.ControllerRevision{r1}
+	// kubectl set image: generation 2 has nginx:1.26.
+	cs := &cloneset.CloneSet[json.RawMessage]{Name: "demo", Generation: 2, Replicas: 4,
+		Template: json.RawMessage(`{"metadata":{"creationTimestamp":null,"labels":{"app":"demo"}},"spec":{"containers":[{"name":"main","image":"nginx:1.26","resources":{}}]}}`)}
+	cs.Status.CurrentRevision, cs.Status.UpdateRevision = r1.Name, r1.Name
 
 	var p cloneset.Planner[json.RawMessage]
-	s, err := p.Plan(&cs, pods, revs, now)
+	s, err := p.Plan(cs, pods, revs, now)
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -226,6 +251,6 @@ func ExamplePlanner_Explain() {
 	fmt.Println(explained.Reason)
 	// Output:
 	// ""
-	// update budget 1: pod demo-9qx7l marked for deletion, to be recreated at demo-5b54ff9d4d (ReCreate)
+	// update budget 1: pod demo-0 marked for deletion, to be recreated at demo-5b54ff9d4d (ReCreate)
 	// created revision demo-5b54ff9d4d (number 2) for the new template; marked 1 pod for recreation at demo-5b54ff9d4d (update budget 1); 3 more pods to move to demo-5b54ff9d4d, held back by the update budget 1 (maxUnavailable 1 + 4 pods - 4 replicas)
 }

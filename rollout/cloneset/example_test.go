@@ -47,8 +47,6 @@ func ExampleCalculatePartitionReplicas() {
 	// cloneset: spec.updateStrategy.partition: "60": invalid type: string is not a percentage
 }
 
-var now = time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
-
 func ExampleIsPodActive() {
 	running := cloneset.Pod{Name: "web-abcde", Phase: cloneset.PodRunning}
 	terminating := cloneset.Pod{Name: "web-fghij", Phase: cloneset.PodRunning, Terminating: true}
@@ -58,6 +56,7 @@ func ExampleIsPodActive() {
 }
 
 func ExampleIsPodUpdateReady() {
+	now := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
 	p := cloneset.Pod{Name: "web-abcde", Phase: cloneset.PodRunning, Ready: true, ReadySince: now.Add(-10 * time.Second), Lifecycle: cloneset.PreparingNormal}
 	fmt.Println(cloneset.IsPodUpdateReady(&p, 0, now))  // what status.readyReplicas counts
 	fmt.Println(cloneset.IsPodUpdateReady(&p, 10, now)) // exactly 10 s is not more than 10 s
@@ -69,6 +68,7 @@ func ExampleIsPodUpdateReady() {
 }
 
 func ExampleIsPodAvailable() {
+	now := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
 	p := cloneset.Pod{Name: "web-abcde", Phase: cloneset.PodRunning, Ready: true, ReadySince: now.Add(-time.Minute), Lifecycle: cloneset.PreparingNormal}
 	fmt.Println(cloneset.IsPodAvailable(&p, 0, now)) // ready, but still PreparingNormal
 	p.Lifecycle = cloneset.Normal
@@ -110,6 +110,7 @@ func ExampleParseDeletionCost() {
 }
 
 func ExampleClassifyPod() {
+	now := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
 	cs := &cloneset.CloneSet[struct{}]{Name: "demo", Replicas: 3, MinReadySeconds: 30}
 	pods := []cloneset.Pod{
 		{Name: "a", Phase: cloneset.PodRunning, Ready: true, ReadySince: now.Add(-time.Minute), Lifecycle: cloneset.Normal},
@@ -135,6 +136,7 @@ func ExamplePodClass_String() {
 }
 
 func ExampleCalculateDiffs() {
+	now := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
 	// A 10-replica CloneSet in its second batch: partition 60% keeps 6 pods
 	// on the current revision; maxSurge 1 lets one extra pod be created.
 	cs := &cloneset.CloneSet[struct{}]{
@@ -218,6 +220,7 @@ func ExampleCalculatePartitionReplicas_errors() {
 
 // Bad input is a *field.Error naming the field.
 func ExampleCalculateDiffs_errors() {
+	now := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
 	pods := []cloneset.Pod{{Name: "web-0"}, {Name: "web-0"}}
 	_, err := cloneset.CalculateDiffs(&cloneset.CloneSet[struct{}]{Replicas: 2}, pods, cloneset.Revisions{Update: "web-new"}, now, cloneset.ForScale, cloneset.Options{})
 	var ie *field.Error
@@ -229,6 +232,7 @@ func ExampleCalculateDiffs_errors() {
 }
 
 func ExampleDeletionOrder() {
+	now := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
 	ready := func(name, node, cost string, created time.Duration) cloneset.Pod {
 		return cloneset.Pod{Name: name, NodeName: node, Phase: cloneset.PodRunning, Ready: true, ReadySince: now.Add(-time.Hour),
 			CreationTime: now.Add(-created), Lifecycle: cloneset.Normal, DeletionCost: cost}
@@ -254,6 +258,7 @@ func ExampleDeletionOrder() {
 }
 
 func ExampleScale() {
+	now := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
 	// 7 replicas, partition 3, 5 pods all on the old revision: two pods are
 	// missing, and since 5 old pods already cover the partition, both are
 	// created at the update revision.
@@ -289,6 +294,7 @@ func ExampleReadyLimitPolicy_String() {
 }
 
 func ExampleCalculateStatus() {
+	now := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
 	deadline := int32(600)
 	cs := &cloneset.CloneSet[struct{}]{Name: "web", Generation: 2, Replicas: 3, MinReadySeconds: 10, ProgressDeadlineSeconds: &deadline}
 	pods := []cloneset.Pod{

@@ -9,20 +9,20 @@ import (
 	"github.com/rolloutmath/rolloutmath/rollout/cloneset"
 )
 
-// The template of CloneSet "demo" as kruise's codec encodes it (a
-// corev1.PodTemplateSpec passed through encoding/json; apimachinery v0.32,
-// which kruise v1.9.1 uses, writes the zero creationTimestamp as null).
-const demoTemplate = `{"metadata":{"creationTimestamp":null,"labels":{"app":"demo"}},"spec":{"containers":[{"name":"main","image":"nginx:1.25","resources":{}}]}}`
-
 func ExampleRevisionData() {
-	data, err := cloneset.RevisionData([]byte(demoTemplate))
+	// The template of CloneSet "demo" as kruise's codec encodes it (a
+	// corev1.PodTemplateSpec passed through encoding/json; apimachinery
+	// v0.32, which kruise v1.9.1 uses, writes the zero creationTimestamp as
+	// null).
+	template := `{"metadata":{"creationTimestamp":null,"labels":{"app":"demo"}},"spec":{"containers":[{"name":"main","image":"nginx:1.25","resources":{}}]}}`
+	data, err := cloneset.RevisionData([]byte(template))
 	fmt.Println(string(data), err)
 	// Output:
 	// {"spec":{"template":{"$patch":"replace","metadata":{"creationTimestamp":null,"labels":{"app":"demo"}},"spec":{"containers":[{"image":"nginx:1.25","name":"main","resources":{}}]}}}} <nil>
 }
 
 func ExampleHashRevision() {
-	data, _ := cloneset.RevisionData([]byte(demoTemplate))
+	data, _ := cloneset.RevisionData([]byte(`{"metadata":{"creationTimestamp":null,"labels":{"app":"demo"}},"spec":{"containers":[{"name":"main","image":"nginx:1.25","resources":{}}]}}`))
 	fmt.Println(cloneset.HashRevision(data, 0))
 	fmt.Println(cloneset.HashRevision(data, 1)) // after one name clash
 	// Output:
@@ -31,14 +31,14 @@ func ExampleHashRevision() {
 }
 
 func ExampleRevisionName() {
-	data, _ := cloneset.RevisionData([]byte(demoTemplate))
+	data, _ := cloneset.RevisionData([]byte(`{"metadata":{"creationTimestamp":null,"labels":{"app":"demo"}},"spec":{"containers":[{"name":"main","image":"nginx:1.25","resources":{}}]}}`))
 	fmt.Println(cloneset.RevisionName("demo", cloneset.HashRevision(data, 0)))
 	// Output: demo-788944f45
 }
 
 func ExampleNewRevision() {
 	// Any template type works; a json.RawMessage is hashed byte for byte.
-	r, err := cloneset.NewRevision("demo", json.RawMessage(demoTemplate), 1, 0)
+	r, err := cloneset.NewRevision("demo", json.RawMessage(`{"metadata":{"creationTimestamp":null,"labels":{"app":"demo"}},"spec":{"containers":[{"name":"main","image":"nginx:1.25","resources":{}}]}}`), 1, 0)
 	fmt.Println(r.Name, r.Number, err)
 	fmt.Println(string(r.Data))
 	// Output:
@@ -47,7 +47,7 @@ func ExampleNewRevision() {
 }
 
 func ExampleActiveRevisions() {
-	v1, _ := cloneset.RevisionData([]byte(demoTemplate))
+	v1, _ := cloneset.RevisionData([]byte(`{"metadata":{"creationTimestamp":null,"labels":{"app":"demo"}},"spec":{"containers":[{"name":"main","image":"nginx:1.25","resources":{}}]}}`))
 	v2, _ := cloneset.RevisionData([]byte(`{"metadata":{"creationTimestamp":null,"labels":{"app":"demo"}},"spec":{"containers":[{"name":"main","image":"nginx:1.26","resources":{}}]}}`))
 	history := []cloneset.ControllerRevision{{Name: "demo-788944f45", Number: 1, Data: v1}}
 
@@ -113,7 +113,7 @@ func ExampleHistoryToDelete() {
 }
 
 func ExampleCalculateInPlaceUpdate() {
-	v125, _ := cloneset.RevisionData([]byte(demoTemplate))
+	v125, _ := cloneset.RevisionData([]byte(`{"metadata":{"creationTimestamp":null,"labels":{"app":"demo"}},"spec":{"containers":[{"name":"main","image":"nginx:1.25","resources":{}}]}}`))
 	v126, _ := cloneset.RevisionData([]byte(`{"metadata":{"creationTimestamp":null,"labels":{"app":"demo","tier":"web"}},"spec":{"containers":[{"name":"main","image":"nginx:1.26","resources":{}}]}}`))
 	withEnv, _ := cloneset.RevisionData([]byte(`{"metadata":{"creationTimestamp":null,"labels":{"app":"demo"}},"spec":{"containers":[{"name":"main","image":"nginx:1.25","env":[{"name":"MODE","value":"fast"}],"resources":{}}]}}`))
 
@@ -127,7 +127,7 @@ func ExampleCalculateInPlaceUpdate() {
 }
 
 func ExampleInPlaceUpdate_String() {
-	v125, _ := cloneset.RevisionData([]byte(demoTemplate))
+	v125, _ := cloneset.RevisionData([]byte(`{"metadata":{"creationTimestamp":null,"labels":{"app":"demo"}},"spec":{"containers":[{"name":"main","image":"nginx:1.25","resources":{}}]}}`))
 	v126, _ := cloneset.RevisionData([]byte(`{"metadata":{"creationTimestamp":null,"labels":{"app":"demo"}},"spec":{"containers":[{"name":"main","image":"nginx:1.26","resources":{}}]}}`))
 	u, _ := cloneset.CalculateInPlaceUpdate(v125, v126)
 	fmt.Println(u)
@@ -220,7 +220,7 @@ func ExampleLimitUpdateIndexes() {
 
 func ExampleUpdate() {
 	now := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
-	v125, _ := cloneset.RevisionData([]byte(demoTemplate))
+	v125, _ := cloneset.RevisionData([]byte(`{"metadata":{"creationTimestamp":null,"labels":{"app":"demo"}},"spec":{"containers":[{"name":"main","image":"nginx:1.25","resources":{}}]}}`))
 	v126, _ := cloneset.RevisionData([]byte(`{"metadata":{"creationTimestamp":null,"labels":{"app":"demo"}},"spec":{"containers":[{"name":"main","image":"nginx:1.26","resources":{}}]}}`))
 	revisions := []cloneset.ControllerRevision{
 		{Name: "demo-788944f45", Number: 1, Data: v125},
