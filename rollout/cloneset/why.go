@@ -248,9 +248,7 @@ func (w *why) text(a *Action, sc *scene) string {
 	case noteOnDelete:
 		return "updateStrategy OnDelete: pods are updated only when someone deletes them"
 	case noteHeldBack:
-		d := &sc.update.Diffs
-		return fmt.Sprintf("%d more %s to move to %s, held back by the %s (maxUnavailable %d + %d pods - %d replicas)",
-			w.count, plural(w.count, "pod"), sc.update.Target, budget(sc.update), d.Resolved.MaxUnavailable, d.Pods, d.Resolved.Replicas)
+		return heldBack(w.count, sc.update)
 	case noteFailed:
 		return "update failed: " + sc.update.Failure
 	case notePartitionUnread:
@@ -275,6 +273,30 @@ func (w *why) text(a *Action, sc *scene) string {
 // budget names the update step's budget: "update budget 2".
 func budget(ud *UpdateDecision) string {
 	return fmt.Sprintf("update budget %d", ud.Diffs.UpdateMaxUnavailable)
+}
+
+// heldBack says why more pods to move to the update step's target were
+// not chosen. LimitUpdateIndexes takes no pod when the budget is 0 or
+// less (kruise's budget U + N - R goes negative when more than U pods are
+// missing), and none when the pods already unavailable use all of a
+// positive budget; otherwise the pods it took used the rest.
+func heldBack(more int, ud *UpdateDecision) string {
+	d := &ud.Diffs
+	b := d.UpdateMaxUnavailable
+	formula := fmt.Sprintf("maxUnavailable %d + %d pods - %d replicas", d.Resolved.MaxUnavailable, d.Pods, d.Resolved.Replicas)
+	if f := d.Resolved.MaxUnavailable + int64(d.Pods) - int64(d.Resolved.Replicas); f < 0 && b == 0 {
+		formula += fmt.Sprintf(" = %d, clamped at 0", f) // Options.UpdateBudget = BudgetClampAtZero
+	}
+	head := fmt.Sprintf("%d more %s to move to %s", more, plural(more, "pod"), ud.Target)
+	switch {
+	case b < 0:
+		return fmt.Sprintf("%s, held back: the update budget is %d (%s: more pods are missing than maxUnavailable allows), so no pod may be updated", head, b, formula)
+	case b == 0:
+		return fmt.Sprintf("%s, held back: the update budget is 0 (%s), so no pod may be updated", head, formula)
+	case len(ud.Chosen) == 0:
+		return fmt.Sprintf("%s, held back: pods already unavailable use all of the update budget %d (%s)", head, b, formula)
+	}
+	return fmt.Sprintf("%s, held back by the %s (%s)", head, budget(ud), formula)
 }
 
 // deleteCause says why the scale step deletes pods.
