@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -12,6 +14,7 @@ import (
 
 	"github.com/rolloutmath/rolloutmath/examples/internal/cluster"
 	"github.com/rolloutmath/rolloutmath/internal/capacity"
+	"github.com/rolloutmath/rolloutmath/internal/manifesttime"
 	"github.com/rolloutmath/rolloutmath/rollout"
 )
 
@@ -49,6 +52,12 @@ type config struct {
 	output   string
 	svgPath  string
 	manifest string
+
+	// now is the time of the state before sync 1 (sync k runs k *
+	// interval later), and nowFrom says where it came from, as the
+	// table's second line prints it.
+	now     time.Time
+	nowFrom string
 }
 
 // scaleEvent changes spec.replicas to replicas before sync step at.
@@ -75,8 +84,22 @@ func defaultConfig() config {
 		readyDelay: 10 * time.Second,
 		maxSyncs:   100,
 		output:     "table",
+		now:        demoNow,
+		nowFrom:    demoNowFrom,
 	}
 }
+
+// demoNow is "now" for the built-in demo, and for a manifest that holds
+// no timestamp, unless --now is given. The program never reads the
+// clock: a fixed instant keeps the default output reproducible.
+var demoNow = time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+
+// demoNowFrom and noTimestampFrom say where now came from when it is
+// demoNow.
+const (
+	demoNowFrom     = "fixed for the built-in demo; set one with --now"
+	noTimestampFrom = "the manifest holds no timestamp; set one with --now"
+)
 
 // errHelp is returned by parseFlags after it printed the usage for -h.
 var errHelp = errors.New("help requested")
@@ -121,6 +144,9 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.IntVar(&cfg.maxSyncs, "max-syncs", cfg.maxSyncs, "stop after this many syncs")
 	fs.StringVar(&cfg.output, "o", cfg.output, "output format: table or json")
 	fs.StringVar(&cfg.svgPath, "svg", "", "also write a chart of the rollout to `file` (SVG)")
+	var now string
+	fs.StringVar(&now, "now", "", "`time` (RFC 3339) of the state before sync 1; sync k runs k * -interval later. Default: with -f, the latest timestamp in the manifest ("+
+		strings.Join(manifesttime.Fields, ", ")+"), else "+demoNow.Format(time.RFC3339)+"; without -f, the built-in demo keeps "+demoNow.Format(time.RFC3339)+" so that its output is reproducible")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fs.SetOutput(stderr)
@@ -137,6 +163,13 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if set["now"] {
+		t, err := manifesttime.Parse(now)
+		if err != nil {
+			return cfg, err
+		}
+		cfg.now, cfg.nowFrom = t, "--now"
+	}
 	if cfg.manifest != "" {
 		if err := cfg.applyManifest(cfg.manifest, set); err != nil {
 			return cfg, err
@@ -162,18 +195,29 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	return cfg, cfg.check()
 }
 
-// applyManifest reads the Deployment in the file at path into cfg. Flags
-// in set were given explicitly and win over the manifest, so they are
-// left alone here.
+// applyManifest reads the Deployment in the file at path into cfg, and
+// takes now from the latest timestamp it holds (manifesttime.Fields), or
+// demoNow when it holds none. Flags in set were given explicitly and win
+// over the manifest, so they are left alone here.
 func (cfg *config) applyManifest(path string, set map[string]bool) error {
-	f, err := os.Open(path)
+	b, err := os.ReadFile(path)
 	if err != nil {
 		return err
 	}
-	defer f.Close()
-	m, err := readManifest(f)
+	m, err := readManifest(bytes.NewReader(b))
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
+	}
+	if !set["now"] {
+		t, ok, err := manifesttime.Latest(json.RawMessage(b))
+		switch {
+		case err != nil:
+			return fmt.Errorf("%s: %w", path, err)
+		case ok:
+			cfg.now, cfg.nowFrom = t, "the latest timestamp in the manifest"
+		default:
+			cfg.now, cfg.nowFrom = demoNow, noTimestampFrom
+		}
 	}
 	cfg.name = m.Metadata.Name
 	cfg.labels = m.Spec.Template.Metadata.Labels

@@ -15,6 +15,15 @@
 // extra pods, CPU and memory the rollout needs beyond its steady state,
 // from the pod template's requests (see examples/internal/capacity).
 //
+// The state before sync 1 is at "now", and sync k runs k * -interval
+// later: --now (RFC 3339), or else, with -f, the latest timestamp in the
+// manifest (internal/manifesttime.Fields: creationTimestamp, managedFields'
+// time, conditions' lastTransitionTime and lastUpdateTime; not
+// deletionTimestamp), or else 2026-01-01T12:00:00Z. The built-in demo
+// (no -f) keeps that fixed instant unless --now is given, so that its
+// output is the same on every run. The table's second line prints now and
+// says where it came from; the JSON holds it as "now".
+//
 // Run it with -h for every flag. A Deployment the API server would reject
 // is reported in the API server's words, with exit status 1; arguments or
 // a manifest that cannot be read at all give exit status 2.
@@ -65,7 +74,7 @@ func write(stdout io.Writer, cfg *config, t *trace) error {
 	case "json":
 		err = writeJSON(stdout, t)
 	default:
-		err = writeTable(stdout, t)
+		err = writeTable(stdout, t, cfg.nowFrom)
 	}
 	if err != nil || cfg.svgPath == "" {
 		return err

@@ -38,6 +38,9 @@ func TestRunGolden(t *testing.T) {
 		{name: "recreate with slow termination", args: []string{"-strategy", "Recreate", "-terminating", "15s"}, golden: "recreate.golden"},
 		{name: "saturated ceiling: sync lines and summary say so", args: []string{"-replicas", "2147483647", "-max-syncs", "3"}, golden: "saturated.golden"},
 		{name: "resize mid-rollout as JSON", args: []string{"-replicas", "4", "-max-surge", "1", "-max-unavailable", "0", "-scale", "8@3", "-o", "json"}, golden: "resize.json.golden"},
+		{name: "manifest dated today: now is its latest timestamp", args: []string{"-f", "testdata/nginx-deployment-today.json", "-image-from", "nginx:1.9"}, golden: "today.golden"},
+		{name: "--now wins over the manifest's timestamps, as JSON", args: []string{"-f", "testdata/nginx-deployment-today.json", "-image-from", "nginx:1.9", "--now", "2026-11-26T16:00:00+01:00", "-o", "json"}, golden: "today-now.json.golden"},
+		{name: "--now on the built-in demo", args: []string{"--now", "2026-11-26T15:00:00Z", "-replicas", "4"}, golden: "demo-now.golden"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -215,6 +218,19 @@ func TestBadInput(t *testing.T) {
 			args: []string{"-scale", "20"},
 			code: 2,
 			want: `rollout: invalid value "20" for flag -scale: want REPLICAS@STEP with STEP >= 1, such as 20@3`,
+		},
+		{
+			name: "--now not RFC 3339",
+			args: []string{"--now", "2026-11-26 15:00"},
+			code: 2,
+			want: `rollout: --now "2026-11-26 15:00": want an RFC 3339 time such as 2026-11-20T09:30:00Z`,
+		},
+		{
+			name:   "--now checked before the manifest is read",
+			args:   []string{"-f", "testdata/missing.json", "-now", "yesterday"},
+			code:   2,
+			want:   `rollout: --now "yesterday": want an RFC 3339 time such as 2026-11-20T09:30:00Z`,
+			reason: "a bad flag is reported before any file is opened",
 		},
 		{
 			name: "unknown output format",

@@ -2,17 +2,12 @@ package main
 
 import (
 	"fmt"
-	"time"
 
 	"github.com/rolloutmath/rolloutmath/examples/internal/cluster"
 	"github.com/rolloutmath/rolloutmath/internal/capacity"
 	"github.com/rolloutmath/rolloutmath/internal/rstable"
 	"github.com/rolloutmath/rolloutmath/rollout"
 )
-
-// start is the time of the initial state. A fixed time keeps the output
-// reproducible; the simulator never reads the clock.
-var start = time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
 
 // simulate validates the Deployment cfg describes, runs its rollout with
 // rollout.Simulate and returns the trace to print. The cluster starts
@@ -26,7 +21,7 @@ func simulate(cfg *config) (*trace, error) {
 	d, old := cfg.initialState()
 	events, described := cfg.events()
 	sim := rollout.Config[template]{
-		Start:            start,
+		Start:            cfg.now,
 		Interval:         cfg.interval,
 		ReadyDelay:       cfg.readyDelay,
 		TerminationDelay: cfg.terminating,
@@ -73,7 +68,7 @@ func peaks(pod *capacity.Pod, t *trace) (*capacity.Report, error) {
 func (cfg *config) initialState() (rollout.Deployment[template], rollout.ReplicaSet[template]) {
 	d := cfg.deployment()
 	d.Template = cfg.template(cfg.fromImage)
-	return cluster.Settled(d, start)
+	return cluster.Settled(d, cfg.now)
 }
 
 // events returns the scripted events of cfg for the simulator, and a
@@ -122,6 +117,7 @@ func (cfg *config) trace(d *rollout.Deployment[template], old *rollout.ReplicaSe
 		Strategy:   cfg.strategy,
 		FromImage:  cfg.fromImage,
 		ToImage:    cfg.toImage,
+		Now:        cfg.now,
 		Syncs:      tr.Syncs,
 		Outcome:    rstable.Outcome(tr.Outcome),
 	}

@@ -4,19 +4,22 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/rolloutmath/rolloutmath/internal/rstable"
 	"github.com/rolloutmath/rolloutmath/intorpercent"
 )
 
-// writeTable prints t the way `kubectl get rs -w` shows a rollout: the
-// column header once, then for every sync a comment line with the
+// writeTable prints t the way `kubectl get rs -w` shows a rollout: a
+// description line, a line with now and nowFrom (where now came from),
+// the column header once, then for every sync a comment line with the
 // scripted events and the reason, followed by a row for each ReplicaSet
 // that changed in that sync (every ReplicaSet at step 0). It ends with a
 // summary: outcome, peak pods, lowest availability and the bounds.
-func writeTable(w io.Writer, t *trace) error {
+func writeTable(w io.Writer, t *trace, nowFrom string) error {
 	last := &t.Steps[len(t.Steps)-1]
-	table := rstable.Table{Heading: describe(t), Outcome: t.Outcome, Syncs: t.Syncs, Recreate: t.Strategy == "Recreate",
+	heading := describe(t) + "\nnow " + t.Now.Format(time.RFC3339) + " (" + nowFrom + "): the state before sync 1; sync k runs k * -interval later"
+	table := rstable.Table{Heading: heading, Outcome: t.Outcome, Syncs: t.Syncs, Recreate: t.Strategy == "Recreate",
 		Bounds: "none: Recreate has no maxSurge or maxUnavailable", Capacity: t.Capacity}
 	if !table.Recreate {
 		table.Bounds = fmt.Sprintf("maxSurge %s, maxUnavailable %s",

@@ -3,16 +3,20 @@ package main
 import (
 	"bytes"
 	"testing"
+	"time"
 
 	"github.com/rolloutmath/rolloutmath/intorpercent"
 )
 
 func TestWriteTableFixture(t *testing.T) {
 	var buf bytes.Buffer
-	if err := writeTable(&buf, fixtureTrace()); err != nil {
+	tr := fixtureTrace()
+	tr.Now = time.Date(2026, 11, 26, 15, 0, 0, 0, time.UTC)
+	if err := writeTable(&buf, tr, "--now"); err != nil {
 		t.Fatalf("writeTable(fixture) = %v, want nil", err)
 	}
 	want := `Deployment web: 2 replicas, RollingUpdate (maxSurge 1, maxUnavailable 0), image web:1 -> web:2
+now 2026-11-26T15:00:00Z (--now): the state before sync 1; sync k runs k * -interval later
 
 NAME    DESIRED   CURRENT   READY   AVAILABLE
 # before the update: web-a runs every pod

@@ -11,6 +11,7 @@ package report
 import (
 	"encoding/json"
 	"io"
+	"time"
 
 	"github.com/rolloutmath/rolloutmath/internal/capacity"
 	"github.com/rolloutmath/rolloutmath/rollout"
@@ -32,6 +33,10 @@ type Trace struct {
 	// container's image.
 	FromImage string `json:"fromImage"`
 	ToImage   string `json:"toImage"`
+	// Now is the time of the state before the update (step 0), from
+	// which every step's Elapsed counts: --now, or the time the program
+	// took from the manifests or its own default.
+	Now time.Time `json:"now"`
 	// Steps are the states after each sync that changed something;
 	// Steps[0] is the state before the update.
 	Steps []Step `json:"steps"`

@@ -14,7 +14,7 @@ import (
 func (t *trace) report() *report.Trace {
 	recreate := t.d.Strategy == rollout.Recreate
 	out := &report.Trace{Deployment: t.d.Name, Strategy: string(rollout.RollingUpdate), FromImage: t.from, ToImage: t.to,
-		Syncs: t.t.Syncs, Outcome: rstable.Outcome(t.t.Outcome), Capacity: t.capacity}
+		Now: t.now, Syncs: t.t.Syncs, Outcome: rstable.Outcome(t.t.Outcome), Capacity: t.capacity}
 	if recreate {
 		out.Strategy = string(rollout.Recreate)
 	} else {
