@@ -13,59 +13,6 @@ import (
 	"github.com/rolloutmath/rolloutmath/rollout"
 )
 
-type template = revision.Template[string]
-
-var start = time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
-
-func nginx(image string) template {
-	return template{Labels: map[string]string{"app": "nginx"}, Spec: image}
-}
-
-// nginxDeployment returns a settled 10-replica deployment at nginx:1.9
-// (revision 1) with its ReplicaSet, then changes the image to next.
-func nginxDeployment(next string) (*rollout.Deployment[template], []rollout.ReplicaSet[template]) {
-	d := &rollout.Deployment[template]{
-		Name:        "nginx",
-		Generation:  2,
-		Annotations: map[string]string{revision.RevisionAnnotation: "1"},
-		Replicas:    10,
-		Template:    nginx(next),
-		Status: rollout.Status{
-			ObservedGeneration: 1, Replicas: 10, UpdatedReplicas: 10, ReadyReplicas: 10, AvailableReplicas: 10,
-		},
-	}
-	rss := []rollout.ReplicaSet[template]{{
-		Name:         "nginx-6d4cf56db6",
-		CreationTime: start.Add(-time.Hour),
-		Annotations: map[string]string{
-			revision.RevisionAnnotation:        "1",
-			revision.DesiredReplicasAnnotation: "10",
-			revision.MaxReplicasAnnotation:     "13",
-		},
-		Template:          nginx("nginx:1.9"),
-		Replicas:          10,
-		StatusReplicas:    10,
-		ReadyReplicas:     10,
-		AvailableReplicas: 10,
-		Generation:        1, ObservedGeneration: 1,
-	}}
-	return d, rss
-}
-
-// replicaSets builds ReplicaSets from (name, spec, available) triples,
-// oldest first.
-func replicaSets(specs ...any) []rollout.ReplicaSet[template] {
-	var out []rollout.ReplicaSet[template]
-	for i := 0; i+2 < len(specs); i += 3 {
-		spec, avail := int32(specs[i+1].(int)), int32(specs[i+2].(int))
-		out = append(out, rollout.ReplicaSet[template]{
-			Name: specs[i].(string), CreationTime: start.Add(time.Duration(i) * time.Minute),
-			Replicas: spec, StatusReplicas: max(spec, avail), ReadyReplicas: avail, AvailableReplicas: avail,
-		})
-	}
-	return out
-}
-
 func ExampleFenceposts() {
 	surge, unavailable, _ := rollout.Fenceposts(intorpercent.Percent(25), intorpercent.Percent(25), 10)
 	fmt.Println("25%/25% of 10:", surge, unavailable)
@@ -81,7 +28,7 @@ func ExampleFenceposts() {
 }
 
 func ExampleMaxSurge() {
-	d := &rollout.Deployment[template]{Replicas: 10} // nil bounds: the 25% defaults
+	d := &rollout.Deployment[revision.Template[string]]{Replicas: 10} // nil bounds: the 25% defaults
 	fmt.Println(rollout.MaxSurge(d))
 	d.Strategy = rollout.Recreate
 	fmt.Println(rollout.MaxSurge(d))
@@ -92,13 +39,13 @@ func ExampleMaxSurge() {
 
 func ExampleMaxUnavailable() {
 	ten := intorpercent.Int(10)
-	d := &rollout.Deployment[template]{Replicas: 5, MaxUnavailable: &ten}
+	d := &rollout.Deployment[revision.Template[string]]{Replicas: 5, MaxUnavailable: &ten}
 	fmt.Println(rollout.MaxUnavailable(d)) // clamped to R
 	// Output: 5
 }
 
 func ExampleMinAvailable() {
-	d := &rollout.Deployment[template]{Replicas: 10}
+	d := &rollout.Deployment[revision.Template[string]]{Replicas: 10}
 	fmt.Println(rollout.MinAvailable(d))
 	// Output: 8
 }
@@ -109,13 +56,13 @@ func ExampleDefaultMaxSurge() {
 }
 
 func ExampleDefaultMaxUnavailable() {
-	d := &rollout.Deployment[template]{Replicas: 4}
+	d := &rollout.Deployment[revision.Template[string]]{Replicas: 4}
 	fmt.Println(rollout.DefaultMaxUnavailable(), "of 4 is", rollout.MaxUnavailable(d))
 	// Output: 25% of 4 is 1
 }
 
 func ExampleDeployment_ProgressDeadline() {
-	d := &rollout.Deployment[template]{}
+	d := &rollout.Deployment[revision.Template[string]]{}
 	fmt.Println(d.ProgressDeadline())
 	none := rollout.NoLimit
 	d.ProgressDeadlineSeconds = &none
@@ -126,19 +73,19 @@ func ExampleDeployment_ProgressDeadline() {
 }
 
 func ExampleDeployment_HistoryLimit() {
-	d := &rollout.Deployment[template]{}
+	d := &rollout.Deployment[revision.Template[string]]{}
 	fmt.Println(d.HistoryLimit())
 	// Output: 10 true
 }
 
 func ExampleValidate() {
 	over := intorpercent.Percent(120)
-	d := &rollout.Deployment[template]{Replicas: 3, MaxUnavailable: &over}
+	d := &rollout.Deployment[revision.Template[string]]{Replicas: 3, MaxUnavailable: &over}
 	fmt.Println(rollout.Validate(d))
 	zero, zeroPct := intorpercent.Int(0), intorpercent.Percent(0)
-	d = &rollout.Deployment[template]{Replicas: 3, MaxSurge: &zero, MaxUnavailable: &zeroPct}
+	d = &rollout.Deployment[revision.Template[string]]{Replicas: 3, MaxSurge: &zero, MaxUnavailable: &zeroPct}
 	fmt.Println(rollout.Validate(d))
-	d = &rollout.Deployment[template]{Replicas: -1, Strategy: "Canary"}
+	d = &rollout.Deployment[revision.Template[string]]{Replicas: -1, Strategy: "Canary"}
 	fmt.Println(rollout.Validate(d))
 	// Output:
 	// spec.strategy.rollingUpdate.maxUnavailable: Invalid value: "120%": must not be greater than 100%
@@ -147,7 +94,7 @@ func ExampleValidate() {
 }
 
 func ExampleValidateReplicaSet() {
-	rs := &rollout.ReplicaSet[template]{Replicas: 3, StatusReplicas: 3, ReadyReplicas: 2, AvailableReplicas: 3}
+	rs := &rollout.ReplicaSet[revision.Template[string]]{Replicas: 3, StatusReplicas: 3, ReadyReplicas: 2, AvailableReplicas: 3}
 	fmt.Println(rollout.ValidateReplicaSet(rs))
 	// Output: status.availableReplicas: Invalid value: 3: cannot be greater than readyReplicas
 }
@@ -155,7 +102,8 @@ func ExampleValidateReplicaSet() {
 // Plan reports an invalid object with Validate's errors, prefixed with
 // the object; errors.As finds each *field.Error.
 func ExamplePlan_invalid() {
-	_, err := rollout.Plan(&rollout.Deployment[template]{Name: "web", Replicas: -2}, nil, start)
+	start := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+	_, err := rollout.Plan(&rollout.Deployment[revision.Template[string]]{Name: "web", Replicas: -2}, nil, start)
 	var fe *field.Error
 	fmt.Println(errors.As(err, &fe), errors.Is(err, field.ErrInvalid), errors.Is(err, field.ErrNegative))
 	fmt.Println(fe.Field, "|", fe.Prefix)
@@ -167,11 +115,18 @@ func ExamplePlan_invalid() {
 }
 
 func ExampleNewReplicas() {
-	d := &rollout.Deployment[template]{Replicas: 10}
-	rss := replicaSets("old", 10, 10, "new", 0, 0)
+	start := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+	d := &rollout.Deployment[revision.Template[string]]{Replicas: 10}
+	rss := []rollout.ReplicaSet[revision.Template[string]]{
+		{Name: "old", CreationTime: start, Replicas: 10, StatusReplicas: 10, ReadyReplicas: 10, AvailableReplicas: 10},
+		{Name: "new", CreationTime: start.Add(3 * time.Minute), Replicas: 0, StatusReplicas: 0, ReadyReplicas: 0, AvailableReplicas: 0},
+	}
 	n, _ := rollout.NewReplicas(d, rss, 1)
 	fmt.Println("first step:", n) // 13 allowed, 10 exist
-	rss = replicaSets("old", 8, 8, "new", 3, 0)
+	rss = []rollout.ReplicaSet[revision.Template[string]]{
+		{Name: "old", CreationTime: start, Replicas: 8, StatusReplicas: 8, ReadyReplicas: 8, AvailableReplicas: 8},
+		{Name: "new", CreationTime: start.Add(3 * time.Minute), Replicas: 3, StatusReplicas: 3, ReadyReplicas: 0, AvailableReplicas: 0},
+	}
 	n, _ = rollout.NewReplicas(d, rss, 1)
 	fmt.Println("second step:", n) // 13 allowed, 11 exist
 	// Output:
@@ -180,10 +135,10 @@ func ExampleNewReplicas() {
 }
 
 func ExampleNewReplicas_errors() {
-	d := &rollout.Deployment[template]{Replicas: 3, Strategy: "Canary"}
+	d := &rollout.Deployment[revision.Template[string]]{Replicas: 3, Strategy: "Canary"}
 	_, err := rollout.NewReplicas(d, nil, -1)
 	fmt.Println(err, errors.Is(err, field.ErrUnsupported))
-	_, err = rollout.NewReplicas(&rollout.Deployment[template]{Replicas: 3}, nil, 0)
+	_, err = rollout.NewReplicas(&rollout.Deployment[revision.Template[string]]{Replicas: 3}, nil, 0)
 	fmt.Println(err, errors.Is(err, field.ErrIndex))
 	// Output:
 	// deployment type Canary isn't supported true
@@ -191,22 +146,33 @@ func ExampleNewReplicas_errors() {
 }
 
 func ExampleReconcileNew() {
-	d := &rollout.Deployment[template]{Replicas: 5}
-	rss := replicaSets("new", 8, 8) // too large after a scale-down
+	start := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+	d := &rollout.Deployment[revision.Template[string]]{Replicas: 5}
+	rss := []rollout.ReplicaSet[revision.Template[string]]{ // too large after a scale-down
+		{Name: "new", CreationTime: start, Replicas: 8, StatusReplicas: 8, ReadyReplicas: 8, AvailableReplicas: 8},
+	}
 	n, _ := rollout.ReconcileNew(d, rss, 0)
 	fmt.Println(n)
 	// Output: 5
 }
 
 func ExampleMaxScaledDown() {
-	d := &rollout.Deployment[template]{Replicas: 10}
-	rss := replicaSets("old", 10, 10, "new", 3, 0)
+	start := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+	d := &rollout.Deployment[revision.Template[string]]{Replicas: 10}
+	rss := []rollout.ReplicaSet[revision.Template[string]]{
+		{Name: "old", CreationTime: start, Replicas: 10, StatusReplicas: 10, ReadyReplicas: 10, AvailableReplicas: 10},
+		{Name: "new", CreationTime: start.Add(3 * time.Minute), Replicas: 3, StatusReplicas: 3, ReadyReplicas: 0, AvailableReplicas: 0},
+	}
 	fmt.Println(rollout.MaxScaledDown(d, rss, 1)) // 13 pods - 8 must stay - 3 new unavailable
 	// Output: 2
 }
 
 func ExampleCleanupUnhealthy() {
-	rss := replicaSets("old", 10, 7, "new", 3, 0)
+	start := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+	rss := []rollout.ReplicaSet[revision.Template[string]]{
+		{Name: "old", CreationTime: start, Replicas: 10, StatusReplicas: 10, ReadyReplicas: 7, AvailableReplicas: 7},
+		{Name: "new", CreationTime: start.Add(3 * time.Minute), Replicas: 3, StatusReplicas: 3, ReadyReplicas: 0, AvailableReplicas: 0},
+	}
 	sizes := []int32{10, 3}
 	n, err := rollout.CleanupUnhealthy(rss, 1, 2, sizes)
 	fmt.Println(n, err, sizes)
@@ -214,7 +180,11 @@ func ExampleCleanupUnhealthy() {
 }
 
 func ExampleStaleStatusError_Error() {
-	rss := replicaSets("old", 3, 5, "new", 3, 0) // scaled to 3, status still shows 5
+	start := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+	rss := []rollout.ReplicaSet[revision.Template[string]]{ // scaled to 3, status still shows 5
+		{Name: "old", CreationTime: start, Replicas: 3, StatusReplicas: 5, ReadyReplicas: 5, AvailableReplicas: 5},
+		{Name: "new", CreationTime: start.Add(3 * time.Minute), Replicas: 3, StatusReplicas: 3, ReadyReplicas: 0, AvailableReplicas: 0},
+	}
 	_, err := rollout.CleanupUnhealthy(rss, 1, 2, []int32{3, 3})
 	fmt.Println(err)
 	fmt.Println(errors.Is(err, rollout.ErrStaleStatus))
@@ -224,8 +194,13 @@ func ExampleStaleStatusError_Error() {
 }
 
 func ExampleScaleDownOld() {
-	d := &rollout.Deployment[template]{Replicas: 10}
-	rss := replicaSets("oldest", 4, 4, "older", 4, 4, "new", 5, 3)
+	start := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+	d := &rollout.Deployment[revision.Template[string]]{Replicas: 10}
+	rss := []rollout.ReplicaSet[revision.Template[string]]{
+		{Name: "oldest", CreationTime: start, Replicas: 4, StatusReplicas: 4, ReadyReplicas: 4, AvailableReplicas: 4},
+		{Name: "older", CreationTime: start.Add(3 * time.Minute), Replicas: 4, StatusReplicas: 4, ReadyReplicas: 4, AvailableReplicas: 4},
+		{Name: "new", CreationTime: start.Add(6 * time.Minute), Replicas: 5, StatusReplicas: 5, ReadyReplicas: 3, AvailableReplicas: 3},
+	}
 	sizes := []int32{4, 4, 5}
 	n, _ := rollout.ScaleDownOld(d, rss, 2, sizes) // 11 available, 8 must stay
 	fmt.Println(n, sizes)
@@ -233,8 +208,12 @@ func ExampleScaleDownOld() {
 }
 
 func ExampleReconcileOld() {
-	d := &rollout.Deployment[template]{Replicas: 10}
-	rss := replicaSets("old", 10, 10, "new", 3, 0)
+	start := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+	d := &rollout.Deployment[revision.Template[string]]{Replicas: 10}
+	rss := []rollout.ReplicaSet[revision.Template[string]]{
+		{Name: "old", CreationTime: start, Replicas: 10, StatusReplicas: 10, ReadyReplicas: 10, AvailableReplicas: 10},
+		{Name: "new", CreationTime: start.Add(3 * time.Minute), Replicas: 3, StatusReplicas: 3, ReadyReplicas: 0, AvailableReplicas: 0},
+	}
 	sizes := []int32{10, 3}
 	n, _ := rollout.ReconcileOld(d, rss, 1, sizes)
 	fmt.Println(n, sizes)
@@ -242,8 +221,8 @@ func ExampleReconcileOld() {
 }
 
 func ExampleIsSaturated() {
-	d := &rollout.Deployment[template]{Replicas: 3}
-	rs := &rollout.ReplicaSet[template]{Replicas: 3, AvailableReplicas: 3,
+	d := &rollout.Deployment[revision.Template[string]]{Replicas: 3}
+	rs := &rollout.ReplicaSet[revision.Template[string]]{Replicas: 3, AvailableReplicas: 3,
 		Annotations: map[string]string{revision.DesiredReplicasAnnotation: "3"}}
 	fmt.Println(rollout.IsSaturated(d, rs))
 	rs.AvailableReplicas = 2
@@ -254,8 +233,12 @@ func ExampleIsSaturated() {
 }
 
 func ExampleCalculateStatus() {
-	d := &rollout.Deployment[template]{Replicas: 10}
-	rss := replicaSets("old", 8, 8, "new", 5, 3)
+	start := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+	d := &rollout.Deployment[revision.Template[string]]{Replicas: 10}
+	rss := []rollout.ReplicaSet[revision.Template[string]]{
+		{Name: "old", CreationTime: start, Replicas: 8, StatusReplicas: 8, ReadyReplicas: 8, AvailableReplicas: 8},
+		{Name: "new", CreationTime: start.Add(3 * time.Minute), Replicas: 5, StatusReplicas: 5, ReadyReplicas: 3, AvailableReplicas: 3},
+	}
 	s := rollout.CalculateStatus(d, rss, 1, start)
 	fmt.Printf("replicas %d updated %d available %d unavailable %d\n", s.Replicas, s.UpdatedReplicas, s.AvailableReplicas, s.UnavailableReplicas)
 	c, _ := rollout.FindCondition(s.Conditions, rollout.DeploymentAvailable)
@@ -267,13 +250,13 @@ func ExampleCalculateStatus() {
 
 func ExampleTerminatingReplicas() {
 	two, zero := int32(2), int32(0)
-	rss := []rollout.ReplicaSet[template]{
+	rss := []rollout.ReplicaSet[revision.Template[string]]{
 		{TerminatingReplicas: &two, ObservedGeneration: 1},
 		{TerminatingReplicas: &zero, ObservedGeneration: 1},
 		{}, // never synced: counts as 0
 	}
 	fmt.Println(*rollout.TerminatingReplicas(rss))
-	rss = append(rss, rollout.ReplicaSet[template]{ObservedGeneration: 1}) // synced, not reported
+	rss = append(rss, rollout.ReplicaSet[revision.Template[string]]{ObservedGeneration: 1}) // synced, not reported
 	fmt.Println(rollout.TerminatingReplicas(rss) == nil)
 	// Output:
 	// 2
@@ -281,7 +264,7 @@ func ExampleTerminatingReplicas() {
 }
 
 func ExampleComplete() {
-	d := &rollout.Deployment[template]{Replicas: 5, Generation: 1}
+	d := &rollout.Deployment[revision.Template[string]]{Replicas: 5, Generation: 1}
 	s := &rollout.Status{ObservedGeneration: 1, Replicas: 5, UpdatedReplicas: 5, AvailableReplicas: 4}
 	fmt.Println(rollout.Complete(d, s))
 	s.AvailableReplicas = 5
@@ -292,7 +275,7 @@ func ExampleComplete() {
 }
 
 func ExampleProgressing() {
-	d := &rollout.Deployment[template]{Status: rollout.Status{Replicas: 10, UpdatedReplicas: 4, ReadyReplicas: 7, AvailableReplicas: 7}}
+	d := &rollout.Deployment[revision.Template[string]]{Status: rollout.Status{Replicas: 10, UpdatedReplicas: 4, ReadyReplicas: 7, AvailableReplicas: 7}}
 	fmt.Println(rollout.Progressing(d, &rollout.Status{Replicas: 8, UpdatedReplicas: 8, ReadyReplicas: 5, AvailableReplicas: 5}))
 	fmt.Println(rollout.Progressing(d, &d.Status))
 	// Output:
@@ -301,8 +284,9 @@ func ExampleProgressing() {
 }
 
 func ExampleTimedOut() {
+	start := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
 	ten := int32(10)
-	d := &rollout.Deployment[template]{ProgressDeadlineSeconds: &ten}
+	d := &rollout.Deployment[revision.Template[string]]{ProgressDeadlineSeconds: &ten}
 	s := &rollout.Status{Conditions: []rollout.Condition{
 		rollout.NewCondition(rollout.DeploymentProgressing, rollout.ConditionTrue, rollout.ReasonReplicaSetUpdated, "", start),
 	}}
@@ -314,12 +298,14 @@ func ExampleTimedOut() {
 }
 
 func ExampleNewCondition() {
+	start := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
 	c := rollout.NewCondition(rollout.DeploymentAvailable, rollout.ConditionTrue, rollout.ReasonMinimumReplicasAvailable, "Deployment has minimum availability.", start)
 	fmt.Println(c.Type, c.Status, c.Reason, c.LastTransitionTime.Format(time.RFC3339))
 	// Output: Available True MinimumReplicasAvailable 2026-01-01T12:00:00Z
 }
 
 func ExampleFindCondition() {
+	start := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
 	conds := []rollout.Condition{rollout.NewCondition(rollout.DeploymentProgressing, rollout.ConditionTrue, rollout.ReasonNewReplicaSetAvailable, "", start)}
 	c, ok := rollout.FindCondition(conds, rollout.DeploymentProgressing)
 	fmt.Println(c.Reason, ok)
@@ -331,6 +317,7 @@ func ExampleFindCondition() {
 }
 
 func ExampleSetCondition() {
+	start := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
 	conds := []rollout.Condition{rollout.NewCondition(rollout.DeploymentProgressing, rollout.ConditionTrue, rollout.ReasonReplicaSetUpdated, "progressing", start)}
 	later := start.Add(time.Minute)
 	// Same status, new reason: replaced, the transition time is kept.
@@ -346,6 +333,7 @@ func ExampleSetCondition() {
 }
 
 func ExampleRemoveCondition() {
+	start := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
 	conds := []rollout.Condition{
 		rollout.NewCondition(rollout.DeploymentAvailable, rollout.ConditionTrue, rollout.ReasonMinimumReplicasAvailable, "", start),
 		rollout.NewCondition(rollout.DeploymentProgressing, rollout.ConditionTrue, rollout.ReasonReplicaSetUpdated, "", start),
@@ -355,9 +343,13 @@ func ExampleRemoveCondition() {
 }
 
 func ExampleRolloutStatus() {
-	d := &rollout.Deployment[template]{Name: "nginx", Replicas: 10, Generation: 2,
+	start := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+	d := &rollout.Deployment[revision.Template[string]]{Name: "nginx", Replicas: 10, Generation: 2,
 		Status: rollout.Status{ObservedGeneration: 2, Replicas: 13, UpdatedReplicas: 5, ReadyReplicas: 10, AvailableReplicas: 10}}
-	rss := replicaSets("old", 5, 5, "new", 8, 5)
+	rss := []rollout.ReplicaSet[revision.Template[string]]{
+		{Name: "old", CreationTime: start, Replicas: 5, StatusReplicas: 5, ReadyReplicas: 5, AvailableReplicas: 5},
+		{Name: "new", CreationTime: start.Add(3 * time.Minute), Replicas: 8, StatusReplicas: 8, ReadyReplicas: 5, AvailableReplicas: 5},
+	}
 	rss[1].Name = "nginx-7c5b8d"
 	s := rollout.RolloutStatus(d, rss, 1, start)
 	c, _ := rollout.FindCondition(s.Conditions, rollout.DeploymentProgressing)
@@ -366,7 +358,8 @@ func ExampleRolloutStatus() {
 }
 
 func ExampleRequeue() {
-	d := &rollout.Deployment[template]{Replicas: 10, Status: rollout.Status{Conditions: []rollout.Condition{
+	start := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+	d := &rollout.Deployment[revision.Template[string]]{Replicas: 10, Status: rollout.Status{Conditions: []rollout.Condition{
 		rollout.NewCondition(rollout.DeploymentProgressing, rollout.ConditionTrue, rollout.ReasonReplicaSetUpdated, "", start),
 	}}}
 	stuck := &rollout.Status{Replicas: 10, UpdatedReplicas: 5, AvailableReplicas: 8}
@@ -375,14 +368,25 @@ func ExampleRequeue() {
 }
 
 func ExamplePausedConditions() {
-	d := &rollout.Deployment[template]{Paused: true}
+	start := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+	d := &rollout.Deployment[revision.Template[string]]{Paused: true}
 	conds, changed := rollout.PausedConditions(d, start)
 	fmt.Println(changed, conds[0].Status, conds[0].Reason, conds[0].Message)
 	// Output: true Unknown DeploymentPaused Deployment is paused
 }
 
 func ExamplePlan() {
-	d, rss := nginxDeployment("nginx:1.9.3")
+	start := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+	// Deployment nginx, settled at nginx:1.9 (revision 1, 10 pods
+	// available), after kubectl set image nginx:1.9.3.
+	d := &rollout.Deployment[revision.Template[string]]{Name: "nginx", Generation: 2, Replicas: 10,
+		Annotations: map[string]string{revision.RevisionAnnotation: "1"},
+		Template:    revision.Template[string]{Labels: map[string]string{"app": "nginx"}, Spec: "nginx:1.9.3"},
+		Status:      rollout.Status{ObservedGeneration: 1, Replicas: 10, UpdatedReplicas: 10, ReadyReplicas: 10, AvailableReplicas: 10}}
+	rss := []rollout.ReplicaSet[revision.Template[string]]{{Name: "nginx-6d4cf56db6", CreationTime: start.Add(-time.Hour),
+		Annotations: map[string]string{revision.RevisionAnnotation: "1", revision.DesiredReplicasAnnotation: "10", revision.MaxReplicasAnnotation: "13"},
+		Template:    revision.Template[string]{Labels: map[string]string{"app": "nginx"}, Spec: "nginx:1.9"},
+		Replicas:    10, StatusReplicas: 10, ReadyReplicas: 10, AvailableReplicas: 10, Generation: 1, ObservedGeneration: 1}}
 	s, err := rollout.Plan(d, rss, start)
 	if err != nil {
 		panic(err)
@@ -400,9 +404,19 @@ func ExamplePlan() {
 }
 
 func ExamplePlanWith() {
+	start := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
 	// Old pods still terminating hold back the new ReplicaSet when
 	// terminating pods count against maxSurge.
-	d, rss := nginxDeployment("nginx:1.9.3")
+	// Deployment nginx, settled at nginx:1.9 (revision 1, 10 pods
+	// available), after kubectl set image nginx:1.9.3.
+	d := &rollout.Deployment[revision.Template[string]]{Name: "nginx", Generation: 2, Replicas: 10,
+		Annotations: map[string]string{revision.RevisionAnnotation: "1"},
+		Template:    revision.Template[string]{Labels: map[string]string{"app": "nginx"}, Spec: "nginx:1.9.3"},
+		Status:      rollout.Status{ObservedGeneration: 1, Replicas: 10, UpdatedReplicas: 10, ReadyReplicas: 10, AvailableReplicas: 10}}
+	rss := []rollout.ReplicaSet[revision.Template[string]]{{Name: "nginx-6d4cf56db6", CreationTime: start.Add(-time.Hour),
+		Annotations: map[string]string{revision.RevisionAnnotation: "1", revision.DesiredReplicasAnnotation: "10", revision.MaxReplicasAnnotation: "13"},
+		Template:    revision.Template[string]{Labels: map[string]string{"app": "nginx"}, Spec: "nginx:1.9"},
+		Replicas:    10, StatusReplicas: 10, ReadyReplicas: 10, AvailableReplicas: 10, Generation: 1, ObservedGeneration: 1}}
 	three := int32(3)
 	rss[0].Replicas, rss[0].StatusReplicas, rss[0].ReadyReplicas, rss[0].AvailableReplicas = 8, 8, 8, 8
 	rss[0].TerminatingReplicas = &three
@@ -416,8 +430,18 @@ func ExamplePlanWith() {
 }
 
 func ExamplePlan_duplicateNames() {
+	start := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
 	// The same ReplicaSet listed twice is refused, not scaled twice.
-	d, rss := nginxDeployment("nginx:1.9.3")
+	// Deployment nginx, settled at nginx:1.9 (revision 1, 10 pods
+	// available), after kubectl set image nginx:1.9.3.
+	d := &rollout.Deployment[revision.Template[string]]{Name: "nginx", Generation: 2, Replicas: 10,
+		Annotations: map[string]string{revision.RevisionAnnotation: "1"},
+		Template:    revision.Template[string]{Labels: map[string]string{"app": "nginx"}, Spec: "nginx:1.9.3"},
+		Status:      rollout.Status{ObservedGeneration: 1, Replicas: 10, UpdatedReplicas: 10, ReadyReplicas: 10, AvailableReplicas: 10}}
+	rss := []rollout.ReplicaSet[revision.Template[string]]{{Name: "nginx-6d4cf56db6", CreationTime: start.Add(-time.Hour),
+		Annotations: map[string]string{revision.RevisionAnnotation: "1", revision.DesiredReplicasAnnotation: "10", revision.MaxReplicasAnnotation: "13"},
+		Template:    revision.Template[string]{Labels: map[string]string{"app": "nginx"}, Spec: "nginx:1.9"},
+		Replicas:    10, StatusReplicas: 10, ReadyReplicas: 10, AvailableReplicas: 10, Generation: 1, ObservedGeneration: 1}}
 	rss = append(rss, rss[0])
 	_, err := rollout.Plan(d, rss, start)
 	fmt.Println(err)
@@ -432,7 +456,17 @@ func ExamplePlan_duplicateNames() {
 // rises) and leaves the deployment's revision annotation for the next
 // sync. A nil MinReadySeconds (not known) would skip the write.
 func ExamplePlan_minReadySeconds() {
-	d, rss := nginxDeployment("nginx:1.9")
+	start := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+	// Deployment nginx, settled at nginx:1.9 (revision 1, 10 pods
+	// available).
+	d := &rollout.Deployment[revision.Template[string]]{Name: "nginx", Generation: 2, Replicas: 10,
+		Annotations: map[string]string{revision.RevisionAnnotation: "1"},
+		Template:    revision.Template[string]{Labels: map[string]string{"app": "nginx"}, Spec: "nginx:1.9"},
+		Status:      rollout.Status{ObservedGeneration: 1, Replicas: 10, UpdatedReplicas: 10, ReadyReplicas: 10, AvailableReplicas: 10}}
+	rss := []rollout.ReplicaSet[revision.Template[string]]{{Name: "nginx-6d4cf56db6", CreationTime: start.Add(-time.Hour),
+		Annotations: map[string]string{revision.RevisionAnnotation: "1", revision.DesiredReplicasAnnotation: "10", revision.MaxReplicasAnnotation: "13"},
+		Template:    revision.Template[string]{Labels: map[string]string{"app": "nginx"}, Spec: "nginx:1.9"},
+		Replicas:    10, StatusReplicas: 10, ReadyReplicas: 10, AvailableReplicas: 10, Generation: 1, ObservedGeneration: 1}}
 	d.MinReadySeconds = 10
 	zero := int32(0)
 	rss[0].MinReadySeconds = &zero
@@ -452,9 +486,19 @@ func ExamplePlan_minReadySeconds() {
 }
 
 func ExamplePlan_counterOverflow() {
+	start := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
 	// A rollback ends with an update that raises metadata.generation; at
 	// math.MaxInt64 that would wrap, and the API server would reject it.
-	d, rss := nginxDeployment("nginx:1.9.3")
+	// Deployment nginx, settled at nginx:1.9 (revision 1, 10 pods
+	// available), after kubectl set image nginx:1.9.3.
+	d := &rollout.Deployment[revision.Template[string]]{Name: "nginx", Generation: 2, Replicas: 10,
+		Annotations: map[string]string{revision.RevisionAnnotation: "1"},
+		Template:    revision.Template[string]{Labels: map[string]string{"app": "nginx"}, Spec: "nginx:1.9.3"},
+		Status:      rollout.Status{ObservedGeneration: 1, Replicas: 10, UpdatedReplicas: 10, ReadyReplicas: 10, AvailableReplicas: 10}}
+	rss := []rollout.ReplicaSet[revision.Template[string]]{{Name: "nginx-6d4cf56db6", CreationTime: start.Add(-time.Hour),
+		Annotations: map[string]string{revision.RevisionAnnotation: "1", revision.DesiredReplicasAnnotation: "10", revision.MaxReplicasAnnotation: "13"},
+		Template:    revision.Template[string]{Labels: map[string]string{"app": "nginx"}, Spec: "nginx:1.9"},
+		Replicas:    10, StatusReplicas: 10, ReadyReplicas: 10, AvailableReplicas: 10, Generation: 1, ObservedGeneration: 1}}
 	d.Generation = math.MaxInt64
 	d.RollbackTo = new(int64) // the previous revision
 	_, err := rollout.Plan(d, rss, start)
@@ -466,10 +510,20 @@ func ExamplePlan_counterOverflow() {
 }
 
 func ExampleSimulate() {
-	d, rss := nginxDeployment("nginx:1.9")
-	tr, err := rollout.Simulate(d, rss, rollout.Config[template]{
+	start := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+	// Deployment nginx, settled at nginx:1.9 (revision 1, 10 pods
+	// available).
+	d := &rollout.Deployment[revision.Template[string]]{Name: "nginx", Generation: 2, Replicas: 10,
+		Annotations: map[string]string{revision.RevisionAnnotation: "1"},
+		Template:    revision.Template[string]{Labels: map[string]string{"app": "nginx"}, Spec: "nginx:1.9"},
+		Status:      rollout.Status{ObservedGeneration: 1, Replicas: 10, UpdatedReplicas: 10, ReadyReplicas: 10, AvailableReplicas: 10}}
+	rss := []rollout.ReplicaSet[revision.Template[string]]{{Name: "nginx-6d4cf56db6", CreationTime: start.Add(-time.Hour),
+		Annotations: map[string]string{revision.RevisionAnnotation: "1", revision.DesiredReplicasAnnotation: "10", revision.MaxReplicasAnnotation: "13"},
+		Template:    revision.Template[string]{Labels: map[string]string{"app": "nginx"}, Spec: "nginx:1.9"},
+		Replicas:    10, StatusReplicas: 10, ReadyReplicas: 10, AvailableReplicas: 10, Generation: 1, ObservedGeneration: 1}}
+	tr, err := rollout.Simulate(d, rss, rollout.Config[revision.Template[string]]{
 		Start: start, Interval: 10 * time.Second, ReadyDelay: 10 * time.Second,
-		Events: []rollout.Event[template]{{Sync: 1, Kind: rollout.SetTemplate, Template: nginx("nginx:1.9.3")}},
+		Events: []rollout.Event[revision.Template[string]]{{Sync: 1, Kind: rollout.SetTemplate, Template: revision.Template[string]{Labels: map[string]string{"app": "nginx"}, Spec: "nginx:1.9.3"}}},
 	})
 	if err != nil {
 		panic(err)
@@ -495,14 +549,24 @@ func ExampleSimulate() {
 }
 
 func ExampleTrace_String() {
-	d, rss := nginxDeployment("nginx:1.9")
+	start := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+	// Deployment nginx, settled at nginx:1.9 (revision 1, 10 pods
+	// available).
+	d := &rollout.Deployment[revision.Template[string]]{Name: "nginx", Generation: 2, Replicas: 10,
+		Annotations: map[string]string{revision.RevisionAnnotation: "1"},
+		Template:    revision.Template[string]{Labels: map[string]string{"app": "nginx"}, Spec: "nginx:1.9"},
+		Status:      rollout.Status{ObservedGeneration: 1, Replicas: 10, UpdatedReplicas: 10, ReadyReplicas: 10, AvailableReplicas: 10}}
+	rss := []rollout.ReplicaSet[revision.Template[string]]{{Name: "nginx-6d4cf56db6", CreationTime: start.Add(-time.Hour),
+		Annotations: map[string]string{revision.RevisionAnnotation: "1", revision.DesiredReplicasAnnotation: "10", revision.MaxReplicasAnnotation: "13"},
+		Template:    revision.Template[string]{Labels: map[string]string{"app": "nginx"}, Spec: "nginx:1.9"},
+		Replicas:    10, StatusReplicas: 10, ReadyReplicas: 10, AvailableReplicas: 10, Generation: 1, ObservedGeneration: 1}}
 	d.Strategy, d.Replicas = rollout.Recreate, 2
 	rss[0].Replicas, rss[0].StatusReplicas, rss[0].ReadyReplicas, rss[0].AvailableReplicas = 2, 2, 2, 2
 	rss[0].Annotations[revision.DesiredReplicasAnnotation] = "2"
 	rss[0].Annotations[revision.MaxReplicasAnnotation] = "2"
-	tr, _ := rollout.Simulate(d, rss, rollout.Config[template]{
+	tr, _ := rollout.Simulate(d, rss, rollout.Config[revision.Template[string]]{
 		Start:  start,
-		Events: []rollout.Event[template]{{Sync: 1, Kind: rollout.SetTemplate, Template: nginx("nginx:2")}},
+		Events: []rollout.Event[revision.Template[string]]{{Sync: 1, Kind: rollout.SetTemplate, Template: revision.Template[string]{Labels: map[string]string{"app": "nginx"}, Spec: "nginx:2"}}},
 	})
 	fmt.Println(tr.String())
 	// Output:
@@ -564,7 +628,11 @@ func ExampleOutcome_MarshalText() {
 }
 
 func ExampleStaleStatusError_Unwrap() {
-	rss := replicaSets("old", 3, 5, "new", 3, 0)
+	start := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+	rss := []rollout.ReplicaSet[revision.Template[string]]{
+		{Name: "old", CreationTime: start, Replicas: 3, StatusReplicas: 5, ReadyReplicas: 5, AvailableReplicas: 5},
+		{Name: "new", CreationTime: start.Add(3 * time.Minute), Replicas: 3, StatusReplicas: 3, ReadyReplicas: 0, AvailableReplicas: 0},
+	}
 	_, err := rollout.CleanupUnhealthy(rss, 1, 2, []int32{3, 3})
 	var se *rollout.StaleStatusError
 	fmt.Println(errors.As(err, &se), se.ReplicaSet, se.From, se.To)
@@ -577,11 +645,21 @@ func ExampleResizePolicy_String() {
 }
 
 func ExamplePlanner_Plan() {
+	start := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
 	// A controller's loop: one Planner, each Sync fed back as the next
 	// input, the new ReplicaSet named once it is known. No pod becomes
 	// available here, so the rollout stops at the limit of 13 pods.
-	d, rss := nginxDeployment("nginx:1.9.3")
-	var p rollout.Planner[template]
+	// Deployment nginx, settled at nginx:1.9 (revision 1, 10 pods
+	// available), after kubectl set image nginx:1.9.3.
+	d := &rollout.Deployment[revision.Template[string]]{Name: "nginx", Generation: 2, Replicas: 10,
+		Annotations: map[string]string{revision.RevisionAnnotation: "1"},
+		Template:    revision.Template[string]{Labels: map[string]string{"app": "nginx"}, Spec: "nginx:1.9.3"},
+		Status:      rollout.Status{ObservedGeneration: 1, Replicas: 10, UpdatedReplicas: 10, ReadyReplicas: 10, AvailableReplicas: 10}}
+	rss := []rollout.ReplicaSet[revision.Template[string]]{{Name: "nginx-6d4cf56db6", CreationTime: start.Add(-time.Hour),
+		Annotations: map[string]string{revision.RevisionAnnotation: "1", revision.DesiredReplicasAnnotation: "10", revision.MaxReplicasAnnotation: "13"},
+		Template:    revision.Template[string]{Labels: map[string]string{"app": "nginx"}, Spec: "nginx:1.9"},
+		Replicas:    10, StatusReplicas: 10, ReadyReplicas: 10, AvailableReplicas: 10, Generation: 1, ObservedGeneration: 1}}
+	var p rollout.Planner[revision.Template[string]]
 	newRS := ""
 	for range 3 {
 		s, err := p.Plan(d, rss, start, newRS)
@@ -604,8 +682,18 @@ func ExamplePlanner_Plan() {
 }
 
 func ExamplePlanner_Explain() {
-	d, rss := nginxDeployment("nginx:1.9.3")
-	var p rollout.Planner[template]
+	start := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+	// Deployment nginx, settled at nginx:1.9 (revision 1, 10 pods
+	// available), after kubectl set image nginx:1.9.3.
+	d := &rollout.Deployment[revision.Template[string]]{Name: "nginx", Generation: 2, Replicas: 10,
+		Annotations: map[string]string{revision.RevisionAnnotation: "1"},
+		Template:    revision.Template[string]{Labels: map[string]string{"app": "nginx"}, Spec: "nginx:1.9.3"},
+		Status:      rollout.Status{ObservedGeneration: 1, Replicas: 10, UpdatedReplicas: 10, ReadyReplicas: 10, AvailableReplicas: 10}}
+	rss := []rollout.ReplicaSet[revision.Template[string]]{{Name: "nginx-6d4cf56db6", CreationTime: start.Add(-time.Hour),
+		Annotations: map[string]string{revision.RevisionAnnotation: "1", revision.DesiredReplicasAnnotation: "10", revision.MaxReplicasAnnotation: "13"},
+		Template:    revision.Template[string]{Labels: map[string]string{"app": "nginx"}, Spec: "nginx:1.9"},
+		Replicas:    10, StatusReplicas: 10, ReadyReplicas: 10, AvailableReplicas: 10, Generation: 1, ObservedGeneration: 1}}
+	var p rollout.Planner[revision.Template[string]]
 	s, err := p.Plan(d, rss, start, "")
 	if err != nil {
 		panic(err)
