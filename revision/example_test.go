@@ -6,7 +6,6 @@ import (
 	"maps"
 	"math"
 	"slices"
-	"sort"
 	"strconv"
 	"time"
 
@@ -14,48 +13,18 @@ import (
 	"github.com/rolloutmath/rolloutmath/revision"
 )
 
-// spec is a small pod spec for the examples: container images.
-type spec = []string
-
-var t0 = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
-
-// replicaSet builds a ReplicaSet of the examples.
-func replicaSet(name, rev string, minutes int, images ...string) revision.ReplicaSet[revision.Template[spec]] {
-	return revision.ReplicaSet[revision.Template[spec]]{
-		Name:         name,
-		UID:          "uid-" + name,
-		CreationTime: t0.Add(time.Duration(minutes) * time.Minute),
-		Annotations:  map[string]string{revision.RevisionAnnotation: rev},
-		Template: revision.Template[spec]{
-			Labels: map[string]string{"app": "web", revision.HashLabel: "h" + name},
-			Spec:   images,
-		},
-	}
-}
-
-func printSorted(m map[string]string) {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		fmt.Printf("  %s=%q\n", k, m[k])
-	}
-}
-
 func ExampleEqualIgnoreHash() {
-	deployment := revision.Template[spec]{
+	deployment := revision.Template[[]string]{
 		Labels: map[string]string{"app": "web"},
-		Spec:   spec{"nginx:1.27"},
+		Spec:   []string{"nginx:1.27"},
 	}
-	rs := revision.Template[spec]{
+	rs := revision.Template[[]string]{
 		Labels: map[string]string{"app": "web", revision.HashLabel: "5d4c8f7b9"},
-		Spec:   spec{"nginx:1.27"},
+		Spec:   []string{"nginx:1.27"},
 	}
 	fmt.Println(revision.EqualIgnoreHash(&deployment, &rs))
 
-	rs.Spec = spec{"nginx:1.28"}
+	rs.Spec = []string{"nginx:1.28"}
 	fmt.Println(revision.EqualIgnoreHash(&deployment, &rs))
 
 	// nil and empty are equal; a nil pointer and a pointer to 0 are not.
@@ -77,9 +46,9 @@ func ExampleEqualIgnoreHash() {
 // The values below agree with upstream's pipeline over the real go-spew
 // (checked outside this repository; see hash_test.go).
 func ExampleHash() {
-	deployment := revision.Template[spec]{
+	deployment := revision.Template[[]string]{
 		Labels: map[string]string{"app": "web"},
-		Spec:   spec{"nginx:1.27"},
+		Spec:   []string{"nginx:1.27"},
 	}
 	fmt.Println(revision.Hash(&deployment, nil))
 
@@ -103,17 +72,24 @@ func ExampleReplicaSetName() {
 }
 
 func ExampleFindNew() {
-	deployment := revision.Template[spec]{Labels: map[string]string{"app": "web"}, Spec: spec{"nginx:1.28"}}
-	rss := []revision.ReplicaSet[revision.Template[spec]]{
-		replicaSet("web-a", "1", 0, "nginx:1.27"),
-		replicaSet("web-c", "3", 9, "nginx:1.28"), // a duplicate, created later
-		replicaSet("web-b", "2", 5, "nginx:1.28"),
+	t0 := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	deployment := revision.Template[[]string]{Labels: map[string]string{"app": "web"}, Spec: []string{"nginx:1.28"}}
+	rss := []revision.ReplicaSet[revision.Template[[]string]]{
+		{Name: "web-a", CreationTime: t0,
+			Annotations: map[string]string{revision.RevisionAnnotation: "1"},
+			Template:    revision.Template[[]string]{Labels: map[string]string{"app": "web", revision.HashLabel: "hweb-a"}, Spec: []string{"nginx:1.27"}}},
+		{Name: "web-c", CreationTime: t0.Add(9 * time.Minute),
+			Annotations: map[string]string{revision.RevisionAnnotation: "3"},
+			Template:    revision.Template[[]string]{Labels: map[string]string{"app": "web", revision.HashLabel: "hweb-c"}, Spec: []string{"nginx:1.28"}}}, // a duplicate, created later
+		{Name: "web-b", CreationTime: t0.Add(5 * time.Minute),
+			Annotations: map[string]string{revision.RevisionAnnotation: "2"},
+			Template:    revision.Template[[]string]{Labels: map[string]string{"app": "web", revision.HashLabel: "hweb-b"}, Spec: []string{"nginx:1.28"}}},
 	}
 	if i, ok := revision.FindNew(&deployment, rss); ok {
 		fmt.Println(rss[i].Name)
 	}
 
-	deployment.Spec = spec{"nginx:1.29"}
+	deployment.Spec = []string{"nginx:1.29"}
 	fmt.Println(revision.FindNew(&deployment, rss))
 	// Output:
 	// web-b
@@ -121,11 +97,18 @@ func ExampleFindNew() {
 }
 
 func ExampleFindOld() {
-	deployment := revision.Template[spec]{Labels: map[string]string{"app": "web"}, Spec: spec{"nginx:1.28"}}
-	rss := []revision.ReplicaSet[revision.Template[spec]]{
-		replicaSet("web-a", "1", 0, "nginx:1.26"),
-		replicaSet("web-b", "2", 5, "nginx:1.27"),
-		replicaSet("web-c", "3", 9, "nginx:1.28"),
+	t0 := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	deployment := revision.Template[[]string]{Labels: map[string]string{"app": "web"}, Spec: []string{"nginx:1.28"}}
+	rss := []revision.ReplicaSet[revision.Template[[]string]]{
+		{Name: "web-a", CreationTime: t0,
+			Annotations: map[string]string{revision.RevisionAnnotation: "1"},
+			Template:    revision.Template[[]string]{Labels: map[string]string{"app": "web", revision.HashLabel: "hweb-a"}, Spec: []string{"nginx:1.26"}}},
+		{Name: "web-b", CreationTime: t0.Add(5 * time.Minute),
+			Annotations: map[string]string{revision.RevisionAnnotation: "2"},
+			Template:    revision.Template[[]string]{Labels: map[string]string{"app": "web", revision.HashLabel: "hweb-b"}, Spec: []string{"nginx:1.27"}}},
+		{Name: "web-c", CreationTime: t0.Add(9 * time.Minute),
+			Annotations: map[string]string{revision.RevisionAnnotation: "3"},
+			Template:    revision.Template[[]string]{Labels: map[string]string{"app": "web", revision.HashLabel: "hweb-c"}, Spec: []string{"nginx:1.28"}}},
 	}
 	rss[1].Replicas = 4 // web-b still has pods
 	all, active := revision.FindOld(&deployment, rss)
@@ -165,8 +148,11 @@ func ExampleRevision_fieldError() {
 }
 
 func ExampleMaxRevision() {
-	rss := []revision.ReplicaSet[revision.Template[spec]]{
-		replicaSet("a", "x", 0), replicaSet("b", "4", 1), replicaSet("c", "2", 2),
+	t0 := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	rss := []revision.ReplicaSet[revision.Template[[]string]]{
+		{Name: "a", CreationTime: t0, Annotations: map[string]string{revision.RevisionAnnotation: "x"}},
+		{Name: "b", CreationTime: t0.Add(1 * time.Minute), Annotations: map[string]string{revision.RevisionAnnotation: "4"}},
+		{Name: "c", CreationTime: t0.Add(2 * time.Minute), Annotations: map[string]string{revision.RevisionAnnotation: "2"}},
 	}
 	fmt.Println(revision.MaxRevision(rss))
 	// Output:
@@ -174,10 +160,11 @@ func ExampleMaxRevision() {
 }
 
 func ExampleLastRevision() {
+	t0 := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 	for _, revs := range [][]string{{"1", "2", "3"}, {"3", "3", "1"}, {"5"}} {
-		var rss []revision.ReplicaSet[revision.Template[spec]]
+		var rss []revision.ReplicaSet[revision.Template[[]string]]
 		for i, r := range revs {
-			rss = append(rss, replicaSet(strconv.Itoa(i), r, i))
+			rss = append(rss, revision.ReplicaSet[revision.Template[[]string]]{Name: strconv.Itoa(i), CreationTime: t0.Add(time.Duration(i) * time.Minute), Annotations: map[string]string{revision.RevisionAnnotation: r}})
 		}
 		fmt.Println(revs, "->", revision.LastRevision(rss))
 	}
@@ -188,8 +175,11 @@ func ExampleLastRevision() {
 }
 
 func ExampleNextRevision() {
-	rss := []revision.ReplicaSet[revision.Template[spec]]{
-		replicaSet("a", "1", 0), replicaSet("b", "2", 1), replicaSet("c", "3", 2),
+	t0 := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	rss := []revision.ReplicaSet[revision.Template[[]string]]{
+		{Name: "a", CreationTime: t0, Annotations: map[string]string{revision.RevisionAnnotation: "1"}},
+		{Name: "b", CreationTime: t0.Add(1 * time.Minute), Annotations: map[string]string{revision.RevisionAnnotation: "2"}},
+		{Name: "c", CreationTime: t0.Add(2 * time.Minute), Annotations: map[string]string{revision.RevisionAnnotation: "3"}},
 	}
 	fmt.Println(revision.NextRevision(rss, -1)) // no new ReplicaSet yet
 	fmt.Println(revision.NextRevision(rss, 0))  // rolling back to a
@@ -226,7 +216,9 @@ func ExampleNewAnnotations() {
 		MaxReplicas: 13,
 	})
 	fmt.Println(changed)
-	printSorted(ann)
+	for _, k := range slices.Sorted(maps.Keys(ann)) {
+		fmt.Printf("  %s=%q\n", k, ann[k])
+	}
 	// Output:
 	// true
 	//   deployment.kubernetes.io/desired-replicas="10"
@@ -247,7 +239,9 @@ func ExampleNewAnnotations_rollback() {
 		Exists:   true,
 	})
 	fmt.Println(changed)
-	printSorted(ann)
+	for _, k := range slices.Sorted(maps.Keys(ann)) {
+		fmt.Printf("  %s=%q\n", k, ann[k])
+	}
 	// Output:
 	// true
 	//   deployment.kubernetes.io/revision="5"
@@ -259,7 +253,9 @@ func ExampleRollbackAnnotations() {
 		map[string]string{revision.RevisionAnnotation: "5", "team": "web", "owner": "ana"},
 		map[string]string{revision.RevisionAnnotation: "2", "team": "platform"},
 	)
-	printSorted(ann)
+	for _, k := range slices.Sorted(maps.Keys(ann)) {
+		fmt.Printf("  %s=%q\n", k, ann[k])
+	}
 	// Output:
 	//   deployment.kubernetes.io/revision="5"
 	//   team="platform"
@@ -274,12 +270,19 @@ func ExampleRollbackTo() {
 }
 
 func ExampleRollbackTarget() {
-	rss := []revision.ReplicaSet[revision.Template[spec]]{
-		replicaSet("web-a", "1", 0, "nginx:1.26"),
-		replicaSet("web-b", "2", 5, "nginx:1.27"),
-		replicaSet("web-c", "3", 9, "nginx:1.28"),
+	t0 := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	rss := []revision.ReplicaSet[revision.Template[[]string]]{
+		{Name: "web-a", CreationTime: t0,
+			Annotations: map[string]string{revision.RevisionAnnotation: "1"},
+			Template:    revision.Template[[]string]{Labels: map[string]string{"app": "web", revision.HashLabel: "hweb-a"}, Spec: []string{"nginx:1.26"}}},
+		{Name: "web-b", CreationTime: t0.Add(5 * time.Minute),
+			Annotations: map[string]string{revision.RevisionAnnotation: "2"},
+			Template:    revision.Template[[]string]{Labels: map[string]string{"app": "web", revision.HashLabel: "hweb-b"}, Spec: []string{"nginx:1.27"}}},
+		{Name: "web-c", CreationTime: t0.Add(9 * time.Minute),
+			Annotations: map[string]string{revision.RevisionAnnotation: "3"},
+			Template:    revision.Template[[]string]{Labels: map[string]string{"app": "web", revision.HashLabel: "hweb-c"}, Spec: []string{"nginx:1.28"}}},
 	}
-	current := revision.Template[spec]{Labels: map[string]string{"app": "web"}, Spec: spec{"nginx:1.28"}}
+	current := revision.Template[[]string]{Labels: map[string]string{"app": "web"}, Spec: []string{"nginx:1.28"}}
 	for _, to := range []int64{0, 3, 7} {
 		r := revision.RollbackTarget(&current, rss, to)
 		fmt.Printf("%d: %v %d %d\n", to, r.Outcome, r.Revision, r.Index)
@@ -313,7 +316,10 @@ func ExampleRollbackOutcome_String() {
 }
 
 func ExampleWithoutHashLabel() {
-	rs := replicaSet("web-b", "2", 5, "nginx:1.27")
+	t0 := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	rs := revision.ReplicaSet[revision.Template[[]string]]{Name: "web-b", CreationTime: t0.Add(5 * time.Minute),
+		Annotations: map[string]string{revision.RevisionAnnotation: "2"},
+		Template:    revision.Template[[]string]{Labels: map[string]string{"app": "web", revision.HashLabel: "hweb-b"}, Spec: []string{"nginx:1.27"}}}
 	t := revision.WithoutHashLabel(&rs.Template)
 	fmt.Println(t.Labels, t.Spec)
 	fmt.Println(len(rs.Template.Labels)) // unchanged
@@ -323,11 +329,15 @@ func ExampleWithoutHashLabel() {
 }
 
 func ExampleToCleanUp() {
+	t0 := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 	// revisionHistoryLimit 1, four old ReplicaSets; the lowest revision
 	// still has pods.
-	rss := []revision.ReplicaSet[revision.Template[spec]]{
-		replicaSet("r1", "1", 0), replicaSet("r2", "2", 1), replicaSet("r3", "3", 2),
-		replicaSet("r4", "4", 3), replicaSet("r5", "5", 4),
+	rss := []revision.ReplicaSet[revision.Template[[]string]]{
+		{Name: "r1", CreationTime: t0, Annotations: map[string]string{revision.RevisionAnnotation: "1"}},
+		{Name: "r2", CreationTime: t0.Add(1 * time.Minute), Annotations: map[string]string{revision.RevisionAnnotation: "2"}},
+		{Name: "r3", CreationTime: t0.Add(2 * time.Minute), Annotations: map[string]string{revision.RevisionAnnotation: "3"}},
+		{Name: "r4", CreationTime: t0.Add(3 * time.Minute), Annotations: map[string]string{revision.RevisionAnnotation: "4"}},
+		{Name: "r5", CreationTime: t0.Add(4 * time.Minute), Annotations: map[string]string{revision.RevisionAnnotation: "5"}},
 	}
 	rss[0].Replicas = 2
 	limit := int32(1)
@@ -348,8 +358,11 @@ func ExampleCleanupMode_String() {
 }
 
 func ExampleIsHashCollision() {
-	deployment := revision.Template[spec]{Labels: map[string]string{"app": "web"}, Spec: spec{"nginx:1.28"}}
-	existing := replicaSet("web-5555c64fdd", "3", 0, "nginx:1.28")
+	t0 := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	deployment := revision.Template[[]string]{Labels: map[string]string{"app": "web"}, Spec: []string{"nginx:1.28"}}
+	existing := revision.ReplicaSet[revision.Template[[]string]]{Name: "web-5555c64fdd", CreationTime: t0,
+		Annotations: map[string]string{revision.RevisionAnnotation: "3"},
+		Template:    revision.Template[[]string]{Labels: map[string]string{"app": "web", revision.HashLabel: "hweb-5555c64fdd"}, Spec: []string{"nginx:1.28"}}}
 	fmt.Println(revision.IsHashCollision("uid-web", &deployment, "uid-web", &existing.Template))
 	fmt.Println(revision.IsHashCollision("uid-web", &deployment, "uid-other", &existing.Template))
 	// Output:
@@ -358,9 +371,12 @@ func ExampleIsHashCollision() {
 }
 
 func ExampleCollision() {
+	t0 := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 	// Deprecated name of IsHashCollision.
-	deployment := revision.Template[spec]{Labels: map[string]string{"app": "web"}, Spec: spec{"nginx:1.28"}}
-	existing := replicaSet("web-5555c64fdd", "3", 0, "nginx:1.28")
+	deployment := revision.Template[[]string]{Labels: map[string]string{"app": "web"}, Spec: []string{"nginx:1.28"}}
+	existing := revision.ReplicaSet[revision.Template[[]string]]{Name: "web-5555c64fdd", CreationTime: t0,
+		Annotations: map[string]string{revision.RevisionAnnotation: "3"},
+		Template:    revision.Template[[]string]{Labels: map[string]string{"app": "web", revision.HashLabel: "hweb-5555c64fdd"}, Spec: []string{"nginx:1.28"}}}
 	fmt.Println(revision.Collision("uid-web", &deployment, "uid-other", &existing.Template))
 	// Output:
 	// true
