@@ -91,23 +91,15 @@ func ExampleObject_ControllerRef() {
 	// Output: Deployment web true
 }
 
-// web is the Deployment of the claim examples.
-var web = ownership.Controller{
-	Namespace: "prod", Name: "web", UID: "u-web",
-	Selector: &ownership.Selector{MatchLabels: map[string]string{"app": "web"}},
-}
-
-func ctrl(kind, name, uid string) []ownership.OwnerReference {
-	return []ownership.OwnerReference{{APIVersion: "apps/v1", Kind: kind, Name: name, UID: uid, Controller: true, BlockOwnerDeletion: true}}
-}
-
 func ExampleClaimObject() {
+	web := ownership.Controller{Namespace: "prod", Name: "web", UID: "u-web",
+		Selector: &ownership.Selector{MatchLabels: map[string]string{"app": "web"}}}
 	orphan := ownership.Object{Namespace: "prod", Name: "web-old", UID: "u-1", Labels: map[string]string{"app": "web"}}
 	c, err := ownership.ClaimObject(&web, &orphan, nil)
 	fmt.Println(c.Decision, "-", c.Reason, err)
 
 	relabelled := ownership.Object{Namespace: "prod", Name: "web-debug", UID: "u-2",
-		Labels: map[string]string{"app": "debug"}, OwnerReferences: ctrl("Deployment", "web", "u-web")}
+		Labels: map[string]string{"app": "debug"}, OwnerReferences: []ownership.OwnerReference{{APIVersion: "apps/v1", Kind: "Deployment", Name: "web", UID: "u-web", Controller: true, BlockOwnerDeletion: true}}}
 	c, err = ownership.ClaimObject(&web, &relabelled, nil)
 	fmt.Println(c.Decision, "-", c.Reason, err)
 
@@ -121,11 +113,13 @@ func ExampleClaimObject() {
 }
 
 func ExampleClaimAll() {
+	web := ownership.Controller{Namespace: "prod", Name: "web", UID: "u-web",
+		Selector: &ownership.Selector{MatchLabels: map[string]string{"app": "web"}}}
 	rss := []ownership.Object{
-		{Namespace: "prod", Name: "web-5d4c", UID: "u-1", Labels: map[string]string{"app": "web"}, OwnerReferences: ctrl("Deployment", "web", "u-web")},
+		{Namespace: "prod", Name: "web-5d4c", UID: "u-1", Labels: map[string]string{"app": "web"}, OwnerReferences: []ownership.OwnerReference{{APIVersion: "apps/v1", Kind: "Deployment", Name: "web", UID: "u-web", Controller: true, BlockOwnerDeletion: true}}},
 		{Namespace: "prod", Name: "web-manual", UID: "u-2", Labels: map[string]string{"app": "web"}},
-		{Namespace: "prod", Name: "web-debug", UID: "u-3", Labels: map[string]string{"app": "debug"}, OwnerReferences: ctrl("Deployment", "web", "u-web")},
-		{Namespace: "prod", Name: "api-7f9b", UID: "u-4", Labels: map[string]string{"app": "web"}, OwnerReferences: ctrl("Deployment", "api", "u-api")},
+		{Namespace: "prod", Name: "web-debug", UID: "u-3", Labels: map[string]string{"app": "debug"}, OwnerReferences: []ownership.OwnerReference{{APIVersion: "apps/v1", Kind: "Deployment", Name: "web", UID: "u-web", Controller: true, BlockOwnerDeletion: true}}},
+		{Namespace: "prod", Name: "api-7f9b", UID: "u-4", Labels: map[string]string{"app": "web"}, OwnerReferences: []ownership.OwnerReference{{APIVersion: "apps/v1", Kind: "Deployment", Name: "api", UID: "u-api", Controller: true, BlockOwnerDeletion: true}}},
 	}
 	cl, err := ownership.ClaimAll(&web, rss, nil)
 	if err != nil {
@@ -156,6 +150,8 @@ func ExampleDecision_MarshalText() {
 }
 
 func ExampleAdoptError_Error() {
+	web := ownership.Controller{Namespace: "prod", Name: "web", UID: "u-web",
+		Selector: &ownership.Selector{MatchLabels: map[string]string{"app": "web"}}}
 	orphan := ownership.Object{Namespace: "prod", Name: "web-old", UID: "u-1", Labels: map[string]string{"app": "web"}}
 	// A Deployment of the same name was recreated: the UID differs.
 	_, err := ownership.ClaimObject(&web, &orphan, &ownership.Recheck{UID: "u-web-2"})
@@ -168,23 +164,23 @@ func ExampleAdoptError_Error() {
 }
 
 func ExampleAdoptError_Unwrap() {
+	web := ownership.Controller{Namespace: "prod", Name: "web", UID: "u-web",
+		Selector: &ownership.Selector{MatchLabels: map[string]string{"app": "web"}}}
 	orphan := ownership.Object{Namespace: "prod", Name: "web-old", Labels: map[string]string{"app": "web"}}
 	_, err := ownership.ClaimObject(&web, &orphan, &ownership.Recheck{Gone: true})
 	fmt.Println(errors.Is(err, ownership.ErrAdoptionRefused), err)
 	// Output: true can't adopt prod/web-old (): can't recheck DeletionTimestamp: prod/web not found
 }
 
-// deployments are the Deployments of the routing examples.
-var deployments = []ownership.Controller{
-	web,
-	{Namespace: "prod", Name: "api", UID: "u-api", Selector: &ownership.Selector{MatchLabels: map[string]string{"app": "api"}}, Recreate: true},
-	{Namespace: "prod", Name: "all", UID: "u-all", Selector: &ownership.Selector{}},
-}
-
 func ExampleReplicaSetAdded() {
-	owned := ownership.Object{Namespace: "prod", Name: "web-5d4c", Labels: map[string]string{"app": "web"}, OwnerReferences: ctrl("Deployment", "web", "u-web")}
+	deployments := []ownership.Controller{
+		{Namespace: "prod", Name: "web", UID: "u-web", Selector: &ownership.Selector{MatchLabels: map[string]string{"app": "web"}}},
+		{Namespace: "prod", Name: "api", UID: "u-api", Selector: &ownership.Selector{MatchLabels: map[string]string{"app": "api"}}, Recreate: true},
+		{Namespace: "prod", Name: "all", UID: "u-all", Selector: &ownership.Selector{}},
+	}
+	owned := ownership.Object{Namespace: "prod", Name: "web-5d4c", Labels: map[string]string{"app": "web"}, OwnerReferences: []ownership.OwnerReference{{APIVersion: "apps/v1", Kind: "Deployment", Name: "web", UID: "u-web", Controller: true, BlockOwnerDeletion: true}}}
 	orphan := ownership.Object{Namespace: "prod", Name: "api-manual", Labels: map[string]string{"app": "api"}}
-	stale := ownership.Object{Namespace: "prod", Name: "web-old", OwnerReferences: ctrl("Deployment", "web", "u-web-before")}
+	stale := ownership.Object{Namespace: "prod", Name: "web-old", OwnerReferences: []ownership.OwnerReference{{APIVersion: "apps/v1", Kind: "Deployment", Name: "web", UID: "u-web-before", Controller: true, BlockOwnerDeletion: true}}}
 	for _, rs := range []ownership.Object{owned, orphan, stale} {
 		woken, _ := ownership.ReplicaSetAdded(&rs, deployments)
 		fmt.Println(rs.Name, woken) // the empty selector of "all" never wakes it
@@ -196,7 +192,12 @@ func ExampleReplicaSetAdded() {
 }
 
 func ExampleReplicaSetUpdated() {
-	old := ownership.Object{Namespace: "prod", Name: "rs", ResourceVersion: "7", Labels: map[string]string{"app": "web"}, OwnerReferences: ctrl("Deployment", "web", "u-web")}
+	deployments := []ownership.Controller{
+		{Namespace: "prod", Name: "web", UID: "u-web", Selector: &ownership.Selector{MatchLabels: map[string]string{"app": "web"}}},
+		{Namespace: "prod", Name: "api", UID: "u-api", Selector: &ownership.Selector{MatchLabels: map[string]string{"app": "api"}}, Recreate: true},
+		{Namespace: "prod", Name: "all", UID: "u-all", Selector: &ownership.Selector{}},
+	}
+	old := ownership.Object{Namespace: "prod", Name: "rs", ResourceVersion: "7", Labels: map[string]string{"app": "web"}, OwnerReferences: []ownership.OwnerReference{{APIVersion: "apps/v1", Kind: "Deployment", Name: "web", UID: "u-web", Controller: true, BlockOwnerDeletion: true}}}
 	// Released by web and relabelled for api: both wake.
 	cur := ownership.Object{Namespace: "prod", Name: "rs", ResourceVersion: "8", Labels: map[string]string{"app": "api"}}
 	woken, _ := ownership.ReplicaSetUpdated(&old, &cur, deployments)
@@ -210,7 +211,12 @@ func ExampleReplicaSetUpdated() {
 }
 
 func ExampleReplicaSetDeleted() {
-	owned := ownership.Object{Namespace: "prod", Name: "web-5d4c", OwnerReferences: ctrl("Deployment", "web", "u-web")}
+	deployments := []ownership.Controller{
+		{Namespace: "prod", Name: "web", UID: "u-web", Selector: &ownership.Selector{MatchLabels: map[string]string{"app": "web"}}},
+		{Namespace: "prod", Name: "api", UID: "u-api", Selector: &ownership.Selector{MatchLabels: map[string]string{"app": "api"}}, Recreate: true},
+		{Namespace: "prod", Name: "all", UID: "u-all", Selector: &ownership.Selector{}},
+	}
+	owned := ownership.Object{Namespace: "prod", Name: "web-5d4c", OwnerReferences: []ownership.OwnerReference{{APIVersion: "apps/v1", Kind: "Deployment", Name: "web", UID: "u-web", Controller: true, BlockOwnerDeletion: true}}}
 	orphan := ownership.Object{Namespace: "prod", Name: "api-manual", Labels: map[string]string{"app": "api"}}
 	a, _ := ownership.ReplicaSetDeleted(&owned, deployments)
 	b, _ := ownership.ReplicaSetDeleted(&orphan, deployments)
@@ -219,9 +225,14 @@ func ExampleReplicaSetDeleted() {
 }
 
 func ExamplePodDeleted() {
-	rss := []ownership.Object{{Namespace: "prod", Name: "api-6c8d", UID: "u-rs", Labels: map[string]string{"app": "api"}, OwnerReferences: ctrl("Deployment", "api", "u-api")}}
+	deployments := []ownership.Controller{
+		{Namespace: "prod", Name: "web", UID: "u-web", Selector: &ownership.Selector{MatchLabels: map[string]string{"app": "web"}}},
+		{Namespace: "prod", Name: "api", UID: "u-api", Selector: &ownership.Selector{MatchLabels: map[string]string{"app": "api"}}, Recreate: true},
+		{Namespace: "prod", Name: "all", UID: "u-all", Selector: &ownership.Selector{}},
+	}
+	rss := []ownership.Object{{Namespace: "prod", Name: "api-6c8d", UID: "u-rs", Labels: map[string]string{"app": "api"}, OwnerReferences: []ownership.OwnerReference{{APIVersion: "apps/v1", Kind: "Deployment", Name: "api", UID: "u-api", Controller: true, BlockOwnerDeletion: true}}}}
 	pod := func(name string) ownership.Object {
-		return ownership.Object{Namespace: "prod", Name: name, UID: "u-" + name, OwnerReferences: ctrl("ReplicaSet", "api-6c8d", "u-rs")}
+		return ownership.Object{Namespace: "prod", Name: name, UID: "u-" + name, OwnerReferences: []ownership.OwnerReference{{APIVersion: "apps/v1", Kind: "ReplicaSet", Name: "api-6c8d", UID: "u-rs", Controller: true, BlockOwnerDeletion: true}}}
 	}
 	// Recreate waits for the last old pod: one is left, so api stays asleep.
 	woken, _ := ownership.PodDeleted(&[]ownership.Object{pod("p1")}[0], rss, []ownership.Object{pod("p2")}, deployments)
