@@ -11,21 +11,20 @@ import (
 	"github.com/rolloutmath/rolloutmath/proportion"
 )
 
-var t0 = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-
-// rs is a ReplicaSet created h hours after t0 and last sized by a
-// deployment with the given desired and max replicas.
-func rs(name string, replicas int32, h int, desired, max string) proportion.ReplicaSet {
-	return proportion.ReplicaSet{
-		Name:            name,
-		CreationTime:    t0.Add(time.Duration(h) * time.Hour),
-		Replicas:        replicas,
-		DesiredReplicas: desired,
-		MaxReplicas:     max,
+// A deployment of 10 with 25% surge (3) is mid-rollout when it is
+// resized to 20 (surge 5): both ReplicaSets grow in proportion.
+func ExampleScale() {
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	rss := []proportion.ReplicaSet{
+		{Name: "web-new", CreationTime: t0.Add(2 * time.Hour), Replicas: 5, DesiredReplicas: "10", MaxReplicas: "13"},
+		{Name: "web-old", CreationTime: t0.Add(1 * time.Hour), Replicas: 8, DesiredReplicas: "10", MaxReplicas: "13"},
 	}
-}
-
-func print(rss []proportion.ReplicaSet, res proportion.Result) {
+	d := proportion.Deployment{Replicas: 20, MaxSurge: 5, RollingUpdate: true}
+	res, err := proportion.Scale(d, rss, 0, proportion.Upstream)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
 	var total int32
 	for i, t := range res.Targets {
 		fmt.Printf("%s %d -> %d", rss[i].Name, rss[i].Replicas, t.Replicas)
@@ -36,22 +35,6 @@ func print(rss []proportion.ReplicaSet, res proportion.Result) {
 		total += t.Replicas
 	}
 	fmt.Printf("rule %v, total %d, allowed %d, clamped %v\n", res.Rule, total, res.Allowed, res.Clamped)
-}
-
-// A deployment of 10 with 25% surge (3) is mid-rollout when it is
-// resized to 20 (surge 5): both ReplicaSets grow in proportion.
-func ExampleScale() {
-	rss := []proportion.ReplicaSet{
-		rs("web-new", 5, 2, "10", "13"),
-		rs("web-old", 8, 1, "10", "13"),
-	}
-	d := proportion.Deployment{Replicas: 20, MaxSurge: 5, RollingUpdate: true}
-	res, err := proportion.Scale(d, rss, 0, proportion.Upstream)
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	print(rss, res)
 	fmt.Println("visited:", res.Order)
 	// Output:
 	// web-new 5 -> 10 (annotate 20/25)
@@ -68,9 +51,10 @@ func ExampleScale() {
 // Conserving hits 4 exactly: the new one keeps its exact share of 1 and
 // the three oldest halves round up.
 func ExampleScale_conserving() {
-	rss := []proportion.ReplicaSet{rs("new", 2, 9, "8", "8")}
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	rss := []proportion.ReplicaSet{{Name: "new", CreationTime: t0.Add(9 * time.Hour), Replicas: 2, DesiredReplicas: "8", MaxReplicas: "8"}}
 	for i, name := range []string{"old-a", "old-b", "old-c", "old-d", "old-e", "old-f"} {
-		rss = append(rss, rs(name, 1, i, "8", "8"))
+		rss = append(rss, proportion.ReplicaSet{Name: name, CreationTime: t0.Add(time.Duration(i) * time.Hour), Replicas: 1, DesiredReplicas: "8", MaxReplicas: "8"})
 	}
 	d := proportion.Deployment{Replicas: 4, RollingUpdate: true}
 	for _, mode := range []proportion.Mode{proportion.Upstream, proportion.Conserving} {
@@ -95,13 +79,23 @@ func ExampleScale_conserving() {
 // With a single ReplicaSet holding pods, it takes all of R and the empty
 // new ReplicaSet is left alone (a paused rollout resized from 5 to 8).
 func ExampleScale_singleActive() {
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	rss := []proportion.ReplicaSet{
-		rs("web-new", 0, 2, "5", "5"),
-		rs("web-old", 5, 1, "5", "5"),
+		{Name: "web-new", CreationTime: t0.Add(2 * time.Hour), Replicas: 0, DesiredReplicas: "5", MaxReplicas: "5"},
+		{Name: "web-old", CreationTime: t0.Add(1 * time.Hour), Replicas: 5, DesiredReplicas: "5", MaxReplicas: "5"},
 	}
 	d := proportion.Deployment{Replicas: 8, MaxSurge: 2, RollingUpdate: true}
 	res, _ := proportion.Scale(d, rss, 0, proportion.Upstream)
-	print(rss, res)
+	var total int32
+	for i, t := range res.Targets {
+		fmt.Printf("%s %d -> %d", rss[i].Name, rss[i].Replicas, t.Replicas)
+		if t.Annotate {
+			fmt.Printf(" (annotate %s/%s)", proportion.FormatReplicas(res.DesiredReplicas), proportion.FormatReplicas(res.MaxReplicas))
+		}
+		fmt.Println()
+		total += t.Replicas
+	}
+	fmt.Printf("rule %v, total %d, allowed %d, clamped %v\n", res.Rule, total, res.Allowed, res.Clamped)
 	// Output:
 	// web-new 0 -> 0
 	// web-old 5 -> 8 (annotate 8/10)
@@ -111,13 +105,23 @@ func ExampleScale_singleActive() {
 // Scaling to 0 empties every ReplicaSet; the max-replicas annotation
 // still records R + maxSurge.
 func ExampleScale_toZero() {
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	rss := []proportion.ReplicaSet{
-		rs("web-new", 3, 2, "7", "8"),
-		rs("web-old", 4, 1, "7", "8"),
+		{Name: "web-new", CreationTime: t0.Add(2 * time.Hour), Replicas: 3, DesiredReplicas: "7", MaxReplicas: "8"},
+		{Name: "web-old", CreationTime: t0.Add(1 * time.Hour), Replicas: 4, DesiredReplicas: "7", MaxReplicas: "8"},
 	}
 	d := proportion.Deployment{Replicas: 0, MaxSurge: 1, RollingUpdate: true}
 	res, _ := proportion.Scale(d, rss, 0, proportion.Upstream)
-	print(rss, res)
+	var total int32
+	for i, t := range res.Targets {
+		fmt.Printf("%s %d -> %d", rss[i].Name, rss[i].Replicas, t.Replicas)
+		if t.Annotate {
+			fmt.Printf(" (annotate %s/%s)", proportion.FormatReplicas(res.DesiredReplicas), proportion.FormatReplicas(res.MaxReplicas))
+		}
+		fmt.Println()
+		total += t.Replicas
+	}
+	fmt.Printf("rule %v, total %d, allowed %d, clamped %v\n", res.Rule, total, res.Allowed, res.Clamped)
 	// Output:
 	// web-new 3 -> 0 (annotate 0/1)
 	// web-old 4 -> 0 (annotate 0/1)
@@ -127,13 +131,23 @@ func ExampleScale_toZero() {
 // A maxSurge of MaxInt32 passes validation. Upstream's R + maxSurge
 // wraps to -2147483639 and the rollout sticks; here it saturates.
 func ExampleScale_hugeSurge() {
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	rss := []proportion.ReplicaSet{
-		rs("web-new", 3, 2, "10", "13"),
-		rs("web-old", 10, 1, "10", "13"),
+		{Name: "web-new", CreationTime: t0.Add(2 * time.Hour), Replicas: 3, DesiredReplicas: "10", MaxReplicas: "13"},
+		{Name: "web-old", CreationTime: t0.Add(1 * time.Hour), Replicas: 10, DesiredReplicas: "10", MaxReplicas: "13"},
 	}
 	d := proportion.Deployment{Replicas: 10, MaxSurge: math.MaxInt32, RollingUpdate: true}
 	res, _ := proportion.Scale(d, rss, 0, proportion.Upstream)
-	print(rss, res)
+	var total int32
+	for i, t := range res.Targets {
+		fmt.Printf("%s %d -> %d", rss[i].Name, rss[i].Replicas, t.Replicas)
+		if t.Annotate {
+			fmt.Printf(" (annotate %s/%s)", proportion.FormatReplicas(res.DesiredReplicas), proportion.FormatReplicas(res.MaxReplicas))
+		}
+		fmt.Println()
+		total += t.Replicas
+	}
+	fmt.Printf("rule %v, total %d, allowed %d, clamped %v\n", res.Rule, total, res.Allowed, res.Clamped)
 	// Output:
 	// web-new 3 -> 495573149 (annotate 10/2147483647)
 	// web-old 10 -> 1651910498 (annotate 10/2147483647)
@@ -141,7 +155,8 @@ func ExampleScale_hugeSurge() {
 }
 
 func ExampleScale_errors() {
-	rss := []proportion.ReplicaSet{rs("web", 3, 1, "", ""), rs("web", 2, 2, "", "")}
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	rss := []proportion.ReplicaSet{{Name: "web", CreationTime: t0.Add(1 * time.Hour), Replicas: 3}, {Name: "web", CreationTime: t0.Add(2 * time.Hour), Replicas: 2}}
 	_, err := proportion.Scale(proportion.Deployment{Replicas: 5, RollingUpdate: true}, rss, 1, proportion.Upstream)
 	fmt.Println(err)
 	fmt.Println(errors.Is(err, field.ErrDuplicate))
@@ -156,10 +171,11 @@ func ExampleScale_errors() {
 // A controller that syncs many deployments can keep one Result and pass
 // it back in, so a sync allocates nothing once the slices are big enough.
 func ExampleScaleInto() {
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	rss := []proportion.ReplicaSet{
-		rs("web-new", 2, 2, "7", "7"),
-		rs("web-mid", 3, 1, "7", "7"),
-		rs("web-old", 2, 0, "7", "7"),
+		{Name: "web-new", CreationTime: t0.Add(2 * time.Hour), Replicas: 2, DesiredReplicas: "7", MaxReplicas: "7"},
+		{Name: "web-mid", CreationTime: t0.Add(1 * time.Hour), Replicas: 3, DesiredReplicas: "7", MaxReplicas: "7"},
+		{Name: "web-old", CreationTime: t0, Replicas: 2, DesiredReplicas: "7", MaxReplicas: "7"},
 	}
 	var res proportion.Result
 	for _, r := range []int32{10, 12} {
@@ -177,16 +193,17 @@ func ExampleScaleInto() {
 }
 
 func ExampleShare() {
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	// Resizing 7 -> 10 visits v2 (3), then v3 (2, new), then v1 (2).
 	d := proportion.Deployment{Replicas: 10, RollingUpdate: true}
 	toAdd, added := int32(3), int32(0)
-	for _, r := range []proportion.ReplicaSet{rs("v2", 3, 1, "7", "7"), rs("v3", 2, 2, "7", "7"), rs("v1", 2, 0, "7", "7")} {
+	for _, r := range []proportion.ReplicaSet{{Name: "v2", CreationTime: t0.Add(1 * time.Hour), Replicas: 3, DesiredReplicas: "7", MaxReplicas: "7"}, {Name: "v3", CreationTime: t0.Add(2 * time.Hour), Replicas: 2, DesiredReplicas: "7", MaxReplicas: "7"}, {Name: "v1", CreationTime: t0, Replicas: 2, DesiredReplicas: "7", MaxReplicas: "7"}} {
 		p := proportion.Share(r, d, toAdd, added)
 		added += p
 		fmt.Printf("%s +%d\n", r.Name, p)
 	}
 	// Capped by what is left: the fraction is +5 but only 2 remain.
-	fmt.Println(proportion.Share(rs("big", 5, 0, "5", "5"), d, 3, 1))
+	fmt.Println(proportion.Share(proportion.ReplicaSet{Name: "big", CreationTime: t0, Replicas: 5, DesiredReplicas: "5", MaxReplicas: "5"}, d, 3, 1))
 	// Output:
 	// v2 +1
 	// v3 +1
@@ -195,24 +212,26 @@ func ExampleShare() {
 }
 
 func ExampleOf() {
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	// Deprecated name of Share.
 	d := proportion.Deployment{Replicas: 10, RollingUpdate: true}
-	fmt.Println(proportion.Of(rs("v2", 3, 1, "7", "7"), d, 3, 0))
+	fmt.Println(proportion.Of(proportion.ReplicaSet{Name: "v2", CreationTime: t0.Add(1 * time.Hour), Replicas: 3, DesiredReplicas: "7", MaxReplicas: "7"}, d, 3, 0))
 	// Output:
 	// 1
 }
 
 func ExampleFraction() {
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	// Sized under R 100 + maxSurge 10 = 110; now R 120 + 10 = 130.
 	d := proportion.Deployment{Replicas: 120, MaxSurge: 10}
-	fmt.Println(proportion.Fraction(rs("web", 50, 0, "100", "110"), d)) // 50*130/110 = 59.09
+	fmt.Println(proportion.Fraction(proportion.ReplicaSet{Name: "web", CreationTime: t0, Replicas: 50, DesiredReplicas: "100", MaxReplicas: "110"}, d)) // 50*130/110 = 59.09
 	// Without the annotation the deployment's status.replicas is used.
 	d.StatusReplicas = 100
-	fmt.Println(proportion.Fraction(rs("web", 50, 0, "", ""), d)) // 50*130/100 = 65
+	fmt.Println(proportion.Fraction(proportion.ReplicaSet{Name: "web", CreationTime: t0, Replicas: 50}, d)) // 50*130/100 = 65
 	// Halves round away from zero: 5*1/2 = 2.5 -> 3.
-	fmt.Println(proportion.Fraction(rs("web", 5, 0, "", "2"), proportion.Deployment{Replicas: 1}))
+	fmt.Println(proportion.Fraction(proportion.ReplicaSet{Name: "web", CreationTime: t0, Replicas: 5, MaxReplicas: "2"}, proportion.Deployment{Replicas: 1}))
 	// R 0 empties the ReplicaSet.
-	fmt.Println(proportion.Fraction(rs("web", 5, 0, "", "2"), proportion.Deployment{}))
+	fmt.Println(proportion.Fraction(proportion.ReplicaSet{Name: "web", CreationTime: t0, Replicas: 5, MaxReplicas: "2"}, proportion.Deployment{}))
 	// Output:
 	// 9
 	// 15
@@ -221,7 +240,8 @@ func ExampleFraction() {
 }
 
 func ExampleIsScalingEvent() {
-	rss := []proportion.ReplicaSet{rs("web-new", 3, 1, "10", "13"), rs("web-old", 8, 0, "10", "13")}
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	rss := []proportion.ReplicaSet{{Name: "web-new", CreationTime: t0.Add(1 * time.Hour), Replicas: 3, DesiredReplicas: "10", MaxReplicas: "13"}, {Name: "web-old", CreationTime: t0, Replicas: 8, DesiredReplicas: "10", MaxReplicas: "13"}}
 	fmt.Println(proportion.IsScalingEvent(proportion.Deployment{Replicas: 10}, rss))
 	fmt.Println(proportion.IsScalingEvent(proportion.Deployment{Replicas: 20}, rss))
 	// Output:
@@ -230,8 +250,9 @@ func ExampleIsScalingEvent() {
 }
 
 func ExampleIsSaturated() {
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	d := proportion.Deployment{Replicas: 3}
-	r := rs("web-new", 3, 1, "3", "4")
+	r := proportion.ReplicaSet{Name: "web-new", CreationTime: t0.Add(1 * time.Hour), Replicas: 3, DesiredReplicas: "3", MaxReplicas: "4"}
 	r.AvailableReplicas = 3
 	fmt.Println(proportion.IsSaturated(d, r))
 	r.AvailableReplicas = 2
@@ -246,7 +267,8 @@ func ExampleIsSaturated() {
 }
 
 func ExampleActiveOrLatest() {
-	rss := []proportion.ReplicaSet{rs("web-new", 0, 2, "", ""), rs("web-old", 5, 1, "", ""), rs("web-older", 0, 0, "", "")}
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	rss := []proportion.ReplicaSet{{Name: "web-new", CreationTime: t0.Add(2 * time.Hour), Replicas: 0}, {Name: "web-old", CreationTime: t0.Add(1 * time.Hour), Replicas: 5}, {Name: "web-older", CreationTime: t0, Replicas: 0}}
 	fmt.Println(proportion.ActiveOrLatest(rss, 0))
 	rss[1].Replicas = 0
 	fmt.Println(proportion.ActiveOrLatest(rss, 0))  // none active: the new one
@@ -260,35 +282,54 @@ func ExampleActiveOrLatest() {
 	// -1 false <nil>
 }
 
-var probe = []proportion.ReplicaSet{
-	rs("x", 2, 1, "", ""),
-	rs("y", 5, 2, "", ""),
-	rs("z", 2, 3, "", ""),
-	rs("w", 2, 3, "", ""),
-}
-
-func sortedNames(cmp func(a, b proportion.ReplicaSet) int) []string {
-	rss := slices.Clone(probe)
-	slices.SortFunc(rss, cmp)
-	var out []string
-	for _, r := range rss {
-		out = append(out, r.Name)
-	}
-	return out
-}
-
 func ExampleByCreation() {
-	fmt.Println(sortedNames(proportion.ByCreation))
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	rss := []proportion.ReplicaSet{
+		{Name: "x", CreationTime: t0.Add(1 * time.Hour), Replicas: 2},
+		{Name: "y", CreationTime: t0.Add(2 * time.Hour), Replicas: 5},
+		{Name: "z", CreationTime: t0.Add(3 * time.Hour), Replicas: 2},
+		{Name: "w", CreationTime: t0.Add(3 * time.Hour), Replicas: 2},
+	}
+	slices.SortFunc(rss, proportion.ByCreation)
+	var names []string
+	for _, r := range rss {
+		names = append(names, r.Name)
+	}
+	fmt.Println(names)
 	// Output: [x y w z]
 }
 
 func ExampleBySizeNewer() {
-	fmt.Println(sortedNames(proportion.BySizeNewer))
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	rss := []proportion.ReplicaSet{
+		{Name: "x", CreationTime: t0.Add(1 * time.Hour), Replicas: 2},
+		{Name: "y", CreationTime: t0.Add(2 * time.Hour), Replicas: 5},
+		{Name: "z", CreationTime: t0.Add(3 * time.Hour), Replicas: 2},
+		{Name: "w", CreationTime: t0.Add(3 * time.Hour), Replicas: 2},
+	}
+	slices.SortFunc(rss, proportion.BySizeNewer)
+	var names []string
+	for _, r := range rss {
+		names = append(names, r.Name)
+	}
+	fmt.Println(names)
 	// Output: [y z w x]
 }
 
 func ExampleBySizeOlder() {
-	fmt.Println(sortedNames(proportion.BySizeOlder))
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	rss := []proportion.ReplicaSet{
+		{Name: "x", CreationTime: t0.Add(1 * time.Hour), Replicas: 2},
+		{Name: "y", CreationTime: t0.Add(2 * time.Hour), Replicas: 5},
+		{Name: "z", CreationTime: t0.Add(3 * time.Hour), Replicas: 2},
+		{Name: "w", CreationTime: t0.Add(3 * time.Hour), Replicas: 2},
+	}
+	slices.SortFunc(rss, proportion.BySizeOlder)
+	var names []string
+	for _, r := range rss {
+		names = append(names, r.Name)
+	}
+	fmt.Println(names)
 	// Output: [y x w z]
 }
 
@@ -350,9 +391,10 @@ func ExampleActiveOrLatest_errors() {
 }
 
 func ExampleDesiredAnnotation() {
-	fmt.Println(proportion.DesiredAnnotation(rs("web", 3, 0, "10", "13")))
-	fmt.Println(proportion.DesiredAnnotation(rs("web", 3, 0, "", "13")))
-	fmt.Println(proportion.DesiredAnnotation(rs("web", 3, 0, "+10", "13")))
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	fmt.Println(proportion.DesiredAnnotation(proportion.ReplicaSet{Name: "web", CreationTime: t0, Replicas: 3, DesiredReplicas: "10", MaxReplicas: "13"}))
+	fmt.Println(proportion.DesiredAnnotation(proportion.ReplicaSet{Name: "web", CreationTime: t0, Replicas: 3, MaxReplicas: "13"}))
+	fmt.Println(proportion.DesiredAnnotation(proportion.ReplicaSet{Name: "web", CreationTime: t0, Replicas: 3, DesiredReplicas: "+10", MaxReplicas: "13"}))
 	// Output:
 	// 10 true
 	// 0 false
@@ -360,9 +402,10 @@ func ExampleDesiredAnnotation() {
 }
 
 func ExampleMaxAnnotation() {
-	fmt.Println(proportion.MaxAnnotation(rs("web", 3, 0, "10", "13")))
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	fmt.Println(proportion.MaxAnnotation(proportion.ReplicaSet{Name: "web", CreationTime: t0, Replicas: 3, DesiredReplicas: "10", MaxReplicas: "13"}))
 	// What upstream writes after R + maxSurge wrapped is rejected.
-	fmt.Println(proportion.MaxAnnotation(rs("web", 3, 0, "10", "-2147483639")))
+	fmt.Println(proportion.MaxAnnotation(proportion.ReplicaSet{Name: "web", CreationTime: t0, Replicas: 3, DesiredReplicas: "10", MaxReplicas: "-2147483639"}))
 	// Output:
 	// 13 true
 	// 0 false
@@ -375,10 +418,11 @@ func ExampleFormatReplicas() {
 }
 
 func ExampleAnnotationsNeedUpdate() {
-	r := rs("web", 3, 0, "10", "13")
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	r := proportion.ReplicaSet{Name: "web", CreationTime: t0, Replicas: 3, DesiredReplicas: "10", MaxReplicas: "13"}
 	fmt.Println(proportion.AnnotationsNeedUpdate(r, 10, 13))
 	fmt.Println(proportion.AnnotationsNeedUpdate(r, 10, 12))
-	fmt.Println(proportion.AnnotationsNeedUpdate(rs("web", 3, 0, "", ""), 10, 13))
+	fmt.Println(proportion.AnnotationsNeedUpdate(proportion.ReplicaSet{Name: "web", CreationTime: t0, Replicas: 3}, 10, 13))
 	// Output:
 	// false
 	// true
