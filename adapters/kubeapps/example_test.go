@@ -5,6 +5,7 @@ import (
 	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
 
@@ -15,8 +16,36 @@ import (
 // A controller converts the objects it holds, asks rollout.Plan what one
 // sync of kube-controller-manager would do, and sends the writes.
 func Example() {
-	d := nginxDeployment() // 10 replicas, 25%/25%, settled on nginx:1.9
-	rss := []*appsv1.ReplicaSet{nginxReplicaSet(d, "fbb7cd456")}
+	// Deployment nginx-deployment: 10 replicas, maxSurge and
+	// maxUnavailable 25%, settled on nginx:1.9 (revision 1).
+	replicas, quarter := int32(10), intstr.FromString("25%")
+	d := &appsv1.Deployment{
+		ObjectMeta: metav1.ObjectMeta{Name: "nginx-deployment", Namespace: "default", UID: "2f4c7e1a-8a43-4d0e-9d3c-5b7f0e6a1c11",
+			Generation: 1, Annotations: map[string]string{"deployment.kubernetes.io/revision": "1"}},
+		Spec: appsv1.DeploymentSpec{
+			Replicas: &replicas,
+			Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": "nginx"}},
+			Template: corev1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{"app": "nginx"}},
+				Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "nginx", Image: "nginx:1.9"}}}},
+			Strategy: appsv1.DeploymentStrategy{Type: appsv1.RollingUpdateDeploymentStrategyType,
+				RollingUpdate: &appsv1.RollingUpdateDeployment{MaxSurge: &quarter, MaxUnavailable: &quarter}},
+		},
+		Status: appsv1.DeploymentStatus{ObservedGeneration: 1, Replicas: 10, UpdatedReplicas: 10, ReadyReplicas: 10, AvailableReplicas: 10},
+	}
+	// Its ReplicaSet, as the controller created it.
+	rs := &appsv1.ReplicaSet{
+		ObjectMeta: metav1.ObjectMeta{Name: "nginx-deployment-fbb7cd456", Namespace: "default", UID: "9b1d2c3e-0000-4000-8000-000000000001",
+			Labels: map[string]string{"app": "nginx", "pod-template-hash": "fbb7cd456"},
+			Annotations: map[string]string{"deployment.kubernetes.io/revision": "1",
+				"deployment.kubernetes.io/desired-replicas": "10", "deployment.kubernetes.io/max-replicas": "13"},
+			OwnerReferences: []metav1.OwnerReference{*metav1.NewControllerRef(d, appsv1.SchemeGroupVersion.WithKind("Deployment"))}},
+		Spec: appsv1.ReplicaSetSpec{Replicas: &replicas,
+			Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": "nginx", "pod-template-hash": "fbb7cd456"}},
+			Template: *d.Spec.Template.DeepCopy()},
+		Status: appsv1.ReplicaSetStatus{Replicas: 10, ReadyReplicas: 10, AvailableReplicas: 10, ObservedGeneration: 1},
+	}
+	rs.Spec.Template.Labels = rs.Labels
+	rss := []*appsv1.ReplicaSet{rs}
 	d.Spec.Template.Spec.Containers[0].Image = "nginx:1.9.3" // kubectl set image
 	d.Generation++
 
@@ -41,13 +70,28 @@ func Example() {
 		}
 	}
 	// Output:
-	// CreateReplicaSet nginx-deployment-845649975f (3 replicas)
+	// CreateReplicaSet nginx-deployment-585b4cff9c (3 replicas)
 	// UpdateReplicaSet nginx-deployment-fbb7cd456 (8 replicas)
 	// UpdateDeploymentStatus nginx-deployment
 }
 
 func ExampleDeployment() {
-	d := nginxDeployment()
+	// Deployment nginx-deployment: 10 replicas, maxSurge and
+	// maxUnavailable 25%, settled on nginx:1.9 (revision 1).
+	replicas, quarter := int32(10), intstr.FromString("25%")
+	d := &appsv1.Deployment{
+		ObjectMeta: metav1.ObjectMeta{Name: "nginx-deployment", Namespace: "default", UID: "2f4c7e1a-8a43-4d0e-9d3c-5b7f0e6a1c11",
+			Generation: 1, Annotations: map[string]string{"deployment.kubernetes.io/revision": "1"}},
+		Spec: appsv1.DeploymentSpec{
+			Replicas: &replicas,
+			Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": "nginx"}},
+			Template: corev1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{"app": "nginx"}},
+				Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "nginx", Image: "nginx:1.9"}}}},
+			Strategy: appsv1.DeploymentStrategy{Type: appsv1.RollingUpdateDeploymentStrategyType,
+				RollingUpdate: &appsv1.RollingUpdateDeployment{MaxSurge: &quarter, MaxUnavailable: &quarter}},
+		},
+		Status: appsv1.DeploymentStatus{ObservedGeneration: 1, Replicas: 10, UpdatedReplicas: 10, ReadyReplicas: 10, AvailableReplicas: 10},
+	}
 	d.Spec.Replicas = nil // absent: the apps/v1 default 1
 	surge := intstr.FromInt32(2)
 	d.Spec.Strategy.RollingUpdate.MaxSurge = &surge
@@ -67,7 +111,22 @@ func ExampleDeployment() {
 }
 
 func ExampleValidate() {
-	d := nginxDeployment()
+	// Deployment nginx-deployment: 10 replicas, maxSurge and
+	// maxUnavailable 25%, settled on nginx:1.9 (revision 1).
+	replicas, quarter := int32(10), intstr.FromString("25%")
+	d := &appsv1.Deployment{
+		ObjectMeta: metav1.ObjectMeta{Name: "nginx-deployment", Namespace: "default", UID: "2f4c7e1a-8a43-4d0e-9d3c-5b7f0e6a1c11",
+			Generation: 1, Annotations: map[string]string{"deployment.kubernetes.io/revision": "1"}},
+		Spec: appsv1.DeploymentSpec{
+			Replicas: &replicas,
+			Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": "nginx"}},
+			Template: corev1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{"app": "nginx"}},
+				Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "nginx", Image: "nginx:1.9"}}}},
+			Strategy: appsv1.DeploymentStrategy{Type: appsv1.RollingUpdateDeploymentStrategyType,
+				RollingUpdate: &appsv1.RollingUpdateDeployment{MaxSurge: &quarter, MaxUnavailable: &quarter}},
+		},
+		Status: appsv1.DeploymentStatus{ObservedGeneration: 1, Replicas: 10, UpdatedReplicas: 10, ReadyReplicas: 10, AvailableReplicas: 10},
+	}
 	d.Spec.Selector = &metav1.LabelSelector{MatchLabels: map[string]string{"app": "web"}}
 	fmt.Println(kubeapps.Validate(d))
 	// Output:
@@ -75,7 +134,22 @@ func ExampleValidate() {
 }
 
 func ExampleNewReplicaSetObject() {
-	d := nginxDeployment()
+	// Deployment nginx-deployment: 10 replicas, maxSurge and
+	// maxUnavailable 25%, settled on nginx:1.9 (revision 1).
+	replicas, quarter := int32(10), intstr.FromString("25%")
+	d := &appsv1.Deployment{
+		ObjectMeta: metav1.ObjectMeta{Name: "nginx-deployment", Namespace: "default", UID: "2f4c7e1a-8a43-4d0e-9d3c-5b7f0e6a1c11",
+			Generation: 1, Annotations: map[string]string{"deployment.kubernetes.io/revision": "1"}},
+		Spec: appsv1.DeploymentSpec{
+			Replicas: &replicas,
+			Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": "nginx"}},
+			Template: corev1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{"app": "nginx"}},
+				Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "nginx", Image: "nginx:1.9"}}}},
+			Strategy: appsv1.DeploymentStrategy{Type: appsv1.RollingUpdateDeploymentStrategyType,
+				RollingUpdate: &appsv1.RollingUpdateDeployment{MaxSurge: &quarter, MaxUnavailable: &quarter}},
+		},
+		Status: appsv1.DeploymentStatus{ObservedGeneration: 1, Replicas: 10, UpdatedReplicas: 10, ReadyReplicas: 10, AvailableReplicas: 10},
+	}
 	rs := kubeapps.NewReplicaSetObject(d, "845649975f", 3, map[string]string{"deployment.kubernetes.io/revision": "2"})
 	fmt.Println(rs.Name, *rs.Spec.Replicas, rs.Spec.Selector.MatchLabels, rs.OwnerReferences[0].Kind, rs.OwnerReferences[0].Name)
 	// Output:
@@ -83,24 +157,32 @@ func ExampleNewReplicaSetObject() {
 }
 
 func ExampleReplicaSet() {
-	rs := kubeapps.ReplicaSet(nginxReplicaSet(nginxDeployment(), "fbb7cd456"))
+	replicas := int32(10)
+	obj := &appsv1.ReplicaSet{
+		ObjectMeta: metav1.ObjectMeta{Name: "nginx-deployment-fbb7cd456", Namespace: "default",
+			Annotations: map[string]string{"deployment.kubernetes.io/revision": "1"}},
+		Spec:   appsv1.ReplicaSetSpec{Replicas: &replicas},
+		Status: appsv1.ReplicaSetStatus{Replicas: 10, ReadyReplicas: 10, AvailableReplicas: 10},
+	}
+	rs := kubeapps.ReplicaSet(obj)
 	fmt.Println(rs.Name, rs.Replicas, rs.AvailableReplicas, rs.Annotations["deployment.kubernetes.io/revision"])
 	// Output:
 	// nginx-deployment-fbb7cd456 10 10 1
 }
 
 func ExampleReplicaSets() {
-	d := nginxDeployment()
-	rss := kubeapps.ReplicaSets([]*appsv1.ReplicaSet{nginxReplicaSet(d, "fbb7cd456"), nil})
+	obj := &appsv1.ReplicaSet{ObjectMeta: metav1.ObjectMeta{Name: "nginx-deployment-fbb7cd456", Namespace: "default"}}
+	rss := kubeapps.ReplicaSets([]*appsv1.ReplicaSet{obj, nil}) // nil is skipped
 	fmt.Println(len(rss), rss[0].Name)
 	// Output:
 	// 1 nginx-deployment-fbb7cd456
 }
 
 func ExampleOwned() {
-	d := nginxDeployment()
-	mine, orphan := nginxReplicaSet(d, "fbb7cd456"), nginxReplicaSet(d, "5d4c8f7b9")
-	orphan.OwnerReferences = nil
+	d := &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Name: "nginx-deployment", Namespace: "default", UID: "2f4c7e1a-8a43-4d0e-9d3c-5b7f0e6a1c11"}}
+	mine := &appsv1.ReplicaSet{ObjectMeta: metav1.ObjectMeta{Name: "nginx-deployment-fbb7cd456", Namespace: "default",
+		OwnerReferences: []metav1.OwnerReference{*metav1.NewControllerRef(d, appsv1.SchemeGroupVersion.WithKind("Deployment"))}}}
+	orphan := &appsv1.ReplicaSet{ObjectMeta: metav1.ObjectMeta{Name: "nginx-deployment-5d4c8f7b9", Namespace: "default"}}
 	for _, rs := range kubeapps.Owned(d, []*appsv1.ReplicaSet{mine, orphan}) {
 		fmt.Println(rs.Name)
 	}
@@ -109,7 +191,22 @@ func ExampleOwned() {
 }
 
 func ExampleDeploymentObject() {
-	d := nginxDeployment()
+	// Deployment nginx-deployment: 10 replicas, maxSurge and
+	// maxUnavailable 25%, settled on nginx:1.9 (revision 1).
+	replicas, quarter := int32(10), intstr.FromString("25%")
+	d := &appsv1.Deployment{
+		ObjectMeta: metav1.ObjectMeta{Name: "nginx-deployment", Namespace: "default", UID: "2f4c7e1a-8a43-4d0e-9d3c-5b7f0e6a1c11",
+			Generation: 1, Annotations: map[string]string{"deployment.kubernetes.io/revision": "1"}},
+		Spec: appsv1.DeploymentSpec{
+			Replicas: &replicas,
+			Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": "nginx"}},
+			Template: corev1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{"app": "nginx"}},
+				Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "nginx", Image: "nginx:1.9"}}}},
+			Strategy: appsv1.DeploymentStrategy{Type: appsv1.RollingUpdateDeploymentStrategyType,
+				RollingUpdate: &appsv1.RollingUpdateDeployment{MaxSurge: &quarter, MaxUnavailable: &quarter}},
+		},
+		Status: appsv1.DeploymentStatus{ObservedGeneration: 1, Replicas: 10, UpdatedReplicas: 10, ReadyReplicas: 10, AvailableReplicas: 10},
+	}
 	deployment, _ := kubeapps.Deployment(d)
 	deployment.Replicas = 20
 	fmt.Println(*kubeapps.DeploymentObject(&deployment, d).Spec.Replicas, *d.Spec.Replicas)
@@ -118,7 +215,11 @@ func ExampleDeploymentObject() {
 }
 
 func ExampleReplicaSetObject() {
-	obj := nginxReplicaSet(nginxDeployment(), "fbb7cd456")
+	replicas := int32(10)
+	obj := &appsv1.ReplicaSet{
+		ObjectMeta: metav1.ObjectMeta{Name: "nginx-deployment-fbb7cd456", Namespace: "default"},
+		Spec:       appsv1.ReplicaSetSpec{Replicas: &replicas},
+	}
 	rs := kubeapps.ReplicaSet(obj)
 	rs.Replicas = 8
 	fmt.Println(*kubeapps.ReplicaSetObject(&rs, obj).Spec.Replicas, *obj.Spec.Replicas)
@@ -127,7 +228,12 @@ func ExampleReplicaSetObject() {
 }
 
 func ExampleStatus() {
-	s := kubeapps.Status(&nginxDeployment().Status)
+	at := time.Date(2026, 1, 1, 11, 0, 0, 0, time.UTC)
+	status := appsv1.DeploymentStatus{ObservedGeneration: 1, Replicas: 10, UpdatedReplicas: 10, ReadyReplicas: 10, AvailableReplicas: 10,
+		Conditions: []appsv1.DeploymentCondition{{Type: appsv1.DeploymentProgressing, Status: corev1.ConditionTrue, Reason: "NewReplicaSetAvailable",
+			Message:        `ReplicaSet "nginx-deployment-fbb7cd456" has successfully progressed.`,
+			LastUpdateTime: metav1.NewTime(at.Add(30 * time.Second)), LastTransitionTime: metav1.NewTime(at)}}}
+	s := kubeapps.Status(&status)
 	c, _ := rollout.FindCondition(s.Conditions, rollout.DeploymentProgressing)
 	fmt.Println(s.AvailableReplicas, c.Reason)
 	// Output:
@@ -152,9 +258,38 @@ func ExampleVerb_String() {
 // controller sends: the ReplicaSet's new size with its replicas
 // annotations, then the Deployment's status.
 func ExampleChanges() {
-	d := nginxDeployment() // 10 replicas, settled on nginx:1.9
-	rss := []*appsv1.ReplicaSet{nginxReplicaSet(d, "fbb7cd456")}
-	d.Spec.Replicas = ptr(int32(12)) // kubectl scale --replicas 12
+	// Deployment nginx-deployment: 10 replicas, maxSurge and
+	// maxUnavailable 25%, settled on nginx:1.9 (revision 1).
+	replicas, quarter := int32(10), intstr.FromString("25%")
+	d := &appsv1.Deployment{
+		ObjectMeta: metav1.ObjectMeta{Name: "nginx-deployment", Namespace: "default", UID: "2f4c7e1a-8a43-4d0e-9d3c-5b7f0e6a1c11",
+			Generation: 1, Annotations: map[string]string{"deployment.kubernetes.io/revision": "1"}},
+		Spec: appsv1.DeploymentSpec{
+			Replicas: &replicas,
+			Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": "nginx"}},
+			Template: corev1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{"app": "nginx"}},
+				Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "nginx", Image: "nginx:1.9"}}}},
+			Strategy: appsv1.DeploymentStrategy{Type: appsv1.RollingUpdateDeploymentStrategyType,
+				RollingUpdate: &appsv1.RollingUpdateDeployment{MaxSurge: &quarter, MaxUnavailable: &quarter}},
+		},
+		Status: appsv1.DeploymentStatus{ObservedGeneration: 1, Replicas: 10, UpdatedReplicas: 10, ReadyReplicas: 10, AvailableReplicas: 10},
+	}
+	// Its ReplicaSet, as the controller created it.
+	rs := &appsv1.ReplicaSet{
+		ObjectMeta: metav1.ObjectMeta{Name: "nginx-deployment-fbb7cd456", Namespace: "default", UID: "9b1d2c3e-0000-4000-8000-000000000001",
+			Labels: map[string]string{"app": "nginx", "pod-template-hash": "fbb7cd456"},
+			Annotations: map[string]string{"deployment.kubernetes.io/revision": "1",
+				"deployment.kubernetes.io/desired-replicas": "10", "deployment.kubernetes.io/max-replicas": "13"},
+			OwnerReferences: []metav1.OwnerReference{*metav1.NewControllerRef(d, appsv1.SchemeGroupVersion.WithKind("Deployment"))}},
+		Spec: appsv1.ReplicaSetSpec{Replicas: &replicas,
+			Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": "nginx", "pod-template-hash": "fbb7cd456"}},
+			Template: *d.Spec.Template.DeepCopy()},
+		Status: appsv1.ReplicaSetStatus{Replicas: 10, ReadyReplicas: 10, AvailableReplicas: 10, ObservedGeneration: 1},
+	}
+	rs.Spec.Template.Labels = rs.Labels
+	rss := []*appsv1.ReplicaSet{rs}
+	twelve := int32(12)
+	d.Spec.Replicas = &twelve // kubectl scale --replicas 12
 	d.Generation++
 
 	deployment, err := kubeapps.Deployment(d)

@@ -10,15 +10,6 @@ import (
 	"github.com/rolloutmath/rolloutmath/ownership"
 )
 
-// orphanReplicaSet is a ReplicaSet created by hand with the labels of
-// nginxDeployment's pods, and no owner.
-func orphanReplicaSet() *appsv1.ReplicaSet {
-	return &appsv1.ReplicaSet{ObjectMeta: metav1.ObjectMeta{
-		Name: "nginx-manual", Namespace: "default", UID: "7c0e5b1d-0000-4000-8000-000000000002",
-		ResourceVersion: "99", Labels: map[string]string{"app": "nginx"},
-	}}
-}
-
 func ExampleSelector() {
 	sel := kubeapps.Selector(&metav1.LabelSelector{
 		MatchLabels:      map[string]string{"app": "nginx"},
@@ -30,21 +21,28 @@ func ExampleSelector() {
 }
 
 func ExampleOwnerReferences() {
-	d := nginxDeployment()
+	d := &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Name: "nginx-deployment", Namespace: "default", UID: "2f4c7e1a-8a43-4d0e-9d3c-5b7f0e6a1c11"},
+		Spec: appsv1.DeploymentSpec{Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": "nginx"}}}}
 	refs := kubeapps.OwnerReferences([]metav1.OwnerReference{*metav1.NewControllerRef(d, appsv1.SchemeGroupVersion.WithKind("Deployment"))})
 	fmt.Printf("%+v\n", refs[0])
 	// Output: {APIVersion:apps/v1 Kind:Deployment Name:nginx-deployment UID:2f4c7e1a-8a43-4d0e-9d3c-5b7f0e6a1c11 Controller:true BlockOwnerDeletion:true}
 }
 
 func ExampleObject() {
-	o := kubeapps.Object(orphanReplicaSet())
+	// A ReplicaSet created by hand with the Deployment's pod labels, and
+	// no owner.
+	orphan := &appsv1.ReplicaSet{ObjectMeta: metav1.ObjectMeta{Name: "nginx-manual", Namespace: "default",
+		UID: "7c0e5b1d-0000-4000-8000-000000000002", ResourceVersion: "99", Labels: map[string]string{"app": "nginx"}}}
+	o := kubeapps.Object(orphan)
 	_, owned := o.ControllerRef()
 	fmt.Println(o.Namespace, o.Name, o.ResourceVersion, o.Labels, owned)
 	// Output: default nginx-manual 99 map[app:nginx] false
 }
 
 func ExampleController() {
-	c := kubeapps.Controller(nginxDeployment())
+	d := &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Name: "nginx-deployment", Namespace: "default", UID: "2f4c7e1a-8a43-4d0e-9d3c-5b7f0e6a1c11"},
+		Spec: appsv1.DeploymentSpec{Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": "nginx"}}}}
+	c := kubeapps.Controller(d)
 	fmt.Println(c.Namespace, c.Name, c.Selector.MatchLabels, c.Deleting, c.Recreate)
 	// Output: default nginx-deployment map[app:nginx] false false
 }
@@ -52,8 +50,17 @@ func ExampleController() {
 // A controller lists the ReplicaSets of the namespace, claims them and
 // sends the patches; then it plans with the owned ones.
 func ExampleObjects() {
-	d := nginxDeployment()
-	rss := []*appsv1.ReplicaSet{nginxReplicaSet(d, "fbb7cd456"), orphanReplicaSet()}
+	d := &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Name: "nginx-deployment", Namespace: "default", UID: "2f4c7e1a-8a43-4d0e-9d3c-5b7f0e6a1c11"},
+		Spec: appsv1.DeploymentSpec{Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": "nginx"}}}}
+	// The ReplicaSet the Deployment controller created.
+	owned := &appsv1.ReplicaSet{ObjectMeta: metav1.ObjectMeta{Name: "nginx-deployment-fbb7cd456", Namespace: "default",
+		UID: "9b1d2c3e-0000-4000-8000-000000000001", Labels: map[string]string{"app": "nginx", "pod-template-hash": "fbb7cd456"},
+		OwnerReferences: []metav1.OwnerReference{*metav1.NewControllerRef(d, appsv1.SchemeGroupVersion.WithKind("Deployment"))}}}
+	// A ReplicaSet created by hand with the Deployment's pod labels, and
+	// no owner.
+	orphan := &appsv1.ReplicaSet{ObjectMeta: metav1.ObjectMeta{Name: "nginx-manual", Namespace: "default",
+		UID: "7c0e5b1d-0000-4000-8000-000000000002", ResourceVersion: "99", Labels: map[string]string{"app": "nginx"}}}
+	rss := []*appsv1.ReplicaSet{owned, orphan}
 	c := kubeapps.Controller(d)
 	cl, err := ownership.ClaimAll(&c, kubeapps.Objects(rss), nil)
 	if err != nil {
@@ -69,7 +76,13 @@ func ExampleObjects() {
 }
 
 func ExampleAdoptPatch() {
-	p, err := kubeapps.AdoptPatch(nginxDeployment(), orphanReplicaSet())
+	d := &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Name: "nginx-deployment", Namespace: "default", UID: "2f4c7e1a-8a43-4d0e-9d3c-5b7f0e6a1c11"},
+		Spec: appsv1.DeploymentSpec{Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": "nginx"}}}}
+	// A ReplicaSet created by hand with the Deployment's pod labels, and
+	// no owner.
+	orphan := &appsv1.ReplicaSet{ObjectMeta: metav1.ObjectMeta{Name: "nginx-manual", Namespace: "default",
+		UID: "7c0e5b1d-0000-4000-8000-000000000002", ResourceVersion: "99", Labels: map[string]string{"app": "nginx"}}}
+	p, err := kubeapps.AdoptPatch(d, orphan)
 	fmt.Println(p.Namespace, p.Name, p.Type, err)
 	fmt.Println(string(p.Data))
 	// Output:
@@ -78,8 +91,13 @@ func ExampleAdoptPatch() {
 }
 
 func ExampleReleasePatch() {
-	d := nginxDeployment()
-	p, err := kubeapps.ReleasePatch(d, nginxReplicaSet(d, "fbb7cd456"))
+	d := &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Name: "nginx-deployment", Namespace: "default", UID: "2f4c7e1a-8a43-4d0e-9d3c-5b7f0e6a1c11"},
+		Spec: appsv1.DeploymentSpec{Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": "nginx"}}}}
+	// The ReplicaSet the Deployment controller created.
+	owned := &appsv1.ReplicaSet{ObjectMeta: metav1.ObjectMeta{Name: "nginx-deployment-fbb7cd456", Namespace: "default",
+		UID: "9b1d2c3e-0000-4000-8000-000000000001", Labels: map[string]string{"app": "nginx", "pod-template-hash": "fbb7cd456"},
+		OwnerReferences: []metav1.OwnerReference{*metav1.NewControllerRef(d, appsv1.SchemeGroupVersion.WithKind("Deployment"))}}}
+	p, err := kubeapps.ReleasePatch(d, owned)
 	fmt.Println(p.Name, err)
 	fmt.Println(string(p.Data))
 	// Output:
@@ -88,10 +106,18 @@ func ExampleReleasePatch() {
 }
 
 func ExampleClaimPatches() {
-	d := nginxDeployment()
-	owned := nginxReplicaSet(d, "fbb7cd456")
+	d := &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Name: "nginx-deployment", Namespace: "default", UID: "2f4c7e1a-8a43-4d0e-9d3c-5b7f0e6a1c11"},
+		Spec: appsv1.DeploymentSpec{Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": "nginx"}}}}
+	// The ReplicaSet the Deployment controller created.
+	owned := &appsv1.ReplicaSet{ObjectMeta: metav1.ObjectMeta{Name: "nginx-deployment-fbb7cd456", Namespace: "default",
+		UID: "9b1d2c3e-0000-4000-8000-000000000001", Labels: map[string]string{"app": "nginx", "pod-template-hash": "fbb7cd456"},
+		OwnerReferences: []metav1.OwnerReference{*metav1.NewControllerRef(d, appsv1.SchemeGroupVersion.WithKind("Deployment"))}}}
 	owned.Labels = map[string]string{"app": "debug"} // relabelled by hand
-	rss := []*appsv1.ReplicaSet{owned, orphanReplicaSet()}
+	// A ReplicaSet created by hand with the Deployment's pod labels, and
+	// no owner.
+	orphan := &appsv1.ReplicaSet{ObjectMeta: metav1.ObjectMeta{Name: "nginx-manual", Namespace: "default",
+		UID: "7c0e5b1d-0000-4000-8000-000000000002", ResourceVersion: "99", Labels: map[string]string{"app": "nginx"}}}
+	rss := []*appsv1.ReplicaSet{owned, orphan}
 	c := kubeapps.Controller(d)
 	cl, err := ownership.ClaimAll(&c, kubeapps.Objects(rss), nil)
 	if err != nil {
