@@ -3,7 +3,6 @@ package cloneset
 import (
 	"encoding/json"
 	"fmt"
-	"hash/fnv"
 	"maps"
 	"slices"
 	"strconv"
@@ -30,7 +29,10 @@ const (
 	// an older revision with the same template the next number (a
 	// rollback); Action.Revision names it.
 	WriteRevision ActionKind = iota + 1
-	// CreatePod creates a pod at Action.Revision, in PreparingNormal.
+	// CreatePod creates Action.Count pods at Action.Revision, in
+	// PreparingNormal. Plan writes at most two, each for all the pods it
+	// creates at one revision (the current revision's first), without
+	// naming them: [Sync.CreatedPods] yields the pods with their names.
 	CreatePod
 	// DeletePod deletes a pod (it becomes Terminating).
 	DeletePod
@@ -111,8 +113,14 @@ func (k ActionKind) String() string {
 type Action struct {
 	Kind ActionKind `json:"kind"`
 	// Pod names the pod acted on; "" for revision, status and CloneSet
-	// writes. For CreatePod it is the name Plan gives the new pod.
+	// writes, and for Plan's CreatePod actions, which stand for Count pods
+	// (Sync.CreatedPods names them). A CreatePod a caller writes with Pod
+	// set and Count 0 or 1 creates that one pod.
 	Pod string `json:"pod,omitempty"`
+	// Count is how many pods a CreatePod creates, at least 1 in Plan's
+	// actions; 0 in every other kind of action. A CreatePod with Count 0
+	// creates one pod.
+	Count int32 `json:"count,omitempty"`
 	// Revision is the revision a created pod is at, the target of an
 	// update (UpdatePodInPlace, RecreatePod), the revision of a held
 	// update (ApplyHeldPodUpdate, DropHeldPodUpdate), or the revision
@@ -157,14 +165,17 @@ type Sync[T any] struct {
 	// server does on a spec change. Nothing in it is shared with the
 	// input that the reconcile changed.
 	CloneSet CloneSet[T] `json:"cloneSet"`
-	// Pods are the pods as the reconcile leaves them, in input order, the
-	// created ones last (in creation order). A deleted pod stays, with
-	// Terminating set, as the API server keeps it until its containers
-	// stop. A created pod has CreationTime now, Phase Pending, lifecycle
-	// PreparingNormal, no node and no labels: a caller writing it adds the
-	// template's labels and kruise's revision labels. Maps and slices of a
-	// changed pod are fresh.
+	// Pods are the pods passed in as the reconcile leaves them, in input
+	// order. A deleted pod stays, with Terminating set, as the API server
+	// keeps it until its containers stop. Maps and slices of a changed
+	// pod are fresh. The pods the CreatePod actions create are not in
+	// Pods, so that a sync's size does not grow with spec.replicas:
+	// [Sync.CreatedPods] yields them and [Sync.AppendCreatedPods] appends
+	// them, as the next reconcile's input wants them.
 	Pods []Pod `json:"pods"`
+	// Time is the time the sync ran (Plan's now), the CreationTime of the
+	// pods it creates.
+	Time time.Time `json:"time"`
 	// Revisions are the ControllerRevisions as the reconcile leaves them:
 	// in input order without deleted ones, a created one last, a
 	// renumbered one with its new Number.
@@ -251,10 +262,14 @@ func Plan[T any](cs *CloneSet[T], pods []Pod, revisions []ControllerRevision, no
 // (see Sync.Warnings); a template type that is not shaped like a
 // corev1.PodTemplateSpec says how to diff itself with [InPlaceDiffer].
 //
-// A created pod is named "<cs.Name>-" followed by five characters of
-// Kubernetes' safe alphabet derived from a counter, the first such names
-// not taken by any pod passed in (kruise picks them at random, or reuses
-// a free PVC's instance id). Everything else is Scale's, Update's and
+// The pods the scale step creates are one CreatePod action per revision
+// with a Count, not named by Plan: [Sync.CreatedPods] names them lazily
+// ("<cs.Name>-" followed by five characters of Kubernetes' safe alphabet
+// derived from a counter, the first such names not taken by any pod
+// passed in; kruise picks them at random, or reuses a free PVC's instance
+// id). So Plan costs O(len(pods) log len(pods) + len(revisions)) and the
+// writes it names, whatever spec.replicas is: at MaxInt32 replicas and no
+// pods, a few microseconds. Everything else is Scale's, Update's and
 // CalculateStatus's; ties are broken by pod name, so the result does not
 // depend on the order of pods or revisions (beyond the order of the
 // output slices, which follow the input).
@@ -301,7 +316,8 @@ type Planner[T any] struct {
 //
 //   - The Sync belongs to the Planner: it stays valid until the second
 //     call of Plan after this one, so that this Sync's CloneSet, Pods and
-//     Revisions may be the next call's input, as in a controller's loop.
+//     Revisions may be the next call's input, as in a controller's loop
+//     (with the created pods appended: [Sync.AppendCreatedPods]).
 //     The slices in it are the caller's to keep.
 //   - Reasons are not written: every Action.Reason (in Actions and in
 //     Update.Actions, which share their memory) and Sync.Reason are ""
@@ -510,53 +526,22 @@ func (p *planner[T]) applyScale() {
 	}
 }
 
-// create records the pods the scale step creates.
+// create records the pods the scale step creates: one CreatePod action
+// per revision, with its count; Sync.CreatedPods names them.
 func (p *planner[T]) create() {
 	sd := &p.scale
-	if sd.CreateCurrent+sd.CreateUpdate == 0 {
+	if sd.CreateCurrent == 0 && sd.CreateUpdate == 0 {
 		p.notes = append(p.notes, why{kind: noteNoPodCreated})
 		return
 	}
-	taken := make(map[string]struct{}, len(p.pods))
-	for i := range p.pods {
-		taken[p.pods[i].Name] = struct{}{}
-	}
-	var k uint64
-	add := func(rev string, atUpdate bool) {
-		name := p.podName(taken, &k)
-		p.out = append(p.out, Pod{Name: name, Revision: rev, Phase: PodPending, CreationTime: p.now, Lifecycle: PreparingNormal})
-		p.act(Action{Kind: CreatePod, Pod: name, Revision: rev, To: PreparingNormal}, why{kind: whyCreated, atUpdate: atUpdate})
-	}
 	// Kruise creates the current-revision pods first.
-	for range sd.CreateCurrent {
-		add(p.revs.current(), false)
+	if n := sd.CreateCurrent; n > 0 {
+		p.act(Action{Kind: CreatePod, Revision: p.revs.current(), Count: n, To: PreparingNormal}, why{kind: whyCreated})
 	}
-	for range sd.CreateUpdate {
-		add(p.revs.Update, true)
+	if n := sd.CreateUpdate; n > 0 {
+		p.act(Action{Kind: CreatePod, Revision: p.revs.Update, Count: n, To: PreparingNormal}, why{kind: whyCreated, atUpdate: true})
 	}
 	p.summary = append(p.summary, why{kind: sumCreated})
-}
-
-// podName returns the next free generated pod name.
-func (p *planner[T]) podName(taken map[string]struct{}, k *uint64) string {
-	for {
-		h := fnv.New64a()
-		h.Write([]byte(p.in.Name))
-		h.Write([]byte{0})
-		h.Write(strconv.AppendUint(nil, *k, 10))
-		*k++
-		v := h.Sum64()
-		var suffix [5]byte
-		for i := range suffix {
-			suffix[i] = safeAlphabet[v%uint64(len(safeAlphabet))]
-			v /= uint64(len(safeAlphabet))
-		}
-		name := p.in.Name + "-" + string(suffix[:])
-		if _, ok := taken[name]; !ok {
-			taken[name] = struct{}{}
-			return name
-		}
-	}
 }
 
 // setLifecycle moves p.out[i] to state to and records it.
@@ -796,6 +781,7 @@ func (p *planner[T]) result() Sync[T] {
 		Pods:      p.out,
 		Revisions: p.outRevs,
 		Revs:      p.revs,
+		Time:      p.now,
 		Scale:     p.scale,
 		Update:    p.update,
 		Status:    p.status,
