@@ -32,10 +32,16 @@ func HistoryToDelete(revisions []ControllerRevision, current, update string, pod
 	if err != nil {
 		return nil, err
 	}
+	// At most len(revisions) revisions are unused: with no more than
+	// keep of them, none is deleted, whatever the pods are at.
+	if len(revisions) <= keep {
+		return nil, nil
+	}
 	// Pods match a revision by the part after the last '-' unless the
-	// label equals the name exactly; index both forms once.
-	exact := make(map[string]struct{}, len(pods))
-	short := make(map[string]struct{}, len(pods))
+	// label equals the name exactly; index both forms once. Pods share
+	// few revisions: the sets hold about as many as revisions, not pods.
+	exact := make(map[string]struct{}, len(revisions))
+	short := make(map[string]struct{}, len(revisions))
 	for i := range pods {
 		if IsPodActive(&pods[i]) {
 			exact[pods[i].Revision] = struct{}{}

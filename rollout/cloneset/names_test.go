@@ -201,12 +201,14 @@ func TestPodNamerExhausted(t *testing.T) {
 func BenchmarkPlanMaxInt32(b *testing.B) {
 	cs := &CloneSet[podTemplate]{Name: "demo", Replicas: math.MaxInt32, Template: templateOf("nginx:1.25")}
 	b.ReportAllocs()
+	cpu0, ok := processCPU()
 	for b.Loop() {
 		s, err := Plan(cs, nil, nil, t0)
 		if err != nil || s.Scale.CreateUpdate != math.MaxInt32 {
 			b.Fatal(s.Scale.CreateUpdate, err)
 		}
 	}
+	reportCPU(b, cpu0, ok)
 }
 
 // TestSimulateEnforcesMaxPods: a reconcile that would leave more pods

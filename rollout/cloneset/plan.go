@@ -304,10 +304,11 @@ type Planner[T any] struct {
 	// Options are the options every Plan call uses, as PlanWith's.
 	Options Options
 
-	p    planner[T]
-	bufs [2]Sync[T]
-	next int      // the buffer the next Plan writes
-	last *Sync[T] // the Sync the last Plan call returned; nil after a failure
+	p     planner[T]
+	names map[string]int // the pods' indexes by name, kept for the next call
+	bufs  [2]Sync[T]
+	next  int      // the buffer the next Plan writes
+	last  *Sync[T] // the Sync the last Plan call returned; nil after a failure
 }
 
 // Plan returns what one sync does to cs, its pods and its revisions at
@@ -330,7 +331,14 @@ func (p *Planner[T]) Plan(cs *CloneSet[T], pods []Pod, revisions []ControllerRev
 	if err := checkCloneSet(cs); err != nil {
 		return nil, err
 	}
-	if err := checkPods(pods); err != nil {
+	// One index of the pods by name serves the check for duplicates and
+	// every step that looks a pod up; its memory serves the next call.
+	if p.names == nil {
+		p.names = make(map[string]int, len(pods))
+	} else {
+		clear(p.names)
+	}
+	if err := indexPods(pods, p.names); err != nil {
 		return nil, err
 	}
 	tmpl, err := json.Marshal(cs.Template)
@@ -345,7 +353,7 @@ func (p *Planner[T]) Plan(cs *CloneSet[T], pods []Pod, revisions []ControllerRev
 	if err != nil {
 		return nil, err
 	}
-	p.p = planner[T]{in: cs, pods: pods, revisions: revisions, now: now, opts: p.Options, active: active}
+	p.p = planner[T]{in: cs, pods: pods, names: p.names, revisions: revisions, now: now, opts: p.Options, active: active}
 	pl := &p.p
 	pl.revs = Revisions{Current: active.Current, Update: active.Update.Name}
 	if err := pl.run(); err != nil {
@@ -378,7 +386,8 @@ func (p *Planner[T]) Explain() *Sync[T] {
 // planner carries one reconcile.
 type planner[T any] struct {
 	in        *CloneSet[T]
-	pods      []Pod // the input, read only
+	pods      []Pod          // the input, read only
+	names     map[string]int // pods' indexes by name
 	revisions []ControllerRevision
 	now       time.Time
 	opts      Options
@@ -474,14 +483,10 @@ func collisionCount[T any](cs *CloneSet[T]) int32 {
 	return *cs.Status.CollisionCount
 }
 
-// indexByName maps pod names to their index in p.pods, built once when a
-// step acts on pods.
+// indexByName maps pod names to their index in p.pods (built by
+// Planner.Plan with the check for duplicate names).
 func (p *planner[T]) indexByName() map[string]int {
-	m := make(map[string]int, len(p.pods))
-	for i := range p.pods {
-		m[p.pods[i].Name] = i
-	}
-	return m
+	return p.names
 }
 
 // applyScale records the scale step's writes and applies them to p.out.
@@ -505,6 +510,7 @@ func (p *planner[T]) applyScale() {
 		return
 	}
 	// The deleting branches.
+	p.grow(len(sd.PrepareDelete) + len(sd.Delete))
 	idx := p.indexByName()
 	for _, name := range sd.PrepareDelete {
 		p.setLifecycle(idx[name], PreparingDelete, why{kind: whyPrepareDelete})
@@ -560,6 +566,7 @@ func (p *planner[T]) applyUpdate(whys []why) {
 		idx = p.indexByName()
 	}
 	var inPlace, recreate, track, moves int
+	p.grow(len(ud.Actions))
 	p.updFirst = len(p.actions)
 	for n := range ud.Actions {
 		ua := &ud.Actions[n]
@@ -760,6 +767,12 @@ func (p *planner[T]) settle() {
 	default:
 		p.notes = append(p.notes, why{kind: noteNothing})
 	}
+}
+
+// grow makes room for n more actions.
+func (p *planner[T]) grow(n int) {
+	p.actions = slices.Grow(p.actions, n)
+	p.whys = slices.Grow(p.whys, n)
 }
 
 // act records an action and the facts of its reason.

@@ -236,10 +236,16 @@ func (u *updater[T]) run() (UpdateDecision, error) {
 		hookNotReady = cs.Lifecycle.InPlaceUpdate.MarkPodNotReady
 	}
 
-	// Bookkeeping, pod by pod, by name.
-	byName := make([]int, 0, len(u.pods))
+	// Bookkeeping, pod by pod, by name: only the pods it acts on (a held
+	// update, an InPlaceUpdateReady condition to set, a lifecycle move)
+	// are sorted; the others change nothing, whatever their place.
+	var byName []int
 	for i := range u.pods {
-		if IsPodActive(&u.pods[i]) {
+		p := &u.pods[i]
+		if !IsPodActive(p) {
+			continue
+		}
+		if _, moved := RefreshLifecycle(cs.Lifecycle, p, update); moved || p.InPlaceUpdateGrace != nil || needsInPlaceUpdateReady(p) {
 			byName = append(byName, i)
 		}
 	}
@@ -259,7 +265,7 @@ func (u *updater[T]) run() (UpdateDecision, error) {
 			default:
 				u.add(Action{Kind: ApplyHeldPodUpdate, Pod: p.Name, Revision: g.Revision}, why{kind: whyHeldApplied, graceSeconds: g.GraceSeconds})
 			}
-		} else if (p.InPlaceUpdate == nil || p.InPlaceUpdate.Done) && p.InPlaceUpdateReady != "" && p.InPlaceUpdateReady != ConditionTrue {
+		} else if needsInPlaceUpdateReady(p) {
 			u.add(Action{Kind: SetPodInPlaceUpdateReady, Pod: p.Name}, why{kind: whyInPlaceReady})
 		}
 		if to, moved := RefreshLifecycle(cs.Lifecycle, p, update); moved {
@@ -295,6 +301,9 @@ func (u *updater[T]) run() (UpdateDecision, error) {
 	chosen := LimitUpdateIndexes(u.pods, cands, d.UpdateNum, d.UpdateMaxUnavailable, target, cs.MinReadySeconds, u.now)
 	u.d.Candidates, u.d.Chosen = podNameList(u.pods, cands), podNameList(u.pods, chosen)
 	u.d.Branch = UpdatePods
+	// At most one action per chosen pod.
+	u.d.Actions = slices.Grow(u.d.Actions, len(chosen))
+	u.whys = slices.Grow(u.whys, len(chosen))
 	for _, i := range chosen {
 		if failure, err := u.updatePod(&u.pods[i], target, d); err != nil {
 			return UpdateDecision{}, err
@@ -303,6 +312,14 @@ func (u *updater[T]) run() (UpdateDecision, error) {
 		}
 	}
 	return u.d, nil
+}
+
+// needsInPlaceUpdateReady reports whether the bookkeeping sets p's
+// InPlaceUpdateReady condition to True: its in-place update is over (or
+// there is none) and the condition is there but not True. A pod with a
+// held update is not asked (the held update comes first).
+func needsInPlaceUpdateReady(p *Pod) bool {
+	return (p.InPlaceUpdate == nil || p.InPlaceUpdate.Done) && p.InPlaceUpdateReady != "" && p.InPlaceUpdateReady != ConditionTrue
 }
 
 // updatePod decides one chosen pod; it returns kruise's error text, or an
