@@ -1,9 +1,12 @@
 package cloneset
 
 import (
+	"bytes"
+	"encoding"
 	"encoding/json"
 	"fmt"
 	"maps"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -306,9 +309,18 @@ type Planner[T any] struct {
 
 	p     planner[T]
 	names map[string]int // the pods' indexes by name, kept for the next call
-	bufs  [2]Sync[T]
-	next  int      // the buffer the next Plan writes
-	last  *Sync[T] // the Sync the last Plan call returned; nil after a failure
+	// tmpl and enc encode the template; lastTmpl and lastData are the
+	// last template's encoding and its RevisionData.
+	tmpl     bytes.Buffer
+	enc      *json.Encoder
+	lastTmpl []byte
+	lastData []byte
+	// byPointer says encoding/json encodes *T as T (see
+	// encodesSameByPointer).
+	byPointer bool
+	bufs      [2]Sync[T]
+	next      int      // the buffer the next Plan writes
+	last      *Sync[T] // the Sync the last Plan call returned; nil after a failure
 }
 
 // Plan returns what one sync does to cs, its pods and its revisions at
@@ -341,17 +353,17 @@ func (p *Planner[T]) Plan(cs *CloneSet[T], pods []Pod, revisions []ControllerRev
 	if err := indexPods(pods, p.names); err != nil {
 		return nil, err
 	}
-	tmpl, err := json.Marshal(cs.Template)
-	if err != nil {
-		return nil, inputError("spec.template", "encoding: %v", err)
-	}
-	data, err := RevisionData(tmpl)
+	data, cached, err := p.revisionData(cs)
 	if err != nil {
 		return nil, err
 	}
 	active, err := ActiveRevisions(cs.Name, revisions, data, cs.Status.CurrentRevision, collisionCount(cs))
 	if err != nil {
 		return nil, err
+	}
+	if cached && active.Action == CreateRevision {
+		// The Sync's new revision is the caller's: not the cache's memory.
+		active.Update.Data = bytes.Clone(data)
 	}
 	p.p = planner[T]{in: cs, pods: pods, names: p.names, revisions: revisions, now: now, opts: p.Options, active: active}
 	pl := &p.p
@@ -365,6 +377,74 @@ func (p *Planner[T]) Plan(cs *CloneSet[T], pods []Pod, revisions []ControllerRev
 	*out = pl.result()
 	p.last = out
 	return out, nil
+}
+
+// revisionData returns RevisionData of cs.Template as encoding/json
+// encodes it. The Planner keeps the last template's encoding and data,
+// so that a template encoded as the last call's (the steady state of a
+// loop) is not decoded again; cached says data is that memory.
+func (p *Planner[T]) revisionData(cs *CloneSet[T]) (data []byte, cached bool, err error) {
+	if p.enc == nil {
+		p.enc = json.NewEncoder(&p.tmpl)
+		p.byPointer = encodesSameByPointer(reflect.TypeFor[T]())
+	}
+	p.tmpl.Reset()
+	var v any = &cs.Template // no copy of the template
+	if !p.byPointer {
+		v = cs.Template
+	}
+	if err := p.enc.Encode(v); err != nil {
+		p.lastTmpl, p.lastData = p.lastTmpl[:0], nil
+		return nil, false, inputError("spec.template", "encoding: %v", err)
+	}
+	tmpl := bytes.TrimSuffix(p.tmpl.Bytes(), []byte{'\n'}) // Encode ends with a newline; Marshal does not
+	if p.lastData != nil && bytes.Equal(tmpl, p.lastTmpl) {
+		return p.lastData, true, nil
+	}
+	data, err = RevisionData(tmpl)
+	if err != nil {
+		p.lastTmpl, p.lastData = p.lastTmpl[:0], nil
+		return nil, false, err
+	}
+	p.lastTmpl, p.lastData = append(p.lastTmpl[:0], tmpl...), data
+	return data, false, nil
+}
+
+// encodesSameByPointer reports whether encoding/json encodes a *t as it
+// encodes a t (json.Marshal(v) of a t, which is not addressable).
+// encoding/json calls a MarshalJSON or MarshalText method that only the
+// pointer has on addressable values only; through a pointer, t and the
+// fields and array elements within it (not behind a pointer, slice, map
+// or interface, whose values are as addressable either way) are
+// addressable. So the two differ exactly when t or such a field's type
+// has such a method on its pointer only.
+func encodesSameByPointer(t reflect.Type) bool {
+	marshaler := reflect.TypeFor[json.Marshaler]()
+	text := reflect.TypeFor[encoding.TextMarshaler]()
+	seen := map[reflect.Type]bool{}
+	var ok func(t reflect.Type) bool
+	ok = func(t reflect.Type) bool {
+		if seen[t] || t.Kind() == reflect.Pointer || t.Kind() == reflect.Interface {
+			return true
+		}
+		seen[t] = true
+		pt := reflect.PointerTo(t)
+		if (pt.Implements(marshaler) && !t.Implements(marshaler)) || (pt.Implements(text) && !t.Implements(text)) {
+			return false
+		}
+		switch t.Kind() {
+		case reflect.Array:
+			return ok(t.Elem())
+		case reflect.Struct:
+			for i := range t.NumField() {
+				if !ok(t.Field(i).Type) {
+					return false
+				}
+			}
+		}
+		return true
+	}
+	return ok(t)
 }
 
 // Explain writes the reasons of the Sync the last Plan call returned:
