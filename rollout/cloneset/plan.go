@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unsafe"
 )
 
 // ActionKind is what an Action writes: one kind per write of a sync,
@@ -308,7 +309,11 @@ type Planner[T any] struct {
 	Options Options
 
 	p     planner[T]
-	names map[string]int // the pods' indexes by name, kept for the next call
+	mem   [2]planMem // the memory of the Syncs in bufs
+	order []int      // the revisions' order
+	// whys, summary and notes are the last sync's reasons' facts.
+	whys, summary, notes []why
+	names                map[string]int // the pods' indexes by name, kept for the next call
 	// tmpl and enc encode the template; lastTmpl and lastData are the
 	// last template's encoding and its RevisionData.
 	tmpl     bytes.Buffer
@@ -327,11 +332,18 @@ type Planner[T any] struct {
 // now, as PlanWith(cs, pods, revisions, now, p.Options) does, with the
 // same errors, and with two differences, the same as rollout.Planner's:
 //
-//   - The Sync belongs to the Planner: it stays valid until the second
-//     call of Plan after this one, so that this Sync's CloneSet, Pods and
+//   - The Sync and the slices in it (Actions, Pods, Revisions, Update and
+//     its Actions, the status's CollisionCount) belong to the Planner,
+//     as rollout.Planner's do. They stay valid until the second call of
+//     Plan after this one, so that this Sync's CloneSet, Pods and
 //     Revisions may be the next call's input, as in a controller's loop
-//     (with the created pods appended: [Sync.AppendCreatedPods]).
-//     The slices in it are the caller's to keep.
+//     (with the created pods appended: [Sync.AppendCreatedPods]); copy
+//     what you keep longer. Maps and the other slices are as PlanWith
+//     gives them. An older Sync may be passed back too: its memory is
+//     then left to the caller. A Planner in a loop over a CloneSet at
+//     rest allocates nothing per sync once its memory has grown, when
+//     encoding/json encodes the template without allocating (a
+//     json.RawMessage does; it allocates for a map).
 //   - Reasons are not written: every Action.Reason (in Actions and in
 //     Update.Actions, which share their memory) and Sync.Reason are ""
 //     until Explain writes them, so a caller that does not read them does
@@ -357,7 +369,10 @@ func (p *Planner[T]) Plan(cs *CloneSet[T], pods []Pod, revisions []ControllerRev
 	if err != nil {
 		return nil, err
 	}
-	active, err := ActiveRevisions(cs.Name, revisions, data, cs.Status.CurrentRevision, collisionCount(cs))
+	if p.order, err = sortRevisionsInto(p.order, revisions); err != nil {
+		return nil, err
+	}
+	active, err := activeRevisions(cs.Name, revisions, p.order, data, cs.Status.CurrentRevision, collisionCount(cs))
 	if err != nil {
 		return nil, err
 	}
@@ -365,13 +380,20 @@ func (p *Planner[T]) Plan(cs *CloneSet[T], pods []Pod, revisions []ControllerRev
 		// The Sync's new revision is the caller's: not the cache's memory.
 		active.Update.Data = bytes.Clone(data)
 	}
-	p.p = planner[T]{in: cs, pods: pods, names: p.names, revisions: revisions, now: now, opts: p.Options, active: active}
+	m := &p.mem[p.next]
+	if m.holds(cs.Status.CollisionCount, pods, revisions) {
+		*m = planMem{} // the caller's now: plan into new memory
+	}
+	p.p = planner[T]{in: cs, pods: pods, names: p.names, order: p.order, revisions: revisions, now: now, opts: p.Options, active: active,
+		mem: m, coll: &m.coll, out: m.out, outRevs: m.revs, actions: m.actions[:0], whys: p.whys[:0], summary: p.summary[:0], notes: p.notes[:0]}
 	pl := &p.p
 	pl.revs = Revisions{Current: active.Current, Update: active.Update.Name}
 	if err := pl.run(); err != nil {
 		p.p = planner[T]{}
 		return nil, err
 	}
+	m.out, m.revs, m.actions = pl.out, pl.outRevs, pl.actions
+	p.whys, p.summary, p.notes = pl.whys, pl.summary, pl.notes
 	out := &p.bufs[p.next]
 	p.next ^= 1
 	*out = pl.result()
@@ -463,11 +485,52 @@ func (p *Planner[T]) Explain() *Sync[T] {
 	return p.last
 }
 
+// planMem is the memory of one Sync a Planner returns: a Planner
+// alternates between two, so that a Sync it returned may be the next
+// call's input.
+type planMem struct {
+	out      []Pod
+	revs     []ControllerRevision
+	actions  []Action
+	update   UpdateDecision
+	coll     int32 // the status's CollisionCount
+	revOrder []int // the update step's order of the revisions
+}
+
+// holds reports whether an input's pods, revisions or collision count
+// live, in part, in m's memory (the caller passed an older Sync of the
+// Planner back).
+func (m *planMem) holds(coll *int32, pods []Pod, revisions []ControllerRevision) bool {
+	return overlaps(m.out, pods) || overlaps(m.revs, revisions) || coll == &m.coll
+}
+
+// overlaps reports whether a and b share memory.
+func overlaps[E any](a, b []E) bool {
+	if cap(a) == 0 || cap(b) == 0 {
+		return false
+	}
+	size := unsafe.Sizeof(*new(E))
+	a0, b0 := uintptr(unsafe.Pointer(unsafe.SliceData(a))), uintptr(unsafe.Pointer(unsafe.SliceData(b)))
+	return a0 < b0+uintptr(cap(b))*size && b0 < a0+uintptr(cap(a))*size
+}
+
+// reuse returns a copy of src, in dst's memory when it has room; like
+// slices.Clone, nil for a nil src.
+func reuse[E any](dst, src []E) []E {
+	if src == nil || dst == nil {
+		return slices.Clone(src)
+	}
+	return append(dst[:0], src...)
+}
+
 // planner carries one reconcile.
 type planner[T any] struct {
 	in        *CloneSet[T]
 	pods      []Pod          // the input, read only
 	names     map[string]int // pods' indexes by name
+	order     []int          // the revisions in sortRevisions order
+	mem       *planMem       // the memory the Sync is written to
+	coll      *int32         // the status's CollisionCount
 	revisions []ControllerRevision
 	now       time.Time
 	opts      Options
@@ -500,7 +563,7 @@ func (p *planner[T]) run() error {
 	}
 	// The revisions the steps see: the listed ones and the update
 	// revision as written this reconcile.
-	p.outRevs = slices.Clone(p.revisions)
+	p.outRevs = reuse(p.outRevs, p.revisions)
 	switch p.active.Action {
 	case CreateRevision:
 		p.outRevs = append(p.outRevs, p.active.Update)
@@ -514,7 +577,7 @@ func (p *planner[T]) run() error {
 		p.summary = append(p.summary, why{kind: sumAction, first: len(p.actions) - 1})
 	}
 	p.warnMissingRevisions()
-	p.out = slices.Clone(p.pods)
+	p.out = reuse(p.out, p.pods)
 
 	var failure string
 	if p.in.Deleting {
@@ -541,11 +604,13 @@ func (p *planner[T]) sync() (string, error) {
 	if sd.Modified {
 		return "", nil
 	}
-	ud, whys, err := update(cs, p.pods, p.outRevs, p.revs, p.now, p.opts)
+	p.mem.revOrder = slices.Grow(p.mem.revOrder[:0], len(p.outRevs)) // room for update's order
+	ud, whys, err := update(cs, p.pods, p.outRevs, p.mem.revOrder, p.revs, p.now, p.opts)
 	if err != nil {
 		return "", err
 	}
-	p.update = &ud
+	p.mem.update = ud
+	p.update = &p.mem.update
 	p.applyUpdate(whys)
 	if ud.Requeue > 0 {
 		p.after(ud.Requeue)
@@ -736,7 +801,7 @@ func (p *planner[T]) finish(failure string) error {
 		}
 		base = &c
 	}
-	su := calculateStatus(base, p.pods, p.revs, p.now) // inputs checked: see sync
+	su := calculateStatus(base, p.pods, p.revs, p.now, p.coll) // inputs checked: see sync
 	p.status = su
 	if su.Write {
 		p.cs.Status = su.Status
@@ -751,10 +816,12 @@ func (p *planner[T]) finish(failure string) error {
 		p.retry = true
 	}
 	p.trim()
-	del, err := HistoryToDelete(p.revisions, p.revs.current(), p.revs.Update, p.pods, p.in.RevisionHistoryLimit)
-	if err != nil {
-		return err
+	limit := p.in.RevisionHistoryLimit
+	if limit != nil && *limit < 0 {
+		return inputError("spec.revisionHistoryLimit", "%d: must not be negative", *limit)
 	}
+	// The revisions were checked and sorted (p.order) by Planner.Plan.
+	del := historyToDelete(p.revisions, p.order, p.revs.current(), p.revs.Update, p.pods, int(historyLimit(p.in)))
 	if len(del) > 0 {
 		gone := make(map[string]bool, len(del))
 		for _, i := range del {
@@ -868,8 +935,12 @@ func (p *planner[T]) result() Sync[T] {
 	if p.update != nil && p.updEnd > p.updFirst {
 		p.update.Actions = p.actions[p.updFirst:p.updEnd:p.updEnd]
 	}
+	actions := p.actions
+	if len(actions) == 0 {
+		actions = nil // as a fresh Planner leaves it
+	}
 	s := Sync[T]{
-		Actions:   p.actions,
+		Actions:   actions,
 		CloneSet:  p.cs,
 		Pods:      p.out,
 		Revisions: p.outRevs,
@@ -902,6 +973,9 @@ func (p *planner[T]) warnMissingRevisions() {
 			missing = map[string][]string{}
 		}
 		missing[q.Revision] = append(missing[q.Revision], q.Name)
+	}
+	if len(missing) == 0 {
+		return
 	}
 	for _, rev := range slices.Sorted(maps.Keys(missing)) {
 		p.warnings = append(p.warnings, missingRevisionWarning(rev, missing[rev]))

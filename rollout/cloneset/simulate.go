@@ -664,8 +664,14 @@ func (s *sim[T]) step(k int, now time.Time, events []string, sync *Sync[T], all 
 	res := resolve(&s.cur)
 	st := Step{
 		Sync: k, Time: now, Elapsed: now.Sub(s.cfg.Start), Events: events,
-		Actions: sync.Actions, Reason: sync.Reason, Warnings: sync.Warnings, Status: sync.Status.Status,
+		Actions: slices.Clone(sync.Actions), Reason: sync.Reason, Warnings: sync.Warnings, Status: sync.Status.Status,
 		Replicas: s.cur.Replicas, Partition: res.Partition, MaxSurge: sat32(res.MaxSurge), MaxUnavailable: sat32(res.MaxUnavailable),
+	}
+	// The Planner reuses the Sync's memory two reconciles later: keep a
+	// copy of what lives there.
+	if c := st.Status.CollisionCount; c != nil {
+		n := *c
+		st.Status.CollisionCount = &n
 	}
 	for i := range all {
 		if IsPodActive(&all[i]) {

@@ -159,7 +159,7 @@ func Update[T any](cs *CloneSet[T], pods []Pod, revisions []ControllerRevision, 
 	if err := checkPods(pods); err != nil {
 		return UpdateDecision{}, err
 	}
-	d, whys, err := update(cs, pods, revisions, revs, now, opts)
+	d, whys, err := update(cs, pods, revisions, nil, revs, now, opts)
 	if err != nil {
 		return UpdateDecision{}, err
 	}
@@ -171,10 +171,9 @@ func Update[T any](cs *CloneSet[T], pods []Pod, revisions []ControllerRevision, 
 // update is Update on a CloneSet and pods already checked (checkCloneSet,
 // checkPods); the revisions and the strategy are checked here. The
 // actions' reasons are not written: whys[i] holds the facts of
-// Actions[i]'s.
-func update[T any](cs *CloneSet[T], pods []Pod, revisions []ControllerRevision, revs Revisions, now time.Time, opts Options) (d UpdateDecision, whys []why, err error) {
-	revOrder, err := sortRevisions(revisions)
-	if err != nil {
+// Actions[i]'s. revOrder is memory for the revisions' order (may be nil).
+func update[T any](cs *CloneSet[T], pods []Pod, revisions []ControllerRevision, revOrder []int, revs Revisions, now time.Time, opts Options) (d UpdateDecision, whys []why, err error) {
+	if revOrder, err = sortRevisionsInto(revOrder, revisions); err != nil {
 		return UpdateDecision{}, nil, err
 	}
 	strategy := cs.UpdateStrategy.Type
