@@ -124,12 +124,13 @@ type Config[T any] struct {
 
 // DefaultMaxPods is the bound on the simulated cluster's pods when
 // Config.MaxPods is zero: 1,000,000. Every reconcile plans every pod, in
-// about 0.2 µs per pod and 1 KiB of memory per pod held (the pods of
-// the state and of the sync, their simulated kubelet's plan, the
-// planner's indexes), so a reconcile at the bound takes about a quarter
-// of a second and a GiB: a rollout of MaxSyncs 1,000 reconciles then
-// takes minutes, which is as much as a simulation should. A real
-// CloneSet is far smaller (kruise creates pods one API call at a time).
+// about half a microsecond per pod (BenchmarkPlan), and the simulation
+// holds about 1 KiB per pod (the pods of the state and of the Planner's
+// two syncs, their simulated kubelet's plan, the index by name), so a
+// reconcile at the bound takes about half a second and the simulation a
+// GiB: a rollout of MaxSyncs 1,000 reconciles then takes minutes, which
+// is as much as a simulation should. A real CloneSet is far smaller
+// (kruise creates its pods one API call at a time).
 const DefaultMaxPods = 1_000_000
 
 // Outcome is how a simulation ended.
