@@ -3,6 +3,7 @@ package kruiseapps
 import (
 	"encoding/json"
 	"fmt"
+	"iter"
 	"maps"
 	"strings"
 	"time"
@@ -104,7 +105,9 @@ const (
 //
 //   - WriteRevision: a new revision is created (NewRevisionObject); an
 //     existing one is updated with its new number.
-//   - CreatePod: the pod kruise builds from the template of the
+//   - CreatePod: one Change per pod the action creates (Count of them,
+//     named as s.CreatedPods names them, so the Changes of a sync grow
+//     with the pods it creates), each the pod kruise builds from the template of the
 //     revision it is created at (decoded from that revision's data): the
 //     template's labels, annotations, finalizers and spec; the
 //     controller-revision-hash label (the revision name), the
@@ -158,7 +161,27 @@ func Changes(cs *kruise.CloneSet, pods []*corev1.Pod, revisions []*appsv1.Contro
 		}
 	}
 	var out []Change
+	next, stop := iter.Pull2(s.CreatedPods())
+	defer stop()
 	for _, a := range s.Actions {
+		if a.Kind == cloneset.CreatePod {
+			for range max(a.Count, 1) {
+				q, err, ok := next()
+				if err != nil {
+					return nil, err
+				}
+				if !ok {
+					return nil, fmt.Errorf("kruiseapps: the sync's CreatedPods end before its CreatePod actions")
+				}
+				p, err := c.newPod(q.Name, q.Revision)
+				if err != nil {
+					return nil, err
+				}
+				c.pods[p.Name] = p
+				out = append(out, Change{Verb: VerbCreatePod, Pod: p.DeepCopy(), Reason: a.Reason})
+			}
+			continue
+		}
 		ch, err := c.change(&a)
 		if err != nil {
 			return nil, err
@@ -201,13 +224,6 @@ func (c *changer) change(a *cloneset.Action) (Change, error) {
 			return Change{}, fmt.Errorf("kruiseapps: deletion of unknown revision %q", a.Revision)
 		}
 		return Change{Verb: VerbDeleteRevision, Revision: old.DeepCopy()}, nil
-	case cloneset.CreatePod:
-		p, err := c.newPod(a.Pod, a.Revision)
-		if err != nil {
-			return Change{}, err
-		}
-		c.pods[p.Name] = p
-		return Change{Verb: VerbCreatePod, Pod: p.DeepCopy()}, nil
 	case cloneset.DeletePod:
 		old, ok := c.pods[a.Pod]
 		if !ok {

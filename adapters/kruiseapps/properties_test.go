@@ -2,6 +2,7 @@ package kruiseapps_test
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 	"time"
 
@@ -103,12 +104,23 @@ func TestChangesAgreeWithSync(t *testing.T) {
 		if err != nil {
 			t.Fatalf("Changes: %v (plan: %s)", err, s.Reason)
 		}
-		if len(changes) != len(s.Actions) {
-			t.Fatalf("Changes wrote %d changes for %d actions", len(changes), len(s.Actions))
+		// One change per action, and per pod of a CreatePod.
+		var perChange []cloneset.Action
+		for _, a := range s.Actions {
+			n := int32(1)
+			if a.Kind == cloneset.CreatePod {
+				n = max(a.Count, 1)
+			}
+			for range n {
+				perChange = append(perChange, a)
+			}
+		}
+		if len(changes) != len(perChange) {
+			t.Fatalf("Changes wrote %d changes for %d actions (%d with the pods of each CreatePod)", len(changes), len(s.Actions), len(perChange))
 		}
 		last := map[string]*corev1.Pod{}
 		for i, c := range changes {
-			a := s.Actions[i]
+			a := perChange[i]
 			want, ok := verbOf[a.Kind]
 			if a.Kind == cloneset.WriteRevision {
 				want, ok = kruiseapps.VerbCreateRevision, true
@@ -123,7 +135,11 @@ func TestChangesAgreeWithSync(t *testing.T) {
 				last[c.Pod.Name] = c.Pod
 			}
 		}
-		for _, want := range s.Pods {
+		after, err := s.AppendCreatedPods(slices.Clip(s.Pods))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, want := range after {
 			obj, ok := last[want.Name]
 			if !ok {
 				continue

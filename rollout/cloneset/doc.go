@@ -6,7 +6,9 @@
 //   - [Plan] (and [PlanWith], with [Options]): one whole sync (revision,
 //     scale or update, status) as a [Sync]: the writes in kruise's order,
 //     each an [Action] with a reason a person can read, and the objects as
-//     the sync leaves them.
+//     the sync leaves them. Pods to create are one CreatePod action per
+//     revision with a count, so a sync's cost does not grow with
+//     spec.replicas; [Sync.CreatedPods] names them on demand.
 //   - [Simulate]: a rollout sync by sync against a simulated cluster,
 //     partition batches included, as a [Trace] of steps ([Step]) and an
 //     [Outcome].

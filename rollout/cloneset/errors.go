@@ -62,10 +62,16 @@ func negativeError(path string, n int32) error {
 // before, or with a negative restart count. It allocates a set of names
 // only when there is more than one pod.
 func checkPods(pods []Pod) error {
-	var seen map[string]struct{}
+	var seen map[string]int
 	if len(pods) > 1 {
-		seen = make(map[string]struct{}, len(pods))
+		seen = make(map[string]int, len(pods))
 	}
+	return indexPods(pods, seen)
+}
+
+// indexPods is checkPods filling seen, when not nil, with every pod's
+// index by name; seen must be empty.
+func indexPods(pods []Pod, seen map[string]int) error {
 	for i := range pods {
 		p := &pods[i]
 		path := func() string { return "pods[" + strconv.Itoa(i) + "]" }
@@ -81,7 +87,7 @@ func checkPods(pods []Pod) error {
 			if _, dup := seen[p.Name]; dup {
 				return &field.Error{Prefix: "cloneset", Field: path() + ".name", Detail: "duplicate name " + strconv.Quote(p.Name), Err: field.ErrDuplicate}
 			}
-			seen[p.Name] = struct{}{}
+			seen[p.Name] = i
 		}
 	}
 	return nil

@@ -3,6 +3,8 @@ package cloneset_test
 import (
 	"encoding/json"
 	"fmt"
+	"math"
+	"slices"
 	"strings"
 	"time"
 
@@ -37,11 +39,20 @@ func ExamplePlan() {
 	for _, a := range s.Actions {
 		fmt.Println(strings.Join(strings.Fields(fmt.Sprint(a.Kind, " ", a.Pod, " ", a.Revision)), " "))
 	}
+	// The CreatePod action stands for its Count pods; CreatedPods names them.
+	for p, err := range s.CreatedPods() {
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		fmt.Println("new pod", p.Name, p.Revision)
+	}
 	fmt.Println(s.Reason)
 	// Output:
 	// WriteRevision demo-5b54ff9d4d
-	// CreatePod demo-xcvbh demo-5b54ff9d4d
+	// CreatePod demo-5b54ff9d4d
 	// WriteStatus
+	// new pod demo-xcvbh demo-5b54ff9d4d
 	// created revision demo-5b54ff9d4d (number 2) for the new template; created 1 pod, 1 at the update revision: 11 pods wanted (10 replicas + surge 1), 10 exist; kept 6 pods on the old revision: partition 60% of 10 rounds up to 6
 }
 
@@ -214,7 +225,12 @@ func ExamplePlanner() {
 			return
 		}
 		fmt.Printf("%d actions, reason %q\n", len(s.Actions), s.Reason)
-		cs, pods, revs = &s.CloneSet, s.Pods, s.Revisions
+		// The next sync sees the pods this one created.
+		if pods, err = s.AppendCreatedPods(slices.Clip(s.Pods)); err != nil {
+			fmt.Println(err)
+			return
+		}
+		cs, revs = &s.CloneSet, s.Revisions
 		now = now.Add(10 * time.Second)
 	}
 	fmt.Println(p.Explain().Reason)
@@ -253,4 +269,53 @@ func ExamplePlanner_Explain() {
 	// ""
 	// update budget 1: pod demo-0 marked for deletion, to be recreated at demo-5b54ff9d4d (ReCreate)
 	// created revision demo-5b54ff9d4d (number 2) for the new template; marked 1 pod for recreation at demo-5b54ff9d4d (update budget 1); 3 more pods to move to demo-5b54ff9d4d, held back by the update budget 1 (maxUnavailable 1 + 4 pods - 4 replicas)
+}
+
+func ExampleSync_CreatedPods() {
+	// A CloneSet of MaxInt32 replicas and no pods: Plan writes one
+	// CreatePod action with the count, in microseconds, and the names
+	// are made as they are read.
+	cs := &cloneset.CloneSet[json.RawMessage]{Name: "demo", Replicas: math.MaxInt32, Template: json.RawMessage(`{"metadata":{"creationTimestamp":null,"labels":{"app":"demo"}},"spec":{"containers":[{"name":"main","image":"nginx:1.25","resources":{}}]}}`)}
+	s, err := cloneset.Plan(cs, nil, nil, time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	a := s.Actions[1]
+	fmt.Println(a.Kind, a.Count, a.Revision)
+	n := 0
+	for p, err := range s.CreatedPods() {
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		fmt.Println(p.Name, p.Phase, p.Lifecycle, p.CreationTime.Format(time.TimeOnly))
+		if n++; n == 3 {
+			break
+		}
+	}
+	// Output:
+	// CreatePod 2147483647 demo-788944f45
+	// demo-xcvbh Pending PreparingNormal 12:00:00
+	// demo-nwrfc Pending PreparingNormal 12:00:00
+	// demo-k724q Pending PreparingNormal 12:00:00
+}
+
+func ExampleSync_AppendCreatedPods() {
+	cs := &cloneset.CloneSet[json.RawMessage]{Name: "demo", Replicas: 3, Template: json.RawMessage(`{"metadata":{"creationTimestamp":null,"labels":{"app":"demo"}},"spec":{"containers":[{"name":"main","image":"nginx:1.25","resources":{}}]}}`)}
+	s, _ := cloneset.Plan(cs, nil, nil, time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC))
+	// The pods as the sync leaves them, for the next sync: s.Pods (none
+	// here) and the ones it creates.
+	pods, err := s.AppendCreatedPods(slices.Clip(s.Pods))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, p := range pods {
+		fmt.Println(p.Name, p.Revision)
+	}
+	// Output:
+	// demo-xcvbh demo-788944f45
+	// demo-nwrfc demo-788944f45
+	// demo-k724q demo-788944f45
 }

@@ -32,10 +32,22 @@ func HistoryToDelete(revisions []ControllerRevision, current, update string, pod
 	if err != nil {
 		return nil, err
 	}
+	return historyToDelete(revisions, order, current, update, pods, keep), nil
+}
+
+// historyToDelete is HistoryToDelete with revisions already checked and
+// sorted (order, from sortRevisions) and the limit read (keep >= 0).
+func historyToDelete(revisions []ControllerRevision, order []int, current, update string, pods []Pod, keep int) []int {
+	// At most len(revisions) revisions are unused: with no more than
+	// keep of them, none is deleted, whatever the pods are at.
+	if len(revisions) <= keep {
+		return nil
+	}
 	// Pods match a revision by the part after the last '-' unless the
-	// label equals the name exactly; index both forms once.
-	exact := make(map[string]struct{}, len(pods))
-	short := make(map[string]struct{}, len(pods))
+	// label equals the name exactly; index both forms once. Pods share
+	// few revisions: the sets hold about as many as revisions, not pods.
+	exact := make(map[string]struct{}, len(revisions))
+	short := make(map[string]struct{}, len(revisions))
 	for i := range pods {
 		if IsPodActive(&pods[i]) {
 			exact[pods[i].Revision] = struct{}{}
@@ -59,7 +71,7 @@ func HistoryToDelete(revisions []ControllerRevision, current, update string, pod
 		}
 	}
 	if len(dead) <= keep {
-		return nil, nil
+		return nil
 	}
-	return dead[:len(dead)-keep], nil
+	return dead[:len(dead)-keep]
 }

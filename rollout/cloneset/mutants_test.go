@@ -1,6 +1,7 @@
 package cloneset
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -61,12 +62,22 @@ func TestPlanCreatesCurrentRevisionPodsFirst(t *testing.T) {
 	var got []string
 	for _, a := range s.Actions {
 		if a.Kind == CreatePod {
-			got = append(got, a.Revision)
+			got = append(got, fmt.Sprint(a.Count, " at ", a.Revision))
 		}
 	}
-	want := []string{r1.Name, r1.Name, s.Revs.Update, s.Revs.Update}
+	want := []string{"2 at " + r1.Name, "2 at " + s.Revs.Update}
 	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("Plan(R4 P2, no pods, template changed): revisions of the CreatePod actions (-want +got):\n%s", diff)
+		t.Errorf("Plan(R4 P2, no pods, template changed): the CreatePod actions (-want +got):\n%s", diff)
+	}
+	got = nil
+	for p, err := range s.CreatedPods() {
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, p.Revision)
+	}
+	if diff := cmp.Diff([]string{r1.Name, r1.Name, s.Revs.Update, s.Revs.Update}, got); diff != "" {
+		t.Errorf("Plan(R4 P2, no pods, template changed): revisions of the CreatedPods (-want +got):\n%s", diff)
 	}
 }
 

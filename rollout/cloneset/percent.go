@@ -64,7 +64,13 @@ func legacyScaled(v intorpercent.IntOrString, total int64, up bool) (int64, erro
 	if !v.IsString {
 		return int64(v.Int), nil
 	}
-	n, err := strconv.Atoi(strings.ReplaceAll(v.Str, "%", ""))
+	str := v.Str
+	if strings.Count(str, "%") == 1 && strings.HasSuffix(str, "%") {
+		str = str[:len(str)-1] // as ReplaceAll would give, without a copy
+	} else {
+		str = strings.ReplaceAll(str, "%", "")
+	}
+	n, err := strconv.Atoi(str)
 	if err != nil {
 		return 0, err
 	}

@@ -1,14 +1,17 @@
 package cloneset
 
 import (
+	"bytes"
+	"encoding"
 	"encoding/json"
 	"fmt"
-	"hash/fnv"
 	"maps"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
+	"unsafe"
 )
 
 // ActionKind is what an Action writes: one kind per write of a sync,
@@ -30,7 +33,10 @@ const (
 	// an older revision with the same template the next number (a
 	// rollback); Action.Revision names it.
 	WriteRevision ActionKind = iota + 1
-	// CreatePod creates a pod at Action.Revision, in PreparingNormal.
+	// CreatePod creates Action.Count pods at Action.Revision, in
+	// PreparingNormal. Plan writes at most two, each for all the pods it
+	// creates at one revision (the current revision's first), without
+	// naming them: [Sync.CreatedPods] yields the pods with their names.
 	CreatePod
 	// DeletePod deletes a pod (it becomes Terminating).
 	DeletePod
@@ -111,8 +117,14 @@ func (k ActionKind) String() string {
 type Action struct {
 	Kind ActionKind `json:"kind"`
 	// Pod names the pod acted on; "" for revision, status and CloneSet
-	// writes. For CreatePod it is the name Plan gives the new pod.
+	// writes, and for Plan's CreatePod actions, which stand for Count pods
+	// (Sync.CreatedPods names them). A CreatePod a caller writes with Pod
+	// set and Count 0 or 1 creates that one pod.
 	Pod string `json:"pod,omitempty"`
+	// Count is how many pods a CreatePod creates, at least 1 in Plan's
+	// actions; 0 in every other kind of action. A CreatePod with Count 0
+	// creates one pod.
+	Count int32 `json:"count,omitempty"`
 	// Revision is the revision a created pod is at, the target of an
 	// update (UpdatePodInPlace, RecreatePod), the revision of a held
 	// update (ApplyHeldPodUpdate, DropHeldPodUpdate), or the revision
@@ -157,14 +169,17 @@ type Sync[T any] struct {
 	// server does on a spec change. Nothing in it is shared with the
 	// input that the reconcile changed.
 	CloneSet CloneSet[T] `json:"cloneSet"`
-	// Pods are the pods as the reconcile leaves them, in input order, the
-	// created ones last (in creation order). A deleted pod stays, with
-	// Terminating set, as the API server keeps it until its containers
-	// stop. A created pod has CreationTime now, Phase Pending, lifecycle
-	// PreparingNormal, no node and no labels: a caller writing it adds the
-	// template's labels and kruise's revision labels. Maps and slices of a
-	// changed pod are fresh.
+	// Pods are the pods passed in as the reconcile leaves them, in input
+	// order. A deleted pod stays, with Terminating set, as the API server
+	// keeps it until its containers stop. Maps and slices of a changed
+	// pod are fresh. The pods the CreatePod actions create are not in
+	// Pods, so that a sync's size does not grow with spec.replicas:
+	// [Sync.CreatedPods] yields them and [Sync.AppendCreatedPods] appends
+	// them, as the next reconcile's input wants them.
 	Pods []Pod `json:"pods"`
+	// Time is the time the sync ran (Plan's now), the CreationTime of the
+	// pods it creates.
+	Time time.Time `json:"time"`
 	// Revisions are the ControllerRevisions as the reconcile leaves them:
 	// in input order without deleted ones, a created one last, a
 	// renumbered one with its new Number.
@@ -251,10 +266,15 @@ func Plan[T any](cs *CloneSet[T], pods []Pod, revisions []ControllerRevision, no
 // (see Sync.Warnings); a template type that is not shaped like a
 // corev1.PodTemplateSpec says how to diff itself with [InPlaceDiffer].
 //
-// A created pod is named "<cs.Name>-" followed by five characters of
-// Kubernetes' safe alphabet derived from a counter, the first such names
-// not taken by any pod passed in (kruise picks them at random, or reuses
-// a free PVC's instance id). Everything else is Scale's, Update's and
+// The pods the scale step creates are one CreatePod action per revision
+// with a Count, not named by Plan: [Sync.CreatedPods] names them lazily
+// ("<cs.Name>-" followed by five characters of Kubernetes' safe alphabet
+// derived from a counter, the first such names not taken by any pod
+// passed in; kruise picks them at random, or reuses a free PVC's instance
+// id). So Plan costs O(len(pods) log len(pods) + len(revisions)) and the
+// writes it names, whatever spec.replicas is: at MaxInt32 replicas and no
+// pods, what any small plan costs (BenchmarkPlanMaxInt32: tens of
+// microseconds). Everything else is Scale's, Update's and
 // CalculateStatus's; ties are broken by pod name, so the result does not
 // depend on the order of pods or revisions (beyond the order of the
 // output slices, which follow the input).
@@ -289,20 +309,42 @@ type Planner[T any] struct {
 	// Options are the options every Plan call uses, as PlanWith's.
 	Options Options
 
-	p    planner[T]
-	bufs [2]Sync[T]
-	next int      // the buffer the next Plan writes
-	last *Sync[T] // the Sync the last Plan call returned; nil after a failure
+	p     planner[T]
+	mem   [2]planMem // the memory of the Syncs in bufs
+	order []int      // the revisions' order
+	// whys, summary and notes are the last sync's reasons' facts.
+	whys, summary, notes []why
+	names                map[string]int // the pods' indexes by name, kept for the next call
+	// tmpl and enc encode the template; lastTmpl and lastData are the
+	// last template's encoding and its RevisionData.
+	tmpl     bytes.Buffer
+	enc      *json.Encoder
+	lastTmpl []byte
+	lastData []byte
+	// byPointer says encoding/json encodes *T as T (see
+	// encodesSameByPointer).
+	byPointer bool
+	bufs      [2]Sync[T]
+	next      int      // the buffer the next Plan writes
+	last      *Sync[T] // the Sync the last Plan call returned; nil after a failure
 }
 
 // Plan returns what one sync does to cs, its pods and its revisions at
 // now, as PlanWith(cs, pods, revisions, now, p.Options) does, with the
 // same errors, and with two differences, the same as rollout.Planner's:
 //
-//   - The Sync belongs to the Planner: it stays valid until the second
-//     call of Plan after this one, so that this Sync's CloneSet, Pods and
-//     Revisions may be the next call's input, as in a controller's loop.
-//     The slices in it are the caller's to keep.
+//   - The Sync and the slices in it (Actions, Pods, Revisions, Update and
+//     its Actions, the status's CollisionCount) belong to the Planner,
+//     as rollout.Planner's do. They stay valid until the second call of
+//     Plan after this one, so that this Sync's CloneSet, Pods and
+//     Revisions may be the next call's input, as in a controller's loop
+//     (with the created pods appended: [Sync.AppendCreatedPods]); copy
+//     what you keep longer. Maps and the other slices are as PlanWith
+//     gives them. An older Sync may be passed back too: its memory is
+//     then left to the caller. A Planner in a loop over a CloneSet at
+//     rest allocates nothing per sync once its memory has grown, when
+//     encoding/json encodes the template without allocating (a
+//     json.RawMessage does; it allocates for a map).
 //   - Reasons are not written: every Action.Reason (in Actions and in
 //     Update.Actions, which share their memory) and Sync.Reason are ""
 //     until Explain writes them, so a caller that does not read them does
@@ -314,33 +356,118 @@ func (p *Planner[T]) Plan(cs *CloneSet[T], pods []Pod, revisions []ControllerRev
 	if err := checkCloneSet(cs); err != nil {
 		return nil, err
 	}
-	if err := checkPods(pods); err != nil {
+	// One index of the pods by name serves the check for duplicates and
+	// every step that looks a pod up; its memory serves the next call.
+	if p.names == nil {
+		p.names = make(map[string]int, len(pods))
+	} else {
+		clear(p.names)
+	}
+	if err := indexPods(pods, p.names); err != nil {
 		return nil, err
 	}
-	tmpl, err := json.Marshal(cs.Template)
-	if err != nil {
-		return nil, inputError("spec.template", "encoding: %v", err)
-	}
-	data, err := RevisionData(tmpl)
+	data, cached, err := p.revisionData(cs)
 	if err != nil {
 		return nil, err
 	}
-	active, err := ActiveRevisions(cs.Name, revisions, data, cs.Status.CurrentRevision, collisionCount(cs))
+	if p.order, err = sortRevisionsInto(p.order, revisions); err != nil {
+		return nil, err
+	}
+	active, err := activeRevisions(cs.Name, revisions, p.order, data, cs.Status.CurrentRevision, collisionCount(cs))
 	if err != nil {
 		return nil, err
 	}
-	p.p = planner[T]{in: cs, pods: pods, revisions: revisions, now: now, opts: p.Options, active: active}
+	if cached && active.Action == CreateRevision {
+		// The Sync's new revision is the caller's: not the cache's memory.
+		active.Update.Data = bytes.Clone(data)
+	}
+	m := &p.mem[p.next]
+	if m.holds(cs.Status.CollisionCount, pods, revisions) {
+		*m = planMem{} // the caller's now: plan into new memory
+	}
+	p.p = planner[T]{in: cs, pods: pods, names: p.names, order: p.order, revisions: revisions, now: now, opts: p.Options, active: active,
+		mem: m, coll: &m.coll, out: m.out, outRevs: m.revs, actions: m.actions[:0], whys: p.whys[:0], summary: p.summary[:0], notes: p.notes[:0]}
 	pl := &p.p
 	pl.revs = Revisions{Current: active.Current, Update: active.Update.Name}
 	if err := pl.run(); err != nil {
 		p.p = planner[T]{}
 		return nil, err
 	}
+	m.out, m.revs, m.actions = pl.out, pl.outRevs, pl.actions
+	p.whys, p.summary, p.notes = pl.whys, pl.summary, pl.notes
 	out := &p.bufs[p.next]
 	p.next ^= 1
 	*out = pl.result()
 	p.last = out
 	return out, nil
+}
+
+// revisionData returns RevisionData of cs.Template as encoding/json
+// encodes it. The Planner keeps the last template's encoding and data,
+// so that a template encoded as the last call's (the steady state of a
+// loop) is not decoded again; cached says data is that memory.
+func (p *Planner[T]) revisionData(cs *CloneSet[T]) (data []byte, cached bool, err error) {
+	if p.enc == nil {
+		p.enc = json.NewEncoder(&p.tmpl)
+		p.byPointer = encodesSameByPointer(reflect.TypeFor[T]())
+	}
+	p.tmpl.Reset()
+	var v any = &cs.Template // no copy of the template
+	if !p.byPointer {
+		v = cs.Template
+	}
+	if err := p.enc.Encode(v); err != nil {
+		p.lastTmpl, p.lastData = p.lastTmpl[:0], nil
+		return nil, false, inputError("spec.template", "encoding: %v", err)
+	}
+	tmpl := bytes.TrimSuffix(p.tmpl.Bytes(), []byte{'\n'}) // Encode ends with a newline; Marshal does not
+	if p.lastData != nil && bytes.Equal(tmpl, p.lastTmpl) {
+		return p.lastData, true, nil
+	}
+	data, err = RevisionData(tmpl)
+	if err != nil {
+		p.lastTmpl, p.lastData = p.lastTmpl[:0], nil
+		return nil, false, err
+	}
+	p.lastTmpl, p.lastData = append(p.lastTmpl[:0], tmpl...), data
+	return data, false, nil
+}
+
+// encodesSameByPointer reports whether encoding/json encodes a *t as it
+// encodes a t (json.Marshal(v) of a t, which is not addressable).
+// encoding/json calls a MarshalJSON or MarshalText method that only the
+// pointer has on addressable values only; through a pointer, t and the
+// fields and array elements within it (not behind a pointer, slice, map
+// or interface, whose values are as addressable either way) are
+// addressable. So the two differ exactly when t or such a field's type
+// has such a method on its pointer only.
+func encodesSameByPointer(t reflect.Type) bool {
+	marshaler := reflect.TypeFor[json.Marshaler]()
+	text := reflect.TypeFor[encoding.TextMarshaler]()
+	seen := map[reflect.Type]bool{}
+	var ok func(t reflect.Type) bool
+	ok = func(t reflect.Type) bool {
+		if seen[t] || t.Kind() == reflect.Pointer || t.Kind() == reflect.Interface {
+			return true
+		}
+		seen[t] = true
+		pt := reflect.PointerTo(t)
+		if (pt.Implements(marshaler) && !t.Implements(marshaler)) || (pt.Implements(text) && !t.Implements(text)) {
+			return false
+		}
+		switch t.Kind() {
+		case reflect.Array:
+			return ok(t.Elem())
+		case reflect.Struct:
+			for i := range t.NumField() {
+				if !ok(t.Field(i).Type) {
+					return false
+				}
+			}
+		}
+		return true
+	}
+	return ok(t)
 }
 
 // Explain writes the reasons of the Sync the last Plan call returned:
@@ -359,10 +486,52 @@ func (p *Planner[T]) Explain() *Sync[T] {
 	return p.last
 }
 
+// planMem is the memory of one Sync a Planner returns: a Planner
+// alternates between two, so that a Sync it returned may be the next
+// call's input.
+type planMem struct {
+	out      []Pod
+	revs     []ControllerRevision
+	actions  []Action
+	update   UpdateDecision
+	coll     int32 // the status's CollisionCount
+	revOrder []int // the update step's order of the revisions
+}
+
+// holds reports whether an input's pods, revisions or collision count
+// live, in part, in m's memory (the caller passed an older Sync of the
+// Planner back).
+func (m *planMem) holds(coll *int32, pods []Pod, revisions []ControllerRevision) bool {
+	return overlaps(m.out, pods) || overlaps(m.revs, revisions) || coll == &m.coll
+}
+
+// overlaps reports whether a and b share memory.
+func overlaps[E any](a, b []E) bool {
+	if cap(a) == 0 || cap(b) == 0 {
+		return false
+	}
+	size := unsafe.Sizeof(*new(E))
+	a0, b0 := uintptr(unsafe.Pointer(unsafe.SliceData(a))), uintptr(unsafe.Pointer(unsafe.SliceData(b)))
+	return a0 < b0+uintptr(cap(b))*size && b0 < a0+uintptr(cap(a))*size
+}
+
+// reuse returns a copy of src, in dst's memory when it has room; like
+// slices.Clone, nil for a nil src.
+func reuse[E any](dst, src []E) []E {
+	if src == nil || dst == nil {
+		return slices.Clone(src)
+	}
+	return append(dst[:0], src...)
+}
+
 // planner carries one reconcile.
 type planner[T any] struct {
 	in        *CloneSet[T]
-	pods      []Pod // the input, read only
+	pods      []Pod          // the input, read only
+	names     map[string]int // pods' indexes by name
+	order     []int          // the revisions in sortRevisions order
+	mem       *planMem       // the memory the Sync is written to
+	coll      *int32         // the status's CollisionCount
 	revisions []ControllerRevision
 	now       time.Time
 	opts      Options
@@ -395,7 +564,7 @@ func (p *planner[T]) run() error {
 	}
 	// The revisions the steps see: the listed ones and the update
 	// revision as written this reconcile.
-	p.outRevs = slices.Clone(p.revisions)
+	p.outRevs = reuse(p.outRevs, p.revisions)
 	switch p.active.Action {
 	case CreateRevision:
 		p.outRevs = append(p.outRevs, p.active.Update)
@@ -409,7 +578,7 @@ func (p *planner[T]) run() error {
 		p.summary = append(p.summary, why{kind: sumAction, first: len(p.actions) - 1})
 	}
 	p.warnMissingRevisions()
-	p.out = slices.Clone(p.pods)
+	p.out = reuse(p.out, p.pods)
 
 	var failure string
 	if p.in.Deleting {
@@ -436,11 +605,13 @@ func (p *planner[T]) sync() (string, error) {
 	if sd.Modified {
 		return "", nil
 	}
-	ud, whys, err := update(cs, p.pods, p.outRevs, p.revs, p.now, p.opts)
+	p.mem.revOrder = slices.Grow(p.mem.revOrder[:0], len(p.outRevs)) // room for update's order
+	ud, whys, err := update(cs, p.pods, p.outRevs, p.mem.revOrder, p.revs, p.now, p.opts)
 	if err != nil {
 		return "", err
 	}
-	p.update = &ud
+	p.mem.update = ud
+	p.update = &p.mem.update
 	p.applyUpdate(whys)
 	if ud.Requeue > 0 {
 		p.after(ud.Requeue)
@@ -458,14 +629,10 @@ func collisionCount[T any](cs *CloneSet[T]) int32 {
 	return *cs.Status.CollisionCount
 }
 
-// indexByName maps pod names to their index in p.pods, built once when a
-// step acts on pods.
+// indexByName maps pod names to their index in p.pods (built by
+// Planner.Plan with the check for duplicate names).
 func (p *planner[T]) indexByName() map[string]int {
-	m := make(map[string]int, len(p.pods))
-	for i := range p.pods {
-		m[p.pods[i].Name] = i
-	}
-	return m
+	return p.names
 }
 
 // applyScale records the scale step's writes and applies them to p.out.
@@ -489,6 +656,7 @@ func (p *planner[T]) applyScale() {
 		return
 	}
 	// The deleting branches.
+	p.grow(len(sd.PrepareDelete) + len(sd.Delete))
 	idx := p.indexByName()
 	for _, name := range sd.PrepareDelete {
 		p.setLifecycle(idx[name], PreparingDelete, why{kind: whyPrepareDelete})
@@ -510,53 +678,22 @@ func (p *planner[T]) applyScale() {
 	}
 }
 
-// create records the pods the scale step creates.
+// create records the pods the scale step creates: one CreatePod action
+// per revision, with its count; Sync.CreatedPods names them.
 func (p *planner[T]) create() {
 	sd := &p.scale
-	if sd.CreateCurrent+sd.CreateUpdate == 0 {
+	if sd.CreateCurrent == 0 && sd.CreateUpdate == 0 {
 		p.notes = append(p.notes, why{kind: noteNoPodCreated})
 		return
 	}
-	taken := make(map[string]struct{}, len(p.pods))
-	for i := range p.pods {
-		taken[p.pods[i].Name] = struct{}{}
-	}
-	var k uint64
-	add := func(rev string, atUpdate bool) {
-		name := p.podName(taken, &k)
-		p.out = append(p.out, Pod{Name: name, Revision: rev, Phase: PodPending, CreationTime: p.now, Lifecycle: PreparingNormal})
-		p.act(Action{Kind: CreatePod, Pod: name, Revision: rev, To: PreparingNormal}, why{kind: whyCreated, atUpdate: atUpdate})
-	}
 	// Kruise creates the current-revision pods first.
-	for range sd.CreateCurrent {
-		add(p.revs.current(), false)
+	if n := sd.CreateCurrent; n > 0 {
+		p.act(Action{Kind: CreatePod, Revision: p.revs.current(), Count: n, To: PreparingNormal}, why{kind: whyCreated})
 	}
-	for range sd.CreateUpdate {
-		add(p.revs.Update, true)
+	if n := sd.CreateUpdate; n > 0 {
+		p.act(Action{Kind: CreatePod, Revision: p.revs.Update, Count: n, To: PreparingNormal}, why{kind: whyCreated, atUpdate: true})
 	}
 	p.summary = append(p.summary, why{kind: sumCreated})
-}
-
-// podName returns the next free generated pod name.
-func (p *planner[T]) podName(taken map[string]struct{}, k *uint64) string {
-	for {
-		h := fnv.New64a()
-		h.Write([]byte(p.in.Name))
-		h.Write([]byte{0})
-		h.Write(strconv.AppendUint(nil, *k, 10))
-		*k++
-		v := h.Sum64()
-		var suffix [5]byte
-		for i := range suffix {
-			suffix[i] = safeAlphabet[v%uint64(len(safeAlphabet))]
-			v /= uint64(len(safeAlphabet))
-		}
-		name := p.in.Name + "-" + string(suffix[:])
-		if _, ok := taken[name]; !ok {
-			taken[name] = struct{}{}
-			return name
-		}
-	}
 }
 
 // setLifecycle moves p.out[i] to state to and records it.
@@ -575,6 +712,7 @@ func (p *planner[T]) applyUpdate(whys []why) {
 		idx = p.indexByName()
 	}
 	var inPlace, recreate, track, moves int
+	p.grow(len(ud.Actions))
 	p.updFirst = len(p.actions)
 	for n := range ud.Actions {
 		ua := &ud.Actions[n]
@@ -664,7 +802,7 @@ func (p *planner[T]) finish(failure string) error {
 		}
 		base = &c
 	}
-	su := calculateStatus(base, p.pods, p.revs, p.now) // inputs checked: see sync
+	su := calculateStatus(base, p.pods, p.revs, p.now, p.coll) // inputs checked: see sync
 	p.status = su
 	if su.Write {
 		p.cs.Status = su.Status
@@ -679,10 +817,12 @@ func (p *planner[T]) finish(failure string) error {
 		p.retry = true
 	}
 	p.trim()
-	del, err := HistoryToDelete(p.revisions, p.revs.current(), p.revs.Update, p.pods, p.in.RevisionHistoryLimit)
-	if err != nil {
-		return err
+	limit := p.in.RevisionHistoryLimit
+	if limit != nil && *limit < 0 {
+		return inputError("spec.revisionHistoryLimit", "%d: must not be negative", *limit)
 	}
+	// The revisions were checked and sorted (p.order) by Planner.Plan.
+	del := historyToDelete(p.revisions, p.order, p.revs.current(), p.revs.Update, p.pods, int(historyLimit(p.in)))
 	if len(del) > 0 {
 		gone := make(map[string]bool, len(del))
 		for _, i := range del {
@@ -777,6 +917,12 @@ func (p *planner[T]) settle() {
 	}
 }
 
+// grow makes room for n more actions.
+func (p *planner[T]) grow(n int) {
+	p.actions = slices.Grow(p.actions, n)
+	p.whys = slices.Grow(p.whys, n)
+}
+
 // act records an action and the facts of its reason.
 func (p *planner[T]) act(a Action, w why) {
 	p.actions = append(p.actions, a)
@@ -790,12 +936,17 @@ func (p *planner[T]) result() Sync[T] {
 	if p.update != nil && p.updEnd > p.updFirst {
 		p.update.Actions = p.actions[p.updFirst:p.updEnd:p.updEnd]
 	}
+	actions := p.actions
+	if len(actions) == 0 {
+		actions = nil // as a fresh Planner leaves it
+	}
 	s := Sync[T]{
-		Actions:   p.actions,
+		Actions:   actions,
 		CloneSet:  p.cs,
 		Pods:      p.out,
 		Revisions: p.outRevs,
 		Revs:      p.revs,
+		Time:      p.now,
 		Scale:     p.scale,
 		Update:    p.update,
 		Status:    p.status,
@@ -823,6 +974,9 @@ func (p *planner[T]) warnMissingRevisions() {
 			missing = map[string][]string{}
 		}
 		missing[q.Revision] = append(missing[q.Revision], q.Name)
+	}
+	if len(missing) == 0 {
+		return
 	}
 	for _, rev := range slices.Sorted(maps.Keys(missing)) {
 		p.warnings = append(p.warnings, missingRevisionWarning(rev, missing[rev]))

@@ -29,19 +29,61 @@ func planBenchState(b *testing.B, n int) (*CloneSet[podTemplate], []Pod, []Contr
 	return cs, pods, []ControllerRevision{r1, r2}
 }
 
-// BenchmarkPlan: one reconcile. The cost grows as O(n log n) in the
-// pods: the steps count them in O(n) and sort the update candidates.
+// planUpdateState is a CloneSet of n replicas at rest on nginx:1.25
+// whose template just changed to nginx:1.26: a rolling update, ReCreate,
+// maxUnavailable 20%, no partition, so that the update step chooses a
+// fifth of the pods (sorting the ones it acts on).
+func planUpdateState(b *testing.B, n int) (*CloneSet[podTemplate], []Pod, []ControllerRevision) {
+	cs, pods, revs := planBenchState(b, n)
+	cs.UpdateStrategy.Partition = nil
+	cs.UpdateStrategy.MaxSurge = nil
+	cs.UpdateStrategy.MaxUnavailable = str("20%")
+	for i := range pods {
+		pods[i].Revision = revs[0].Name
+		pods[i].ReadySince = t0.Add(-time.Hour)
+	}
+	return cs, pods, revs
+}
+
+// planBenchSizes are the pod counts of BenchmarkPlan: a realistic small
+// one, then doublings from 1,000 to 128,000 to show the cost linear, and
+// 100,000.
+var planBenchSizes = []int{10, 1000, 2000, 4000, 8000, 16000, 32000, 64000, 100000, 128000}
+
+// BenchmarkPlan: one reconcile, in two states. scaleout: the state of
+// planBenchState, whose sync creates the surge pod. update: the state of
+// planUpdateState, whose sync marks a fifth of the pods for recreation.
+// The cost is linear in the pods but for the sorts of the update
+// candidates and of the pods the steps act on (O(n log n)). Besides
+// ns/op, cpu-ns/op is the process's CPU time per op.
 func BenchmarkPlan(b *testing.B) {
-	for _, n := range []int{10, 1000, 100000} {
-		cs, pods, revs := planBenchState(b, n)
-		b.Run(strconv.Itoa(n), func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				if _, err := Plan(cs, pods, revs, t0); err != nil {
-					b.Fatal(err)
+	for _, st := range []struct {
+		name  string
+		state func(*testing.B, int) (*CloneSet[podTemplate], []Pod, []ControllerRevision)
+	}{{"scaleout", planBenchState}, {"update", planUpdateState}} {
+		for _, n := range planBenchSizes {
+			cs, pods, revs := st.state(b, n)
+			b.Run(st.name+"/"+strconv.Itoa(n), func(b *testing.B) {
+				b.ReportAllocs()
+				cpu0, ok := processCPU()
+				for b.Loop() {
+					if _, err := Plan(cs, pods, revs, t0); err != nil {
+						b.Fatal(err)
+					}
 				}
-			}
-		})
+				reportCPU(b, cpu0, ok)
+			})
+		}
+	}
+}
+
+// reportCPU reports the process's CPU time per op since cpu0 as
+// "cpu-ns/op": on a shared machine it varies less than the wall time
+// ns/op, since time spent waiting for a CPU does not count. It includes
+// the garbage collector's work on other threads.
+func reportCPU(b *testing.B, cpu0 time.Duration, ok bool) {
+	if cpu1, ok1 := processCPU(); ok && ok1 && b.N > 0 {
+		b.ReportMetric(float64(cpu1-cpu0)/float64(b.N), "cpu-ns/op")
 	}
 }
 

@@ -118,13 +118,19 @@ func TestPlanSpecReconcileExample(t *testing.T) {
 	if len(s3.Actions) < 1 || s3.Actions[0].Kind != CreatePod || s3.Actions[0].Revision != r2 || s3.Actions[0].To != PreparingNormal {
 		t.Fatalf("round 3 actions = %v, want a pod created at %s in PreparingNormal", planKinds(s3), r2)
 	}
-	created := s3.Pods[len(s3.Pods)-1]
-	if created.Name != s3.Actions[0].Pod || created.Lifecycle != PreparingNormal || created.Phase != PodPending || !created.CreationTime.Equal(t0.Add(20*time.Second)) {
-		t.Errorf("created pod = %+v", created)
+	if s3.Actions[0].Count != 1 || s3.Actions[0].Pod != "" || len(s3.Pods) != len(pods3) {
+		t.Fatalf("round 3: CreatePod %+v and %d pods, want count 1, no name and the %d pods passed in", s3.Actions[0], len(s3.Pods), len(pods3))
+	}
+	pods4, err := s3.AppendCreatedPods(slices.Clone(s3.Pods))
+	if err != nil {
+		t.Fatal(err)
+	}
+	created := pods4[len(pods4)-1]
+	if want := (Pod{Name: "demo-xcvbh", Revision: r2, Phase: PodPending, CreationTime: t0.Add(20 * time.Second), Lifecycle: PreparingNormal}); len(pods4) != len(pods3)+1 || !cmp.Equal(created, want) {
+		t.Errorf("round 3: %d pods after AppendCreatedPods, the created one %+v; want %d, %+v", len(pods4), created, len(pods3)+1, want)
 	}
 	// Round 4: once scheduled, the bookkeeping moves it to Normal and the
 	// update step stops there.
-	pods4 := slices.Clone(s3.Pods)
 	pods4[len(pods4)-1].NodeName = "node-2"
 	s4, err := Plan(&s3.CloneSet, pods4, s3.Revisions, t0.Add(30*time.Second))
 	if err != nil {

@@ -1,6 +1,7 @@
 package cloneset
 
 import (
+	"slices"
 	"testing"
 	"time"
 
@@ -106,6 +107,50 @@ func TestPlannerSyncStaysValidUntilTheSecondPlanAfterIt(t *testing.T) {
 		}
 		if diff := cmp.Diff(kept, *first); diff != "" {
 			t.Fatalf("the next Plan changed the Sync it was given (-before +after):\n%s", diff)
+		}
+	})
+}
+
+// TestPlannerTakesAnOlderSyncAsInput: the Planner writes each Sync into
+// one of two memories in turn; a Sync two calls old passed back as input
+// lives in the memory the call would write, so the call must plan into
+// new memory: the result equals PlanWith's on copies of the inputs, and
+// the older Sync's slices are left as they were.
+func TestPlannerTakesAnOlderSyncAsInput(t *testing.T) {
+	var p Planner[podTemplate]
+	rapid.Check(t, func(t *rapid.T) {
+		r1 := revisionOf(t, templateOf("nginx:1.25"), 1)
+		r2 := revisionOf(t, templateOf("nginx:1.26"), 2)
+		in := drawPlanInput(t, r1, r2)
+		p.Options = in.opts
+		s, err := p.Plan(in.cs, in.pods, in.revs, in.now)
+		if err != nil {
+			t.Skip("invalid input")
+		}
+		first := *s // the *Sync is the Planner's to reuse; its slices stay
+		cs, pods, revs := first.CloneSet, slices.Clone(first.Pods), slices.Clone(first.Revisions)
+		if _, err := p.Plan(&first.CloneSet, first.Pods, first.Revisions, in.now.Add(10*time.Second)); err != nil {
+			t.Fatalf("planning the Sync Plan returned: %v", err)
+		}
+		later := in.now.Add(20 * time.Second)
+		want, err := PlanWith(&cs, pods, revs, later, in.opts)
+		if err != nil {
+			t.Fatalf("PlanWith on a copy of the first Sync: %v", err)
+		}
+		firstCS := first.CloneSet
+		got, err := p.Plan(&firstCS, first.Pods, first.Revisions, later)
+		if err != nil {
+			t.Fatalf("Planner.Plan on the first Sync, two calls later: %v", err)
+		}
+		p.Explain()
+		if diff := cmp.Diff(want, *got); diff != "" {
+			t.Fatalf("Planner.Plan on a Sync two calls old differs from PlanWith (-PlanWith +Plan):\n%s", diff)
+		}
+		if diff := cmp.Diff(pods, first.Pods); diff != "" {
+			t.Fatalf("Planner.Plan overwrote the pods of a Sync two calls old it was given (-before +after):\n%s", diff)
+		}
+		if diff := cmp.Diff(revs, first.Revisions); diff != "" {
+			t.Fatalf("Planner.Plan overwrote the revisions of a Sync two calls old it was given (-before +after):\n%s", diff)
 		}
 	})
 }

@@ -242,6 +242,12 @@ func ActiveRevisions(cloneSet string, revisions []ControllerRevision, data []byt
 	if err != nil {
 		return ActiveRevisionsResult{}, err
 	}
+	return activeRevisions(cloneSet, revisions, order, data, currentRevision, collisionCount)
+}
+
+// activeRevisions is ActiveRevisions with revisions already checked and
+// sorted (order, from sortRevisions).
+func activeRevisions(cloneSet string, revisions []ControllerRevision, order []int, data []byte, currentRevision string, collisionCount int32) (ActiveRevisionsResult, error) {
 	next := int64(1)
 	if len(order) > 0 {
 		last := revisions[order[len(order)-1]].Number
@@ -324,6 +330,12 @@ func SortRevisions(revisions []ControllerRevision) ([]int, error) {
 }
 
 func sortRevisions(revisions []ControllerRevision) ([]int, error) {
+	return sortRevisionsInto(nil, revisions)
+}
+
+// sortRevisionsInto is sortRevisions writing the order into dst's memory
+// when it has room.
+func sortRevisionsInto(dst []int, revisions []ControllerRevision) ([]int, error) {
 	seen := make(map[string]struct{}, len(revisions))
 	for i := range revisions {
 		name := revisions[i].Name
@@ -335,9 +347,9 @@ func sortRevisions(revisions []ControllerRevision) ([]int, error) {
 		}
 		seen[name] = struct{}{}
 	}
-	order := make([]int, len(revisions))
-	for i := range order {
-		order[i] = i
+	order := dst[:0]
+	for i := range revisions {
+		order = append(order, i)
 	}
 	slices.SortFunc(order, func(a, b int) int {
 		ra, rb := &revisions[a], &revisions[b]

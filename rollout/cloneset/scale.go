@@ -160,14 +160,16 @@ type scaler[T any] struct {
 func (s *scaler[T]) run() ScaleDecision {
 	cs := s.cs
 	toDelete := nameSet(cs.ScaleStrategy.PodsToDelete)
-	// The active pods by name; the planned deletions.
-	var active, specified, preDelete []int
+	// The active pods (listed when a scale-in chooses among them); the
+	// planned deletions.
+	var nActive int
+	var specified, preDelete []int
 	for i := range s.pods {
 		p := &s.pods[i]
 		if !IsPodActive(p) {
 			continue
 		}
-		active = append(active, i)
+		nActive++
 		if p.SpecifiedDelete || toDelete.has(p.Name) {
 			specified = append(specified, i)
 		}
@@ -189,7 +191,7 @@ func (s *scaler[T]) run() ScaleDecision {
 
 	// 1. Regret.
 	if !markPodNotReady(cs.Lifecycle) {
-		d := int64(cs.Replicas) - int64(len(active)) + int64(numToDelete)
+		d := int64(cs.Replicas) - int64(nActive) + int64(numToDelete)
 		for _, i := range preDelete {
 			if d <= 0 {
 				break
@@ -256,6 +258,12 @@ func (s *scaler[T]) run() ScaleDecision {
 		if numToDelete > 0 {
 			s.dec.Branch = ScaleWaitForDeletion
 			return s.dec
+		}
+		active := make([]int, 0, nActive)
+		for i := range s.pods {
+			if IsPodActive(&s.pods[i]) {
+				active = append(active, i)
+			}
 		}
 		chosen := s.choosePodsToDelete(active, int(diffs.ScaleDownNum), int(diffs.ScaleDownNumOldRevision))
 		var del []int

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rolloutmath/rolloutmath/field"
 	"github.com/rolloutmath/rolloutmath/intorpercent"
 )
 
@@ -116,7 +117,21 @@ type Config[T any] struct {
 	// RecordPods keeps every pod in every Step (Step.Pods); off, one
 	// holds only the counts, so long simulations of many pods stay small.
 	RecordPods bool `json:"recordPods,omitempty"`
+	// MaxPods bounds the pods the simulated cluster holds (active and
+	// terminating); zero means DefaultMaxPods. See Simulate.
+	MaxPods int `json:"maxPods,omitempty"`
 }
+
+// DefaultMaxPods is the bound on the simulated cluster's pods when
+// Config.MaxPods is zero: 1,000,000. Every reconcile plans every pod, in
+// about half a microsecond per pod (BenchmarkPlan), and the simulation
+// holds about 1 KiB per pod (the pods of the state and of the Planner's
+// two syncs, their simulated kubelet's plan, the index by name), so a
+// reconcile at the bound takes about half a second and the simulation a
+// GiB: a rollout of MaxSyncs 1,000 reconciles then takes minutes, which
+// is as much as a simulation should. A real CloneSet is far smaller
+// (kruise creates its pods one API call at a time).
+const DefaultMaxPods = 1_000_000
 
 // Outcome is how a simulation ended.
 type Outcome uint8
@@ -270,9 +285,16 @@ type simPod struct {
 // TerminationDelay. Lifecycle hooks are never released by anyone, so a
 // pod waiting for one waits for ever.
 //
-// The cost is one Plan per reconcile: O(pods log pods) each. The number
-// of reconciles grows with R/(maxUnavailable + maxSurge) and with
-// ReadyDelay/Interval.
+// The cost is one Plan per reconcile: O(pods log pods) each, with the
+// pods bounded by Config.MaxPods (DefaultMaxPods when zero): a state
+// passed in, or a reconcile that creates pods, that would make the
+// cluster hold more pods ends the simulation with an error wrapping
+// field.ErrRange, before any pod beyond the bound is built:
+//
+//	cloneset: spec.replicas: 2147483647: reconcile 1 would leave 2147483647 pods, more than Config.MaxPods 1000000
+//
+// The number of reconciles grows with R/(maxUnavailable + maxSurge) and
+// with ReadyDelay/Interval.
 //
 // What the tests check after every reconcile of random rollouts
 // (replicas 0-200, counts and percentages, delays, events), and where
@@ -317,12 +339,18 @@ func Simulate[T any](cs *CloneSet[T], pods []Pod, revisions []ControllerRevision
 	if cfg.Nodes <= 0 {
 		cfg.Nodes = 3
 	}
+	if cfg.MaxPods <= 0 {
+		cfg.MaxPods = DefaultMaxPods
+	}
 	var tr Trace[T]
 	if err := checkCloneSet(cs); err != nil {
 		return tr, err
 	}
 	if err := checkPods(pods); err != nil {
 		return tr, err
+	}
+	if len(pods) > cfg.MaxPods {
+		return tr, tooManyPods(cs.Replicas, 0, int64(len(pods)), cfg.MaxPods)
 	}
 	s := &sim[T]{cfg: &cfg, cur: *cs, pods: slices.Clone(pods), revs: slices.Clone(revisions),
 		state: make(map[string]*simPod, len(pods)), reached: map[string]int32{}, initial: map[string]bool{}}
@@ -369,12 +397,21 @@ func Simulate[T any](cs *CloneSet[T], pods []Pod, revisions []ControllerRevision
 			tr.CloneSet, tr.Pods, tr.Revisions = s.cur, s.pods, s.revs
 			return tr, err
 		}
+		if n := int64(len(sync.Pods)) + int64(sync.Scale.CreateCurrent) + int64(sync.Scale.CreateUpdate); n > int64(cfg.MaxPods) {
+			tr.CloneSet, tr.Pods, tr.Revisions = s.cur, s.pods, s.revs
+			return tr, tooManyPods(s.cur.Replicas, k, n, cfg.MaxPods)
+		}
+		all, err := sync.AppendCreatedPods(slices.Clip(sync.Pods))
+		if err != nil {
+			tr.CloneSet, tr.Pods, tr.Revisions = s.cur, s.pods, s.revs
+			return tr, err
+		}
 		idle := len(sync.Actions) == 0 && len(events) == 0
 		if !idle {
 			planner.Explain()
-			tr.Steps = append(tr.Steps, s.step(k, now, events, sync))
+			tr.Steps = append(tr.Steps, s.step(k, now, events, sync, all))
 		}
-		s.take(sync, now)
+		s.take(sync, all, now)
 		// A pending partition batch cannot start either: the status it
 		// waits for no longer changes.
 		if idle && settled && k >= lastEvent && !sync.Requeue {
@@ -549,22 +586,31 @@ func (s *sim[T]) observe(now time.Time) bool {
 	return settled
 }
 
-// take adopts the reconcile's result and lets the simulated kubelet act
-// on its writes.
-func (s *sim[T]) take(sync *Sync[T], now time.Time) {
+// tooManyPods is Simulate's error for a state of n pods, more than max,
+// before reconcile k (0: the state passed in).
+func tooManyPods(replicas int32, k int, n int64, max int) error {
+	what := "the pods passed in are " + strconv.FormatInt(n, 10)
+	if k > 0 {
+		what = "reconcile " + strconv.Itoa(k) + " would leave " + strconv.FormatInt(n, 10) + " pods"
+	}
+	return &field.Error{Prefix: "cloneset", Field: "spec.replicas", Value: strconv.FormatInt(int64(replicas), 10),
+		Detail: what + ", more than Config.MaxPods " + strconv.Itoa(max), Err: field.ErrRange}
+}
+
+// take adopts the reconcile's result, with all its pods (sync.Pods and
+// the created ones, last), and lets the simulated kubelet act on its
+// writes.
+func (s *sim[T]) take(sync *Sync[T], all []Pod, now time.Time) {
 	s.cur = sync.CloneSet
-	s.pods, s.revs = sync.Pods, sync.Revisions
+	s.pods, s.revs = all, sync.Revisions
+	for i := len(sync.Pods); i < len(all); i++ {
+		p := &all[i]
+		s.state[p.Name] = &simPod{readyAt: now.Add(s.cfg.ReadyDelay), never: s.never(p.Revision)}
+		p.NodeName = "node-" + strconv.Itoa(s.created%s.cfg.Nodes+1)
+		s.created++
+	}
 	for _, a := range sync.Actions {
 		switch a.Kind {
-		case CreatePod:
-			sp := &simPod{readyAt: now.Add(s.cfg.ReadyDelay), never: s.never(a.Revision)}
-			s.state[a.Pod] = sp
-			i := len(s.pods) - 1
-			for s.pods[i].Name != a.Pod {
-				i--
-			}
-			s.pods[i].NodeName = "node-" + strconv.Itoa(s.created%s.cfg.Nodes+1)
-			s.created++
 		case DeletePod:
 			sp := s.state[a.Pod]
 			if sp == nil {
@@ -613,28 +659,35 @@ func (s *sim[T]) index(name string) int {
 	return -1
 }
 
-// step records a reconcile.
-func (s *sim[T]) step(k int, now time.Time, events []string, sync *Sync[T]) Step {
+// step records a reconcile; all are the pods it leaves (sync.Pods and
+// the created ones).
+func (s *sim[T]) step(k int, now time.Time, events []string, sync *Sync[T], all []Pod) Step {
 	res := resolve(&s.cur)
 	st := Step{
 		Sync: k, Time: now, Elapsed: now.Sub(s.cfg.Start), Events: events,
-		Actions: sync.Actions, Reason: sync.Reason, Warnings: sync.Warnings, Status: sync.Status.Status,
+		Actions: slices.Clone(sync.Actions), Reason: sync.Reason, Warnings: sync.Warnings, Status: sync.Status.Status,
 		Replicas: s.cur.Replicas, Partition: res.Partition, MaxSurge: sat32(res.MaxSurge), MaxUnavailable: sat32(res.MaxUnavailable),
 	}
-	for i := range sync.Pods {
-		if IsPodActive(&sync.Pods[i]) {
+	// The Planner reuses the Sync's memory two reconciles later: keep a
+	// copy of what lives there.
+	if c := st.Status.CollisionCount; c != nil {
+		n := *c
+		st.Status.CollisionCount = &n
+	}
+	for i := range all {
+		if IsPodActive(&all[i]) {
 			st.Active++
-		} else if sync.Pods[i].Terminating {
+		} else if all[i].Terminating {
 			st.Terminating++
 		}
 	}
 	if s.cfg.RecordPods {
-		order := make([]int, len(sync.Pods))
+		order := make([]int, len(all))
 		for i := range order {
 			order[i] = i
 		}
 		slices.SortFunc(order, func(a, b int) int {
-			pa, pb := &sync.Pods[a], &sync.Pods[b]
+			pa, pb := &all[a], &all[b]
 			if c := pa.CreationTime.Compare(pb.CreationTime); c != 0 {
 				return c
 			}
@@ -643,7 +696,7 @@ func (s *sim[T]) step(k int, now time.Time, events []string, sync *Sync[T]) Step
 		st.Pods = make([]PodState, len(order))
 		minReady := s.cur.MinReadySeconds
 		for n, i := range order {
-			p := &sync.Pods[i]
+			p := &all[i]
 			st.Pods[n] = PodState{Name: p.Name, Revision: p.Revision, Lifecycle: p.Lifecycle, Ready: IsPodUpdateReady(p, 0, now),
 				Available: IsPodAvailable(p, minReady, now), Terminating: p.Terminating}
 		}

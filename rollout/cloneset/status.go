@@ -95,12 +95,14 @@ func CalculateStatus[T any](cs *CloneSet[T], pods []Pod, revs Revisions, now tim
 	if err := checkPods(pods); err != nil {
 		return StatusUpdate{}, err
 	}
-	return calculateStatus(cs, pods, revs, now), nil
+	return calculateStatus(cs, pods, revs, now, nil), nil
 }
 
 // calculateStatus is CalculateStatus on inputs already checked
 // (checkCloneSet, checkPods).
-func calculateStatus[T any](cs *CloneSet[T], pods []Pod, revs Revisions, now time.Time) StatusUpdate {
+// The status's CollisionCount points to coll, or to a new int32 when coll
+// is nil.
+func calculateStatus[T any](cs *CloneSet[T], pods []Pod, revs Revisions, now time.Time, coll *int32) StatusUpdate {
 	st := Status{
 		ObservedGeneration: cs.Generation,
 		CurrentRevision:    revs.current(),
@@ -108,11 +110,14 @@ func calculateStatus[T any](cs *CloneSet[T], pods []Pod, revs Revisions, now tim
 		LabelSelector:      cs.Status.LabelSelector,
 		Conditions:         slices.Clone(cs.Status.Conditions),
 	}
-	var collisions int32
-	if cs.Status.CollisionCount != nil {
-		collisions = *cs.Status.CollisionCount
+	if coll == nil {
+		coll = new(int32)
 	}
-	st.CollisionCount = &collisions
+	*coll = 0
+	if cs.Status.CollisionCount != nil {
+		*coll = *cs.Status.CollisionCount
+	}
+	st.CollisionCount = coll
 	for i := range pods {
 		p := &pods[i]
 		if !IsPodActive(p) {

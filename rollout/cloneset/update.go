@@ -159,7 +159,7 @@ func Update[T any](cs *CloneSet[T], pods []Pod, revisions []ControllerRevision, 
 	if err := checkPods(pods); err != nil {
 		return UpdateDecision{}, err
 	}
-	d, whys, err := update(cs, pods, revisions, revs, now, opts)
+	d, whys, err := update(cs, pods, revisions, nil, revs, now, opts)
 	if err != nil {
 		return UpdateDecision{}, err
 	}
@@ -171,10 +171,9 @@ func Update[T any](cs *CloneSet[T], pods []Pod, revisions []ControllerRevision, 
 // update is Update on a CloneSet and pods already checked (checkCloneSet,
 // checkPods); the revisions and the strategy are checked here. The
 // actions' reasons are not written: whys[i] holds the facts of
-// Actions[i]'s.
-func update[T any](cs *CloneSet[T], pods []Pod, revisions []ControllerRevision, revs Revisions, now time.Time, opts Options) (d UpdateDecision, whys []why, err error) {
-	revOrder, err := sortRevisions(revisions)
-	if err != nil {
+// Actions[i]'s. revOrder is memory for the revisions' order (may be nil).
+func update[T any](cs *CloneSet[T], pods []Pod, revisions []ControllerRevision, revOrder []int, revs Revisions, now time.Time, opts Options) (d UpdateDecision, whys []why, err error) {
+	if revOrder, err = sortRevisionsInto(revOrder, revisions); err != nil {
 		return UpdateDecision{}, nil, err
 	}
 	strategy := cs.UpdateStrategy.Type
@@ -236,10 +235,16 @@ func (u *updater[T]) run() (UpdateDecision, error) {
 		hookNotReady = cs.Lifecycle.InPlaceUpdate.MarkPodNotReady
 	}
 
-	// Bookkeeping, pod by pod, by name.
-	byName := make([]int, 0, len(u.pods))
+	// Bookkeeping, pod by pod, by name: only the pods it acts on (a held
+	// update, an InPlaceUpdateReady condition to set, a lifecycle move)
+	// are sorted; the others change nothing, whatever their place.
+	var byName []int
 	for i := range u.pods {
-		if IsPodActive(&u.pods[i]) {
+		p := &u.pods[i]
+		if !IsPodActive(p) {
+			continue
+		}
+		if _, moved := RefreshLifecycle(cs.Lifecycle, p, update); moved || p.InPlaceUpdateGrace != nil || needsInPlaceUpdateReady(p) {
 			byName = append(byName, i)
 		}
 	}
@@ -259,7 +264,7 @@ func (u *updater[T]) run() (UpdateDecision, error) {
 			default:
 				u.add(Action{Kind: ApplyHeldPodUpdate, Pod: p.Name, Revision: g.Revision}, why{kind: whyHeldApplied, graceSeconds: g.GraceSeconds})
 			}
-		} else if (p.InPlaceUpdate == nil || p.InPlaceUpdate.Done) && p.InPlaceUpdateReady != "" && p.InPlaceUpdateReady != ConditionTrue {
+		} else if needsInPlaceUpdateReady(p) {
 			u.add(Action{Kind: SetPodInPlaceUpdateReady, Pod: p.Name}, why{kind: whyInPlaceReady})
 		}
 		if to, moved := RefreshLifecycle(cs.Lifecycle, p, update); moved {
@@ -295,6 +300,9 @@ func (u *updater[T]) run() (UpdateDecision, error) {
 	chosen := LimitUpdateIndexes(u.pods, cands, d.UpdateNum, d.UpdateMaxUnavailable, target, cs.MinReadySeconds, u.now)
 	u.d.Candidates, u.d.Chosen = podNameList(u.pods, cands), podNameList(u.pods, chosen)
 	u.d.Branch = UpdatePods
+	// At most one action per chosen pod.
+	u.d.Actions = slices.Grow(u.d.Actions, len(chosen))
+	u.whys = slices.Grow(u.whys, len(chosen))
 	for _, i := range chosen {
 		if failure, err := u.updatePod(&u.pods[i], target, d); err != nil {
 			return UpdateDecision{}, err
@@ -303,6 +311,14 @@ func (u *updater[T]) run() (UpdateDecision, error) {
 		}
 	}
 	return u.d, nil
+}
+
+// needsInPlaceUpdateReady reports whether the bookkeeping sets p's
+// InPlaceUpdateReady condition to True: its in-place update is over (or
+// there is none) and the condition is there but not True. A pod with a
+// held update is not asked (the held update comes first).
+func needsInPlaceUpdateReady(p *Pod) bool {
+	return (p.InPlaceUpdate == nil || p.InPlaceUpdate.Done) && p.InPlaceUpdateReady != "" && p.InPlaceUpdateReady != ConditionTrue
 }
 
 // updatePod decides one chosen pod; it returns kruise's error text, or an

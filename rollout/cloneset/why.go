@@ -23,7 +23,7 @@ const (
 	whyRegretted          // Pod; scene.replicas
 	whyPrepareDelete      // Pod; the deletion cause (scene.scale)
 	whyDeleted            // Pod, Revision; the deletion cause
-	whyCreated            // Pod, Revision; atUpdate; the creation cause (scene.scale)
+	whyCreated            // Revision, Count; atUpdate; the creation cause (scene.scale)
 	whyHeldDropped        // Pod, Revision
 	whyHeldApplied        // Pod; graceSeconds
 	whyInPlaceReady       // Pod
@@ -138,7 +138,8 @@ func (w *why) text(a *Action, sc *scene) string {
 		if w.atUpdate {
 			where = "update"
 		}
-		return fmt.Sprintf("created pod %s at the %s revision %s: %s", a.Pod, where, a.Revision, createCause(sc.scale))
+		n := max(a.Count, 1)
+		return fmt.Sprintf("created %d %s at the %s revision %s: %s", n, plural(int(n), "pod"), where, a.Revision, createCause(sc.scale))
 	case whyHeldDropped:
 		return fmt.Sprintf("pod %s is no longer at %s, the revision its held in-place update was for", a.Pod, a.Revision)
 	case whyHeldApplied:
@@ -209,7 +210,7 @@ func (w *why) text(a *Action, sc *scene) string {
 		if sd.CreateUpdate > 0 {
 			at = append(at, fmt.Sprintf("%d at the update revision", sd.CreateUpdate))
 		}
-		n := int(sd.CreateCurrent + sd.CreateUpdate)
+		n := int(sd.CreateCurrent) + int(sd.CreateUpdate)
 		return fmt.Sprintf("created %d %s, %s: %s", n, plural(n, "pod"), strings.Join(at, " and "), createCause(sd))
 	case sumInPlace:
 		return fmt.Sprintf("updated %d %s in place to %s (%s)", w.count, plural(w.count, "pod"), sc.update.Target, budget(sc.update))
