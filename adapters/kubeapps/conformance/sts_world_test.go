@@ -1,0 +1,458 @@
+package conformance
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"sort"
+	"time"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/equality"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/intstr"
+	core "k8s.io/client-go/testing"
+)
+
+// stsWorld is the cluster of one StatefulSet trace in virtual time: the
+// objects the API server holds after the last sync, the state of the
+// MaxUnavailableStatefulSet gate in kube-controller-manager, and what
+// the kubelets will do with every pod. Between syncs the harness plays
+// the user (scripted events), the kubelets (pods start, become ready,
+// sometimes stop being ready or fail; terminating pods go away after a
+// while) and lets time pass.
+type stsWorld struct {
+	r    *rand.Rand
+	now  time.Time
+	obj  *stsObjects
+	gate bool
+	fate map[types.UID]*podFate
+	// log holds what happened since the previous sync, for reports.
+	log []string
+}
+
+// podFate is what the kubelet does with one pod: it runs at runAt,
+// becomes ready at readyAt unless broken (its container never passes
+// its readiness probe), and, once terminating, is gone at goneAt.
+type podFate struct {
+	runAt, readyAt, goneAt time.Time
+	broken                 bool
+}
+
+// stsImages are the images a trace moves between: templates come back
+// (a rollback renumbers an old revision), and one never becomes ready.
+var stsImages = []string{"web:1", "web:2", "web:3", "web:bad"}
+
+// stsBrokenImage is the image whose pods never become ready.
+const stsBrokenImage = "web:bad"
+
+// stsMaxUnavailable draws a maxUnavailable the API server accepts (or
+// nil: the field unset).
+func (w *stsWorld) maxUnavailable() *intstr.IntOrString {
+	choices := []*intstr.IntOrString{
+		nil, ptrIOS(intstr.FromInt32(1)), ptrIOS(intstr.FromInt32(2)), ptrIOS(intstr.FromInt32(3)),
+		ptrIOS(intstr.FromString("1%")), ptrIOS(intstr.FromString("25%")), ptrIOS(intstr.FromString("50%")), ptrIOS(intstr.FromString("100%")),
+	}
+	return choices[w.r.IntN(len(choices))]
+}
+
+func ptrIOS(v intstr.IntOrString) *intstr.IntOrString { return &v }
+
+// strategy draws an update strategy as the API server stores it:
+// OnDelete, RollingUpdate without a rollingUpdate block (kept nil when
+// the type was given explicitly), or RollingUpdate with a partition
+// (defaulted to 0 when the block is given) and a maxUnavailable.
+func (w *stsWorld) strategy(replicas int32) appsv1.StatefulSetUpdateStrategy {
+	switch n := w.r.IntN(8); {
+	case n == 0:
+		return appsv1.StatefulSetUpdateStrategy{Type: appsv1.OnDeleteStatefulSetStrategyType}
+	case n == 1:
+		return appsv1.StatefulSetUpdateStrategy{Type: appsv1.RollingUpdateStatefulSetStrategyType}
+	default:
+		return appsv1.StatefulSetUpdateStrategy{
+			Type:          appsv1.RollingUpdateStatefulSetStrategyType,
+			RollingUpdate: &appsv1.RollingUpdateStatefulSetStrategy{Partition: ptr32(w.partition(replicas)), MaxUnavailable: w.maxUnavailable()},
+		}
+	}
+}
+
+// partition draws a partition: often 0, else up to one past replicas.
+func (w *stsWorld) partition(replicas int32) int32 {
+	if w.r.IntN(2) == 0 {
+		return 0
+	}
+	return w.r.Int32N(replicas + 2)
+}
+
+func stsTemplate(image string) corev1.PodTemplateSpec { return tracePodTemplate(image) }
+
+func newStsWorld(seed uint64) *stsWorld {
+	r := rand.New(rand.NewPCG(seed, seed^0x5151f00d))
+	w := &stsWorld{r: r, now: traceStart, fate: map[types.UID]*podFate{}, gate: r.IntN(2) == 0}
+	replicas := int32(r.IntN(6))
+	set := &appsv1.StatefulSet{
+		ObjectMeta: metav1.ObjectMeta{
+			Name: stsName, Namespace: traceNamespace, UID: stsUID, Generation: 1,
+			CreationTimestamp: metav1.Time{Time: traceStart},
+		},
+		Spec: appsv1.StatefulSetSpec{
+			Replicas:             ptr32(replicas),
+			Selector:             traceSelector(),
+			Template:             stsTemplate(stsImages[0]),
+			ServiceName:          stsName,
+			PodManagementPolicy:  []appsv1.PodManagementPolicyType{appsv1.OrderedReadyPodManagement, appsv1.ParallelPodManagement}[r.IntN(2)],
+			MinReadySeconds:      []int32{0, 0, 1, 5}[r.IntN(4)],
+			RevisionHistoryLimit: ptr32([]int32{0, 1, 2, 10}[r.IntN(4)]),
+			PersistentVolumeClaimRetentionPolicy: &appsv1.StatefulSetPersistentVolumeClaimRetentionPolicy{
+				WhenDeleted: appsv1.RetainPersistentVolumeClaimRetentionPolicyType,
+				WhenScaled:  appsv1.RetainPersistentVolumeClaimRetentionPolicyType,
+			},
+		},
+	}
+	set.Spec.UpdateStrategy = w.strategy(replicas)
+	if r.IntN(3) == 0 {
+		set.Spec.Ordinals = &appsv1.StatefulSetOrdinals{Start: r.Int32N(4)}
+	}
+	w.obj = &stsObjects{set: set, pods: map[string]*corev1.Pod{}, revs: map[string]*appsv1.ControllerRevision{}}
+	w.log = append(w.log, "created: "+describeSts(set)+fmt.Sprintf(" gate=%v", w.gate))
+	return w
+}
+
+// advance lets virtual time pass: often not at all or a few seconds,
+// sometimes longer than any delay of the kubelet model.
+func (w *stsWorld) advance() {
+	var s int
+	switch n := w.r.IntN(20); {
+	case n < 4:
+		s = 0
+	case n < 14:
+		s = 1 + w.r.IntN(4)
+	case n < 18:
+		s = 5 + w.r.IntN(15)
+	default:
+		s = 30 + w.r.IntN(60)
+	}
+	w.now = w.now.Add(time.Duration(s) * time.Second)
+}
+
+func secs(n int) time.Duration { return time.Duration(n) * time.Second }
+
+// tick plays the kubelets: every pod moves toward its fate as far as
+// the virtual time allows, now and then a ready pod stops being ready
+// for a while or fails, and terminating pods go away.
+func (w *stsWorld) tick() {
+	for _, p := range w.obj.sortedPods() {
+		f := w.fate[p.UID]
+		if f == nil {
+			run := p.CreationTimestamp.Add(secs(w.r.IntN(4)))
+			f = &podFate{runAt: run, readyAt: run.Add(secs(w.r.IntN(8))), broken: image(&corev1.PodTemplateSpec{Spec: p.Spec}) == stsBrokenImage || w.r.IntN(30) == 0}
+			w.fate[p.UID] = f
+		}
+		if p.DeletionTimestamp != nil {
+			if f.goneAt.IsZero() {
+				f.goneAt = p.DeletionTimestamp.Add(secs(w.r.IntN(12)))
+			}
+			if !w.now.Before(f.goneAt) {
+				delete(w.obj.pods, p.Name)
+				delete(w.fate, p.UID)
+				w.log = append(w.log, "pod "+p.Name+" gone")
+			}
+			continue
+		}
+		switch p.Status.Phase {
+		case corev1.PodPending:
+			if !w.now.Before(f.runAt) {
+				p.Status.Phase = corev1.PodRunning
+				setReady(p, false, f.runAt)
+			}
+		case corev1.PodRunning:
+			ready := isReady(p)
+			switch {
+			case !ready && !f.broken && !w.now.Before(f.readyAt):
+				setReady(p, true, f.readyAt)
+			case ready && w.r.IntN(40) == 0:
+				setReady(p, false, w.now)
+				f.readyAt = w.now.Add(secs(2 + w.r.IntN(8)))
+				w.log = append(w.log, "pod "+p.Name+" not ready")
+			case w.r.IntN(120) == 0:
+				p.Status.Phase = []corev1.PodPhase{corev1.PodFailed, corev1.PodFailed, corev1.PodSucceeded}[w.r.IntN(3)]
+				setReady(p, false, w.now)
+				w.log = append(w.log, "pod "+p.Name+" "+string(p.Status.Phase))
+			}
+		}
+	}
+}
+
+func isReady(p *corev1.Pod) bool {
+	for _, c := range p.Status.Conditions {
+		if c.Type == corev1.PodReady {
+			return c.Status == corev1.ConditionTrue
+		}
+	}
+	return false
+}
+
+// setReady sets the pod's Ready condition, changed at t.
+func setReady(p *corev1.Pod, ready bool, t time.Time) {
+	st := corev1.ConditionFalse
+	if ready {
+		st = corev1.ConditionTrue
+	}
+	p.Status.Conditions = []corev1.PodCondition{{Type: corev1.PodReady, Status: st, LastTransitionTime: metav1.Time{Time: t}}}
+}
+
+// userUpdate applies a user's change to the StatefulSet spec with the API
+// server's rule: metadata.generation rises when the spec changes.
+func (w *stsWorld) userUpdate(what string, change func(s *appsv1.StatefulSet)) {
+	s := w.obj.set.DeepCopy()
+	change(s)
+	if equality.Semantic.DeepEqual(s.Spec, w.obj.set.Spec) {
+		return
+	}
+	s.Generation++
+	w.obj.set = s
+	w.log = append(w.log, what)
+}
+
+// event plays one scripted action of the user (or of the cluster admin,
+// for the feature gate).
+func (w *stsWorld) event() {
+	r := w.r
+	set := w.obj.set
+	replicas := *set.Spec.Replicas
+	switch n := r.IntN(100); {
+	case n < 22:
+		img := stsImages[r.IntN(len(stsImages))]
+		w.userUpdate("set image "+img, func(s *appsv1.StatefulSet) { s.Spec.Template = stsTemplate(img) })
+	case n < 38:
+		if set.Spec.UpdateStrategy.RollingUpdate == nil {
+			return
+		}
+		p := w.partition(replicas)
+		w.userUpdate(fmt.Sprintf("partition %d", p), func(s *appsv1.StatefulSet) { s.Spec.UpdateStrategy.RollingUpdate.Partition = ptr32(p) })
+	case n < 53:
+		R := int32(r.IntN(7))
+		w.userUpdate(fmt.Sprintf("scale to %d", R), func(s *appsv1.StatefulSet) { s.Spec.Replicas = ptr32(R) })
+	case n < 60:
+		if set.Spec.UpdateStrategy.RollingUpdate == nil {
+			return
+		}
+		mu := w.maxUnavailable()
+		w.userUpdate("maxUnavailable "+iosString(mu), func(s *appsv1.StatefulSet) { s.Spec.UpdateStrategy.RollingUpdate.MaxUnavailable = mu })
+	case n < 66:
+		st := w.strategy(replicas)
+		w.userUpdate("strategy "+strategyString(st), func(s *appsv1.StatefulSet) { s.Spec.UpdateStrategy = st })
+	case n < 72:
+		w.gate = !w.gate
+		w.log = append(w.log, fmt.Sprintf("MaxUnavailableStatefulSet=%v", w.gate))
+	case n < 77:
+		m := []int32{0, 1, 5, 10}[r.IntN(4)]
+		w.userUpdate(fmt.Sprintf("minReadySeconds %d", m), func(s *appsv1.StatefulSet) { s.Spec.MinReadySeconds = m })
+	case n < 82:
+		var o *appsv1.StatefulSetOrdinals
+		if r.IntN(4) > 0 {
+			o = &appsv1.StatefulSetOrdinals{Start: r.Int32N(4)}
+		}
+		w.userUpdate("ordinals "+ordinalsString(o), func(s *appsv1.StatefulSet) { s.Spec.Ordinals = o })
+	case n < 85:
+		h := []int32{0, 1, 2, 10}[r.IntN(4)]
+		w.userUpdate(fmt.Sprintf("revisionHistoryLimit %d", h), func(s *appsv1.StatefulSet) { s.Spec.RevisionHistoryLimit = ptr32(h) })
+	case n < 95:
+		pods := w.obj.sortedPods()
+		if len(pods) == 0 {
+			return
+		}
+		p := pods[r.IntN(len(pods))]
+		if p.DeletionTimestamp == nil {
+			p.DeletionTimestamp = &metav1.Time{Time: w.now}
+			w.log = append(w.log, "kubectl delete pod "+p.Name)
+		}
+	}
+}
+
+func iosString(v *intstr.IntOrString) string {
+	if v == nil {
+		return "unset"
+	}
+	return v.String()
+}
+
+func ordinalsString(o *appsv1.StatefulSetOrdinals) string {
+	if o == nil {
+		return "unset"
+	}
+	return fmt.Sprint(o.Start)
+}
+
+func strategyString(st appsv1.StatefulSetUpdateStrategy) string {
+	s := string(st.Type)
+	if ru := st.RollingUpdate; ru != nil {
+		s += fmt.Sprintf("(partition=%d maxUnavailable=%s)", *ru.Partition, iosString(ru.MaxUnavailable))
+	} else if st.Type == appsv1.RollingUpdateStatefulSetStrategyType {
+		s += "(no rollingUpdate)"
+	}
+	return s
+}
+
+// describeSts prints the StatefulSet's spec in one line.
+func describeSts(s *appsv1.StatefulSet) string {
+	return fmt.Sprintf("replicas=%d %s %s ordinals=%s image=%s minReadySeconds=%d revisionHistoryLimit=%d",
+		*s.Spec.Replicas, s.Spec.PodManagementPolicy, strategyString(s.Spec.UpdateStrategy), ordinalsString(s.Spec.Ordinals),
+		image(&s.Spec.Template), s.Spec.MinReadySeconds, *s.Spec.RevisionHistoryLimit)
+}
+
+// stsWrite is one write of a sync as the API server received it.
+type stsWrite struct {
+	// Kind is "pod", "revision" or "status"; Verb is create, update or
+	// delete (status: update).
+	Kind, Verb, Name string
+	// Refused is set when the API server refused the write.
+	Refused bool
+	Pod     *corev1.Pod
+	Rev     *appsv1.ControllerRevision
+	Status  *appsv1.StatefulSetStatus
+}
+
+func (w stsWrite) String() string {
+	s := w.Verb + " " + w.Kind + " " + w.Name
+	switch {
+	case w.Pod != nil:
+		s += fmt.Sprintf(" revision=%s image=%s", w.Pod.Labels[appsv1.StatefulSetRevisionLabel], image(&corev1.PodTemplateSpec{Spec: w.Pod.Spec}))
+	case w.Rev != nil:
+		s += fmt.Sprintf(" revision=%d", w.Rev.Revision)
+	case w.Status != nil:
+		s += " " + stsStatusString(w.Status)
+	}
+	if w.Refused {
+		s += " (refused)"
+	}
+	return s
+}
+
+func stsStatusString(st *appsv1.StatefulSetStatus) string {
+	cc := "nil"
+	if st.CollisionCount != nil {
+		cc = fmt.Sprint(*st.CollisionCount)
+	}
+	return fmt.Sprintf("{observedGeneration=%d replicas=%d ready=%d available=%d current=%d updated=%d currentRevision=%s updateRevision=%s collisionCount=%s}",
+		st.ObservedGeneration, st.Replicas, st.ReadyReplicas, st.AvailableReplicas, st.CurrentReplicas, st.UpdatedReplicas, st.CurrentRevision, st.UpdateRevision, cc)
+}
+
+// stsWrites extracts the writes from a sync's recorded actions, in the
+// order the API server received them (reads and events left out).
+func stsWrites(actions []core.Action, failed []bool) []stsWrite {
+	var out []stsWrite
+	for i, a := range actions {
+		res, verb := a.GetResource().Resource, a.GetVerb()
+		if verb != "create" && verb != "update" && verb != "delete" && verb != "patch" {
+			continue
+		}
+		w := stsWrite{Verb: verb, Refused: failed[i]}
+		switch res {
+		case "pods":
+			w.Kind = "pod"
+		case "controllerrevisions":
+			w.Kind = "revision"
+		case "statefulsets":
+			w.Kind = "status"
+		default:
+			continue
+		}
+		switch a := a.(type) {
+		case core.CreateAction:
+			w.setObject(a.GetObject())
+		case core.UpdateAction:
+			w.setObject(a.GetObject())
+		case core.DeleteAction:
+			w.Name = a.GetName()
+		case core.PatchAction:
+			w.Name = a.GetName()
+		}
+		out = append(out, w)
+	}
+	return out
+}
+
+func (w *stsWrite) setObject(o any) {
+	switch o := o.(type) {
+	case *corev1.Pod:
+		w.Name, w.Pod = o.Name, o.DeepCopy()
+	case *appsv1.ControllerRevision:
+		w.Name, w.Rev = o.Name, o.DeepCopy()
+	case *appsv1.StatefulSet:
+		w.Name, w.Status = o.Name, o.Status.DeepCopy()
+	}
+}
+
+// podOrdinal parses the ordinal of a pod named <set>-<n>; -1 otherwise.
+func podOrdinal(name string) int {
+	var n int
+	if _, err := fmt.Sscanf(name, stsName+"-%d", &n); err != nil || fmt.Sprintf("%s-%d", stsName, n) != name {
+		return -1
+	}
+	return n
+}
+
+// stsPhase names the part of a sync a pod write belongs to, in the
+// order the controller runs them: 0 the replicas (processReplica:
+// creations, deletions of failed or succeeded pods, identity updates),
+// 1 the condemned pods (processCondemned), 2 the update step.
+func stsPhase(w stsWrite, before *stsObjects) int {
+	set := before.set
+	start := int32(0)
+	if set.Spec.Ordinals != nil {
+		start = set.Spec.Ordinals.Start
+	}
+	ord := int32(podOrdinal(w.Name))
+	inRange := ord >= start && ord < start+*set.Spec.Replicas
+	switch {
+	case w.Verb != "delete":
+		return 0
+	case !inRange:
+		return 1
+	}
+	if p := before.pods[w.Name]; p != nil && (p.Status.Phase == corev1.PodFailed || p.Status.Phase == corev1.PodSucceeded) {
+		return 0
+	}
+	return 2
+}
+
+// canonicalOrder returns ws with the order upstream does not fix made
+// canonical. Under Parallel, processReplica and processCondemned run in
+// slowStartBatch: batches of 1, 2, 4, … goroutines, the writes inside a
+// batch in whatever order the goroutines reach the API server. The
+// batches follow each other, so the slot order is fixed only up to
+// reordering inside a batch; this sorts each maximal run of pod writes
+// of the same phase (replicas ascending, condemned descending by
+// ordinal). The update step and everything under OrderedReady are
+// sequential and kept as they are.
+func canonicalOrder(ws []stsWrite, before *stsObjects) []stsWrite {
+	out := append([]stsWrite(nil), ws...)
+	if before.set.Spec.PodManagementPolicy != appsv1.ParallelPodManagement {
+		return out
+	}
+	for i := 0; i < len(out); {
+		if out[i].Kind != "pod" {
+			i++
+			continue
+		}
+		ph := stsPhase(out[i], before)
+		j := i + 1
+		for j < len(out) && out[j].Kind == "pod" && stsPhase(out[j], before) == ph {
+			j++
+		}
+		if ph != 2 {
+			run := out[i:j]
+			sort.SliceStable(run, func(a, b int) bool {
+				oa, ob := podOrdinal(run[a].Name), podOrdinal(run[b].Name)
+				if ph == 1 {
+					return oa > ob
+				}
+				return oa < ob
+			})
+		}
+		i = j
+	}
+	return out
+}
