@@ -157,13 +157,18 @@ type Sync[T any] struct {
 	Actions []Action `json:"actions,omitempty"`
 	// StatefulSet is the set as the sync leaves it: its status is the
 	// one written, or the input's when nothing is written or the write
-	// is rejected. Nothing in it is shared with the input.
+	// is rejected. The spec is the input's copied by value: maps and
+	// pointers in it (and in the template) are shared, and the sync
+	// never changes them; Status.CollisionCount is fresh.
 	StatefulSet StatefulSet[T] `json:"statefulSet"`
-	// Pods are the set's pods as the sync leaves them: the input's
-	// members in input order (released and non-member pods left out),
-	// a deleted pod with Terminating set, then the created pods in
-	// creation order (Phase Pending, not ready, CreationTime now,
-	// ControllerUID the set's).
+	// Pods are the set's pods as the sync leaves them: the pods it
+	// claimed, in input order (released, ignored and non-member pods
+	// left out; an adopted pod with ControllerUID set, a deleted one
+	// with Terminating set, one whose identity was fixed with
+	// PodNameLabel set), then the created pods in creation order (Phase
+	// Pending, not ready, CreationTime now, ControllerUID the set's UID,
+	// PodNameLabel their name, Labels the set's TemplateLabels map,
+	// shared). Labels of the other pods are the input's maps.
 	Pods []Pod `json:"pods"`
 	// Revisions are the ControllerRevisions as the sync leaves them: in
 	// input order without deleted ones, a renumbered one with its new
@@ -181,10 +186,12 @@ type Sync[T any] struct {
 	MaxUnavailable int32 `json:"maxUnavailable,omitempty"`
 	// StoppedAt is the part of the sync where an OrderedReady stop ended
 	// the pod writes (StepReplicas or StepCondemned), or where the update
-	// step waited (StepUpdate); 0 when nothing stopped it. StoppedPod
-	// names the pod that stopped it.
-	StoppedAt  Step   `json:"stoppedAt,omitempty"`
-	StoppedPod string `json:"stoppedPod,omitempty"`
+	// step ended (StepUpdate); 0 when nothing stopped it. StoppedPod
+	// names the pod it stopped at ("" for a budget used up before any
+	// deletion), and Blocker says why.
+	StoppedAt  Step    `json:"stoppedAt,omitempty"`
+	StoppedPod string  `json:"stoppedPod,omitempty"`
+	Blocker    Blocker `json:"blocker,omitempty"`
 	// Requeue says the controller looks at the set again after
 	// RequeueAfter without an event (RequeueAfter 0: at once,
 	// rate-limited, after a rejected write).

@@ -91,11 +91,18 @@ type StatefulSet[T any] struct {
 	// Ordinals is spec.ordinals; the zero value (and an absent field)
 	// starts ordinals at 0.
 	Ordinals Ordinals `json:"ordinals,omitzero"`
-	// Selector is spec.selector. It decides which orphan pods are
-	// adopted and which owned pods are released (see [ClaimPods]); nil
-	// selects nothing, so with a nil Selector only owned pods are kept
-	// and even they are released.
+	// Selector is spec.selector. When set, Plan claims pods as the
+	// controller does: orphan members it matches are adopted, owned pods
+	// it does not match (or that are not members) are released; UID must
+	// then be set. The API server requires a selector, so nil here means
+	// the caller has claimed the pods already: members whose
+	// ControllerUID equals UID are the set's, and nothing is adopted or
+	// released.
 	Selector *ownership.Selector `json:"selector,omitempty"`
+	// TemplateLabels is spec.template.metadata.labels: the labels a
+	// created pod carries (Sync.Pods gives them to the pods it creates,
+	// so that the next sync's selector matches them). nil means none.
+	TemplateLabels map[string]string `json:"templateLabels,omitempty"`
 	// PodManagementPolicy is spec.podManagementPolicy; "" means
 	// OrderedReady.
 	PodManagementPolicy PodManagementPolicy `json:"podManagementPolicy,omitempty"`
