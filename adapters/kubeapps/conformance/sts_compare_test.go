@@ -37,7 +37,7 @@ func planStsWrites(sync *statefulset.Sync[kubeapps.Template]) []stsWrite {
 		w := stsWrite{}
 		switch a.Kind {
 		case statefulset.CreateRevision:
-			w.Kind, w.Verb, w.Name = "revision", "create", a.Revision
+			w.Kind, w.Verb, w.Name, w.Collisions = "revision", "create", a.Revision, a.Collisions
 			w.Rev = &appsv1.ControllerRevision{Revision: a.Number}
 		case statefulset.RenumberRevision:
 			w.Kind, w.Verb, w.Name = "revision", "update", a.Revision
@@ -82,6 +82,9 @@ func writeKey(w stsWrite) string {
 		s += " revision=" + w.Pod.Labels[appsv1.StatefulSetRevisionLabel]
 	case w.Kind == "revision" && w.Verb != "delete" && w.Rev != nil:
 		s += fmt.Sprintf(" number=%d", w.Rev.Revision)
+		if w.Collisions > 0 {
+			s += fmt.Sprintf(" after %d collisions", w.Collisions)
+		}
 	case w.Status != nil:
 		s += " " + stsStatusString(w.Status)
 	}
@@ -127,7 +130,7 @@ func revViews(revs []statefulset.ControllerRevision) map[string]revView {
 // and its requeue.
 func compareStsSync(s *stsStep, sync *statefulset.Sync[kubeapps.Template]) []string {
 	var diffs []string
-	up, ours := canonicalOrder(s.writes, s.before), canonicalOrder(planStsWrites(sync), s.before)
+	up, ours := canonicalOrder(foldCollisions(s.writes), s.before), canonicalOrder(planStsWrites(sync), s.before)
 	upKeys, ourKeys := make([]string, len(up)), make([]string, len(ours))
 	for i, w := range up {
 		upKeys[i] = writeKey(w)
@@ -193,8 +196,17 @@ func stsClasses(s *stsStep, sync *statefulset.Sync[kubeapps.Template]) []string 
 	if set.Spec.MinReadySeconds > 0 {
 		out = append(out, "minReadySeconds > 0")
 	}
+	if set.DeletionTimestamp != nil {
+		out = append(out, "StatefulSet deleting")
+	}
+	if cur := set.Status.CurrentRevision; cur != "" && s.before.revs[cur] == nil {
+		out = append(out, "current revision missing")
+	}
 	for _, a := range sync.Actions {
 		out = append(out, a.Kind.String())
+		if a.Kind == statefulset.CreateRevision && a.Collisions > 0 {
+			out = append(out, "revision name collision")
+		}
 		if a.Rejected != "" {
 			out = append(out, "status rejected")
 		}

@@ -1,6 +1,7 @@
 package conformance
 
 import (
+	"bytes"
 	"fmt"
 	"math/rand/v2"
 	"sort"
@@ -13,6 +14,9 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	core "k8s.io/client-go/testing"
+
+	"github.com/rolloutmath/rolloutmath/adapters/kubeapps"
+	"github.com/rolloutmath/rolloutmath/rollout/statefulset"
 )
 
 // stsWorld is the cluster of one StatefulSet trace in virtual time: the
@@ -258,7 +262,7 @@ func (w *stsWorld) event() {
 	case n < 85:
 		h := []int32{0, 1, 2, 10}[r.IntN(4)]
 		w.userUpdate(fmt.Sprintf("revisionHistoryLimit %d", h), func(s *appsv1.StatefulSet) { s.Spec.RevisionHistoryLimit = ptr32(h) })
-	case n < 95:
+	case n < 91:
 		pods := w.obj.sortedPods()
 		if len(pods) == 0 {
 			return
@@ -268,7 +272,97 @@ func (w *stsWorld) event() {
 			p.DeletionTimestamp = &metav1.Time{Time: w.now}
 			w.log = append(w.log, "kubectl delete pod "+p.Name)
 		}
+	case n < 94:
+		w.collide()
+	case n < 96:
+		w.relabel()
+	case n < 98:
+		w.deleteRevision()
+	case n < 99:
+		if set.DeletionTimestamp == nil && w.r.IntN(3) == 0 {
+			s := set.DeepCopy()
+			s.DeletionTimestamp = &metav1.Time{Time: w.now}
+			s.Finalizers = []string{"example.com/hold"}
+			w.obj.set = s
+			w.log = append(w.log, "StatefulSet deleted (held by a finalizer)")
+		}
 	}
+}
+
+// collide creates, as another writer could, a ControllerRevision owned
+// by the set under the name the set's next template would get, holding
+// other data, then moves the set to that template: the controller meets
+// a name collision and raises status.collisionCount.
+func (w *stsWorld) collide() {
+	img := stsImages[w.r.IntN(len(stsImages))]
+	next := w.obj.set.DeepCopy()
+	next.Spec.Template = stsTemplate(img)
+	data, err := kubeapps.StatefulSetRevisionData(next)
+	if err != nil {
+		panic(err)
+	}
+	for _, r := range w.obj.revs {
+		if bytes.Equal(r.Data.Raw, data) {
+			return // a revision holds the template: no creation, no collision
+		}
+	}
+	var cc int32
+	if w.obj.set.Status.CollisionCount != nil {
+		cc = *w.obj.set.Status.CollisionCount
+	}
+	hash := statefulset.HashRevision(data, cc)
+	name := statefulset.RevisionName(stsName, hash)
+	if _, ok := w.obj.revs[name]; ok {
+		return
+	}
+	squat := w.obj.set.DeepCopy()
+	squat.Spec.Template = stsTemplate("squatter:1")
+	other, err := kubeapps.StatefulSetRevisionData(squat)
+	if err != nil {
+		panic(err)
+	}
+	rev := kubeapps.StatefulSetRevisionObject(squat, &statefulset.ControllerRevision{Name: name, Number: 1 + w.r.Int64N(3), Hash: hash, Data: other})
+	w.obj.uids++
+	rev.UID = types.UID(fmt.Sprintf("uid-rev-%d", w.obj.uids))
+	rev.CreationTimestamp = metav1.Time{Time: w.now}
+	w.obj.revs[name] = rev
+	w.log = append(w.log, fmt.Sprintf("revision %s (number %d) created by another writer with other data", name, rev.Revision))
+	w.userUpdate("set image "+img, func(s *appsv1.StatefulSet) { s.Spec.Template = next.Spec.Template })
+}
+
+// relabel edits a pod's statefulset.kubernetes.io/pod-name label as a
+// person with kubectl could (removed, or another pod's name): the
+// controller fixes the pod's identity.
+func (w *stsWorld) relabel() {
+	pods := w.obj.sortedPods()
+	if len(pods) == 0 {
+		return
+	}
+	p := pods[w.r.IntN(len(pods))]
+	labels := make(map[string]string, len(p.Labels))
+	for k, v := range p.Labels {
+		labels[k] = v
+	}
+	if w.r.IntN(2) == 0 {
+		delete(labels, appsv1.StatefulSetPodNameLabel)
+	} else {
+		labels[appsv1.StatefulSetPodNameLabel] = stsName + "-99"
+	}
+	p.Labels = labels
+	w.log = append(w.log, "pod-name label of "+p.Name+" edited")
+}
+
+// deleteRevision deletes a ControllerRevision as a person could, the
+// current one included: the controller then takes the update revision
+// as current, or creates the revision again.
+func (w *stsWorld) deleteRevision() {
+	revs := w.obj.sortedRevisions()
+	if len(revs) == 0 {
+		return
+	}
+	r := revs[w.r.IntN(len(revs))]
+	delete(w.obj.revs, r.Name)
+	w.log = append(w.log, "revision "+r.Name+" deleted")
 }
 
 func iosString(v *intstr.IntOrString) string {
@@ -309,9 +403,12 @@ type stsWrite struct {
 	Kind, Verb, Name string
 	// Refused is set when the API server refused the write.
 	Refused bool
-	Pod     *corev1.Pod
-	Rev     *appsv1.ControllerRevision
-	Status  *appsv1.StatefulSetStatus
+	// Collisions, on a revision creation, counts the creations refused
+	// just before it because the name was taken (see foldCollisions).
+	Collisions int32
+	Pod        *corev1.Pod
+	Rev        *appsv1.ControllerRevision
+	Status     *appsv1.StatefulSetStatus
 }
 
 func (w stsWrite) String() string {
@@ -453,6 +550,26 @@ func canonicalOrder(ws []stsWrite, before *stsObjects) []stsWrite {
 			})
 		}
 		i = j
+	}
+	return out
+}
+
+// foldCollisions returns ws with every revision creation the API server
+// refused (the name was taken: CreateControllerRevision then raises the
+// collision count and tries the next name) folded into the count of the
+// creation that follows, as Plan records it (Action.Collisions).
+func foldCollisions(ws []stsWrite) []stsWrite {
+	var out []stsWrite
+	var pending int32
+	for _, w := range ws {
+		if w.Kind == "revision" && w.Verb == "create" {
+			if w.Refused {
+				pending++
+				continue
+			}
+			w.Collisions, pending = pending, 0
+		}
+		out = append(out, w)
 	}
 	return out
 }
