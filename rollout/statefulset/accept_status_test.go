@@ -208,12 +208,24 @@ func TestAcceptanceValidate(t *testing.T) {
 			s.UpdateStrategy = UpdateStrategy{Type: OnDelete, RollingUpdate: &RollingUpdateStrategy{Partition: 1}}
 		}, `spec.updateStrategy.rollingUpdate: Invalid value: {"Partition":1,"MaxUnavailable":null}: only allowed for updateStrategy 'RollingUpdate'`},
 		{"S40 V4 partition", func(s *StatefulSet[tmpl]) { s.UpdateStrategy.RollingUpdate = &RollingUpdateStrategy{Partition: -1} }, `spec.updateStrategy.rollingUpdate.partition: Invalid value: -1: must be greater than or equal to 0`},
-		{"S40 V5 maxUnavailable negative", func(s *StatefulSet[tmpl]) { s.UpdateStrategy.RollingUpdate = &RollingUpdateStrategy{MaxUnavailable: ptr(n(-1))} }, `spec.updateStrategy.rollingUpdate.maxUnavailable: Invalid value: -1: must be greater than or equal to 0`},
-		{"S40 V6 not a percent", func(s *StatefulSet[tmpl]) { s.UpdateStrategy.RollingUpdate = &RollingUpdateStrategy{MaxUnavailable: ptr(pct("5"))} }, `spec.updateStrategy.rollingUpdate.maxUnavailable: Invalid value: "5": a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')`},
-		{"S40 V7 zero", func(s *StatefulSet[tmpl]) { s.UpdateStrategy.RollingUpdate = &RollingUpdateStrategy{MaxUnavailable: ptr(n(0))} }, `spec.updateStrategy.rollingUpdate.maxUnavailable: Invalid value: 0: cannot be 0`},
-		{"S40 V7 zero percent", func(s *StatefulSet[tmpl]) { s.UpdateStrategy.RollingUpdate = &RollingUpdateStrategy{MaxUnavailable: ptr(pct("0%"))} }, `spec.updateStrategy.rollingUpdate.maxUnavailable: Invalid value: "0%": cannot be 0`},
-		{"S40 V6 and V7 for abc", func(s *StatefulSet[tmpl]) { s.UpdateStrategy.RollingUpdate = &RollingUpdateStrategy{MaxUnavailable: ptr(pct("abc"))} }, `[spec.updateStrategy.rollingUpdate.maxUnavailable: Invalid value: "abc": a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%'), spec.updateStrategy.rollingUpdate.maxUnavailable: Invalid value: "abc": cannot be 0]`},
-		{"S40 V8 over 100%", func(s *StatefulSet[tmpl]) { s.UpdateStrategy.RollingUpdate = &RollingUpdateStrategy{MaxUnavailable: ptr(pct("101%"))} }, `spec.updateStrategy.rollingUpdate.maxUnavailable: Invalid value: "101%": must not be greater than 100%`},
+		{"S40 V5 maxUnavailable negative", func(s *StatefulSet[tmpl]) {
+			s.UpdateStrategy.RollingUpdate = &RollingUpdateStrategy{MaxUnavailable: ptr(n(-1))}
+		}, `spec.updateStrategy.rollingUpdate.maxUnavailable: Invalid value: -1: must be greater than or equal to 0`},
+		{"S40 V6 not a percent", func(s *StatefulSet[tmpl]) {
+			s.UpdateStrategy.RollingUpdate = &RollingUpdateStrategy{MaxUnavailable: ptr(pct("5"))}
+		}, `spec.updateStrategy.rollingUpdate.maxUnavailable: Invalid value: "5": a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')`},
+		{"S40 V7 zero", func(s *StatefulSet[tmpl]) {
+			s.UpdateStrategy.RollingUpdate = &RollingUpdateStrategy{MaxUnavailable: ptr(n(0))}
+		}, `spec.updateStrategy.rollingUpdate.maxUnavailable: Invalid value: 0: cannot be 0`},
+		{"S40 V7 zero percent", func(s *StatefulSet[tmpl]) {
+			s.UpdateStrategy.RollingUpdate = &RollingUpdateStrategy{MaxUnavailable: ptr(pct("0%"))}
+		}, `spec.updateStrategy.rollingUpdate.maxUnavailable: Invalid value: "0%": cannot be 0`},
+		{"S40 V6 and V7 for abc", func(s *StatefulSet[tmpl]) {
+			s.UpdateStrategy.RollingUpdate = &RollingUpdateStrategy{MaxUnavailable: ptr(pct("abc"))}
+		}, `[spec.updateStrategy.rollingUpdate.maxUnavailable: Invalid value: "abc": a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%'), spec.updateStrategy.rollingUpdate.maxUnavailable: Invalid value: "abc": cannot be 0]`},
+		{"S40 V8 over 100%", func(s *StatefulSet[tmpl]) {
+			s.UpdateStrategy.RollingUpdate = &RollingUpdateStrategy{MaxUnavailable: ptr(pct("101%"))}
+		}, `spec.updateStrategy.rollingUpdate.maxUnavailable: Invalid value: "101%": must not be greater than 100%`},
 		{"S40 V9 start", func(s *StatefulSet[tmpl]) { s.Ordinals.Start = -1 }, `spec.ordinals.start: Invalid value: -1: must be greater than or equal to 0`},
 		{"S40 V9 replicas", func(s *StatefulSet[tmpl]) { s.Replicas = -1 }, `spec.replicas: Invalid value: -1: must be greater than or equal to 0`},
 		{"S40 V9 minReadySeconds", func(s *StatefulSet[tmpl]) { s.MinReadySeconds = -1 }, `spec.minReadySeconds: Invalid value: -1: must be greater than or equal to 0`},
