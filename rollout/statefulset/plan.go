@@ -302,9 +302,9 @@ func (p *planner[T]) run() error {
 	p.revs = revs
 	switch revs.Choice {
 	case Create:
-		p.add(Action{Kind: CreateRevision, Step: StepRevisions, Revision: revs.Update.Name, Number: revs.Update.Number, Collisions: revs.Collisions}, why{})
+		p.add(Action{Kind: CreateRevision, Stage: StageRevisions, Revision: revs.Update.Name, Number: revs.Update.Number, Collisions: revs.Collisions}, why{})
 	case Rollback:
-		p.add(Action{Kind: RenumberRevision, Step: StepRevisions, Revision: revs.Update.Name, Number: revs.Update.Number},
+		p.add(Action{Kind: RenumberRevision, Stage: StageRevisions, Revision: revs.Update.Name, Number: revs.Update.Number},
 			why{number: p.revisions[revs.Existing].Number})
 	}
 	p.cc[0] = revs.CollisionCount
@@ -390,12 +390,12 @@ func (p *planner[T]) claim() {
 			p.state[i] = podClaimed
 		case pod.ControllerUID != "":
 			if !set.Deleting {
-				p.add(Action{Kind: ReleasePod, Step: StepClaim, Pod: pod.Name, Revision: pod.Revision}, why{member: member})
+				p.add(Action{Kind: ReleasePod, Stage: StageClaim, Pod: pod.Name, Revision: pod.Revision}, why{member: member})
 			}
 		case set.Deleting || !match || pod.Terminating:
 		default:
 			p.state[i] = podClaimed | podAdopted
-			p.add(Action{Kind: AdoptPod, Step: StepClaim, Pod: pod.Name, Revision: pod.Revision}, why{})
+			p.add(Action{Kind: AdoptPod, Stage: StageClaim, Pod: pod.Name, Revision: pod.Revision}, why{})
 		}
 	}
 }
@@ -509,16 +509,16 @@ func (p *planner[T]) replicaStep() bool {
 			p.created = append(p.created, int32(k))
 			p.createdName = append(p.createdName, name)
 			p.createdDel = append(p.createdDel, false)
-			p.add(Action{Kind: CreatePod, Step: StepReplicas, Pod: name, Ordinal: ord, Revision: p.placeholderRevision(k), Batch: batch}, why{})
+			p.add(Action{Kind: CreatePod, Stage: StageReplicas, Pod: name, Ordinal: ord, Revision: p.placeholderRevision(k), Batch: batch}, why{})
 		case d.Delete:
 			p.state[p.slots[k]] |= podDeleted
-			p.add(Action{Kind: DeletePod, Step: StepReplicas, Pod: pod.Name, Ordinal: ord, Revision: pod.Revision, Batch: batch}, why{phase: pod.Phase})
+			p.add(Action{Kind: DeletePod, Stage: StageReplicas, Pod: pod.Name, Ordinal: ord, Revision: pod.Revision, Batch: batch}, why{phase: pod.Phase})
 		case d.UpdateIdentity:
 			p.state[p.slots[k]] |= podIdentity
-			p.add(Action{Kind: UpdatePod, Step: StepReplicas, Pod: pod.Name, Ordinal: ord, Revision: pod.Revision, Batch: batch}, why{label: pod.PodNameLabel})
+			p.add(Action{Kind: UpdatePod, Stage: StageReplicas, Pod: pod.Name, Ordinal: ord, Revision: pod.Revision, Batch: batch}, why{label: pod.PodNameLabel})
 		}
 		if p.monotonic && d.Stop != 0 {
-			p.stop(StepReplicas, p.slotName(k), d.Stop)
+			p.stop(StageReplicas, p.slotName(k), d.Stop)
 			return false
 		}
 	}
@@ -526,7 +526,7 @@ func (p *planner[T]) replicaStep() bool {
 }
 
 // stop records where the sync stopped.
-func (p *planner[T]) stop(step Step, pod string, b Blocker) {
+func (p *planner[T]) stop(step Stage, pod string, b Blocker) {
 	p.out.StoppedAt, p.out.StoppedPod, p.out.Blocker = step, pod, b
 }
 
@@ -558,10 +558,10 @@ func (p *planner[T]) condemnedStep() bool {
 		_, ord := ParseOrdinal(pod.Name)
 		if d.Delete {
 			p.state[i] |= podDeleted
-			p.add(Action{Kind: DeletePod, Step: StepCondemned, Pod: pod.Name, Ordinal: ord, Revision: pod.Revision, Batch: batch}, why{first: p.first.condemned == i})
+			p.add(Action{Kind: DeletePod, Stage: StageCondemned, Pod: pod.Name, Ordinal: ord, Revision: pod.Revision, Batch: batch}, why{first: p.first.condemned == i})
 		}
 		if p.monotonic && d.Stop != 0 {
-			p.stop(StepCondemned, pod.Name, d.Stop)
+			p.stop(StageCondemned, pod.Name, d.Stop)
 			return false
 		}
 	}
@@ -625,10 +625,10 @@ func (p *planner[T]) updateStep() {
 		if p.opts.CurrentReplicas == CurrentReplicasUpstream || rev == p.revs.Current {
 			p.status.CurrentReplicas--
 		}
-		p.add(Action{Kind: DeletePod, Step: StepUpdate, Pod: p.slotName(int(k)), Ordinal: ord, Revision: rev}, why{unavailable: p.upd.Unavailable, budget: p.upd.MaxUnavailable, gate: gate})
+		p.add(Action{Kind: DeletePod, Stage: StageUpdate, Pod: p.slotName(int(k)), Ordinal: ord, Revision: rev}, why{unavailable: p.upd.Unavailable, budget: p.upd.MaxUnavailable, gate: gate})
 	}
 	if p.upd.Stop != 0 {
-		p.out.StoppedAt, p.out.Blocker = StepUpdate, p.upd.Stop
+		p.out.StoppedAt, p.out.Blocker = StageUpdate, p.upd.Stop
 		if p.upd.StopSlot >= 0 {
 			p.out.StoppedPod = p.slotName(int(p.upd.StopSlot))
 		}
@@ -647,7 +647,7 @@ func (p *planner[T]) finish() {
 	out.StatefulSet = *set
 	written := false
 	if StatusChanged(&set.Status, st) {
-		a := Action{Kind: WriteStatus, Step: StepStatus}
+		a := Action{Kind: WriteStatus, Stage: StageStatus}
 		if list := ValidateStatus(st); len(list) > 0 {
 			a.Rejected = list.Error()
 			out.Requeue = true
@@ -695,7 +695,7 @@ func (p *planner[T]) finish() {
 	p.dropRevs = truncateHistory(p.revisions, p.order, p.revs.Current, p.revs.Update.Name, out.Pods, limit, p.dropRevs[:0])
 	for _, i := range p.dropRevs {
 		r := &p.revisions[i]
-		p.add(Action{Kind: DeleteRevision, Step: StepHistory, Revision: r.Name, Number: r.Number}, why{limit: limit})
+		p.add(Action{Kind: DeleteRevision, Stage: StageHistory, Revision: r.Name, Number: r.Number}, why{limit: limit})
 	}
 	for i := range p.revisions {
 		if slices.Contains(p.dropRevs, i) {
