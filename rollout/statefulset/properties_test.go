@@ -78,6 +78,8 @@ func checkSync(t *rapid.T, set *StatefulSet[tmpl], pods []Pod, opts Options, now
 	}
 	var podWrites, updates int
 	lastUpdate := int64(1 << 40)
+	twoPhases := opts.Gates.MaxUnavailableStatefulSet && opts.Budget == BudgetReplaceUnavailableFirst && !monotonic
+	phase2 := false
 	for _, a := range s.Actions {
 		k := int64(a.Ordinal) - start
 		switch {
@@ -102,7 +104,12 @@ func checkSync(t *rapid.T, set *StatefulSet[tmpl], pods []Pod, opts Options, now
 			if strat.typ == OnDelete {
 				t.Fatalf("OnDelete made an update deletion: %+v", a)
 			}
-			// UpdatesGoDescendingOrdinal.
+			// UpdatesGoDescendingOrdinal; with BudgetReplaceUnavailableFirst
+			// under Parallel, the unavailable pods first, then the others,
+			// each from the top down.
+			if twoPhases && !phase2 && !IsUnavailable(bySlot[k], set.MinReadySeconds, now) {
+				phase2, lastUpdate = true, 1<<40
+			}
 			if k >= lastUpdate {
 				t.Fatalf("update deletions not descending: slot %d after %d", k, lastUpdate)
 			}
