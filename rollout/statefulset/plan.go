@@ -2,6 +2,7 @@ package statefulset
 
 import (
 	"encoding/json"
+	"errors"
 	"math"
 	"slices"
 	"strconv"
@@ -172,7 +173,7 @@ func (p *Planner[T]) revisionData(set *StatefulSet[T]) ([]byte, error) {
 // checkSet reports a set Plan cannot plan.
 func checkSet[T any](set *StatefulSet[T]) error {
 	if set == nil {
-		return &field.Error{Prefix: "statefulset", Type: field.TypeRequired, Field: "statefulset", Err: field.ErrRequired}
+		return &field.Error{Type: field.TypeRequired, Field: "statefulset", Err: field.ErrRequired}
 	}
 	if list := Validate(set); len(list) > 0 {
 		return list.WithPrefix("statefulset: invalid StatefulSet " + strconv.Quote(set.Name)).ToError()
@@ -191,6 +192,10 @@ func checkSet[T any](set *StatefulSet[T]) error {
 	}
 	if set.Selector != nil {
 		if err := set.Selector.Validate(); err != nil {
+			var list field.ErrorList
+			if errors.As(err, &list) {
+				return list.WithPrefix("statefulset: invalid StatefulSet " + strconv.Quote(set.Name) + ": spec.selector").ToError()
+			}
 			return err
 		}
 	}
