@@ -65,48 +65,48 @@ func (k ActionKind) String() string {
 	return "ActionKind(" + strconv.Itoa(int(k)) + ")"
 }
 
-// Step names the part of a sync that made a write or stopped it.
-type Step uint8
+// Stage names the part of a sync that made a write or stopped it.
+type Stage uint8
 
 // The parts of a sync, in order.
 const (
-	// StepClaim is the claiming of pods (adopt, release).
-	StepClaim Step = iota + 1
-	// StepRevisions chooses the current and update revisions.
-	StepRevisions
-	// StepReplicas processes the slots in ascending ordinal
+	// StageClaim is the claiming of pods (adopt, release).
+	StageClaim Stage = iota + 1
+	// StageRevisions chooses the current and update revisions.
+	StageRevisions
+	// StageReplicas processes the slots in ascending ordinal
 	// (processReplica).
-	StepReplicas
-	// StepCondemned processes the pods beyond the slots in descending
+	StageReplicas
+	// StageCondemned processes the pods beyond the slots in descending
 	// ordinal (processCondemned).
-	StepCondemned
-	// StepUpdate is the rolling update.
-	StepUpdate
-	// StepStatus writes the status.
-	StepStatus
-	// StepHistory truncates the revision history.
-	StepHistory
+	StageCondemned
+	// StageUpdate is the rolling update.
+	StageUpdate
+	// StageStatus writes the status.
+	StageStatus
+	// StageHistory truncates the revision history.
+	StageHistory
 )
 
-// String returns the step's name, e.g. "StepReplicas".
-func (s Step) String() string {
+// String returns the stage's name, e.g. "StageReplicas".
+func (s Stage) String() string {
 	switch s {
-	case StepClaim:
-		return "StepClaim"
-	case StepRevisions:
-		return "StepRevisions"
-	case StepReplicas:
-		return "StepReplicas"
-	case StepCondemned:
-		return "StepCondemned"
-	case StepUpdate:
-		return "StepUpdate"
-	case StepStatus:
-		return "StepStatus"
-	case StepHistory:
-		return "StepHistory"
+	case StageClaim:
+		return "StageClaim"
+	case StageRevisions:
+		return "StageRevisions"
+	case StageReplicas:
+		return "StageReplicas"
+	case StageCondemned:
+		return "StageCondemned"
+	case StageUpdate:
+		return "StageUpdate"
+	case StageStatus:
+		return "StageStatus"
+	case StageHistory:
+		return "StageHistory"
 	}
-	return "Step(" + strconv.Itoa(int(s)) + ")"
+	return "Stage(" + strconv.Itoa(int(s)) + ")"
 }
 
 // Action is one write of a sync, in the controller's order.
@@ -121,8 +121,8 @@ func (s Step) String() string {
 // depend on that order.
 type Action struct {
 	Kind ActionKind `json:"kind"`
-	// Step is the part of the sync that made the write.
-	Step Step `json:"step"`
+	// Stage is the part of the sync that made the write.
+	Stage Stage `json:"stage"`
 	// Pod names the pod acted on; "" for revision and status writes.
 	Pod string `json:"pod,omitempty"`
 	// Ordinal is the pod's ordinal (pod writes only).
@@ -185,11 +185,11 @@ type Sync[T any] struct {
 	// update step ran, else 0.
 	MaxUnavailable int32 `json:"maxUnavailable,omitempty"`
 	// StoppedAt is the part of the sync where an OrderedReady stop ended
-	// the pod writes (StepReplicas or StepCondemned), or where the update
-	// step ended (StepUpdate); 0 when nothing stopped it. StoppedPod
+	// the pod writes (StageReplicas or StageCondemned), or where the update
+	// step ended (StageUpdate); 0 when nothing stopped it. StoppedPod
 	// names the pod it stopped at ("" for a budget used up before any
 	// deletion), and Blocker says why.
-	StoppedAt  Step    `json:"stoppedAt,omitempty"`
+	StoppedAt  Stage   `json:"stoppedAt,omitempty"`
 	StoppedPod string  `json:"stoppedPod,omitempty"`
 	Blocker    Blocker `json:"blocker,omitempty"`
 	// Requeue says the controller looks at the set again after

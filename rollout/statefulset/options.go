@@ -69,8 +69,9 @@ const (
 	// counting only pods at the current revision.
 	CurrentReplicasUpstream CurrentReplicasPolicy = iota
 	// CurrentReplicasCountCurrentOnly decrements the count only for
-	// deleted pods at the current revision (the fix of #75498), so it
-	// is never negative and the status is always accepted.
+	// deleted pods it counted: pods at the current revision that
+	// existed before the sync (the fix of #75498), so it is never
+	// negative and the status is always accepted.
 	CurrentReplicasCountCurrentOnly
 )
 

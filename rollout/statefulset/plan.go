@@ -2,6 +2,7 @@ package statefulset
 
 import (
 	"encoding/json"
+	"errors"
 	"math"
 	"slices"
 	"strconv"
@@ -172,7 +173,7 @@ func (p *Planner[T]) revisionData(set *StatefulSet[T]) ([]byte, error) {
 // checkSet reports a set Plan cannot plan.
 func checkSet[T any](set *StatefulSet[T]) error {
 	if set == nil {
-		return &field.Error{Prefix: "statefulset", Type: field.TypeRequired, Field: "statefulset", Err: field.ErrRequired}
+		return &field.Error{Type: field.TypeRequired, Field: "statefulset", Err: field.ErrRequired}
 	}
 	if list := Validate(set); len(list) > 0 {
 		return list.WithPrefix("statefulset: invalid StatefulSet " + strconv.Quote(set.Name)).ToError()
@@ -191,6 +192,10 @@ func checkSet[T any](set *StatefulSet[T]) error {
 	}
 	if set.Selector != nil {
 		if err := set.Selector.Validate(); err != nil {
+			var list field.ErrorList
+			if errors.As(err, &list) {
+				return list.WithPrefix("statefulset: invalid StatefulSet " + strconv.Quote(set.Name) + ": spec.selector").ToError()
+			}
 			return err
 		}
 	}
@@ -226,7 +231,8 @@ type planner[T any] struct {
 	revs      Revisions
 
 	state       []uint8  // per input pod
-	byName      []int    // input pods by name
+	ords        []int32  // per input pod: its ordinal, -1 for non-members
+	others      []int32  // input pods not in a slot, by name
 	order       []int    // revisions in history order
 	name        []byte   // scratch for revision names
 	slots       []int32  // per slot: input pod index, or slotEmpty
@@ -302,9 +308,9 @@ func (p *planner[T]) run() error {
 	p.revs = revs
 	switch revs.Choice {
 	case Create:
-		p.add(Action{Kind: CreateRevision, Step: StepRevisions, Revision: revs.Update.Name, Number: revs.Update.Number, Collisions: revs.Collisions}, why{})
+		p.add(Action{Kind: CreateRevision, Stage: StageRevisions, Revision: revs.Update.Name, Number: revs.Update.Number, Collisions: revs.Collisions}, why{})
 	case Rollback:
-		p.add(Action{Kind: RenumberRevision, Step: StepRevisions, Revision: revs.Update.Name, Number: revs.Update.Number},
+		p.add(Action{Kind: RenumberRevision, Stage: StageRevisions, Revision: revs.Update.Name, Number: revs.Update.Number},
 			why{number: p.revisions[revs.Existing].Number})
 	}
 	p.cc[0] = revs.CollisionCount
@@ -326,27 +332,49 @@ func (p *planner[T]) run() error {
 	return nil
 }
 
-// checkPods reports pods Plan cannot plan; it sorts p.byName.
+// checkPods reports pods Plan cannot plan. It records each pod's
+// ordinal in p.ords (-1 for non-members and unparsable ordinals), puts
+// the members that fall in a slot in p.slots (a second pod for a slot is
+// a duplicate name) and the other pods in p.others, sorted by name.
 func (p *planner[T]) checkPods() error {
 	pods := p.pods
-	p.byName = grow(p.byName, len(pods))
+	r := int(p.set.Replicas)
+	end := p.start + int64(r) - 1
+	p.slots = grow(p.slots, r)
+	for k := range p.slots {
+		p.slots[k] = slotEmpty
+	}
+	p.ords = grow(p.ords, len(pods))
+	p.others = p.others[:0]
 	for i := range pods {
-		p.byName[i] = i
+		path := func() string { return "pods[" + strconv.Itoa(i) + "]" }
 		switch {
 		case pods[i].Name == "":
-			return requiredError("pods[" + strconv.Itoa(i) + "].name")
+			return requiredError(path() + ".name")
 		case pods[i].Phase == "":
-			return requiredError("pods[" + strconv.Itoa(i) + "].phase")
+			return requiredError(path() + ".phase")
 		}
-		if parent, ord := ParseOrdinal(pods[i].Name); parent == p.set.Name && ord >= 0 && !canonicalOrdinal(pods[i].Name, len(parent)) {
-			return &field.Error{Prefix: "statefulset", Field: "pods[" + strconv.Itoa(i) + "].name", Value: strconv.Quote(pods[i].Name),
+		parent, ord := ParseOrdinal(pods[i].Name)
+		if parent != p.set.Name {
+			ord = -1
+		} else if ord >= 0 && !canonicalOrdinal(pods[i].Name, len(parent)) {
+			return &field.Error{Prefix: "statefulset", Field: path() + ".name", Value: strconv.Quote(pods[i].Name),
 				Detail: "ordinal " + strconv.Itoa(int(ord)) + " is not written as the controller writes it (" + strconv.Quote(PodName(parent, int64(ord))) + ")", Err: field.ErrSyntax}
 		}
+		p.ords[i] = ord
+		if o := int64(ord); ord >= 0 && o >= p.start && o <= end {
+			if j := p.slots[o-p.start]; j >= 0 {
+				return duplicateError(path()+".name", pods[i].Name)
+			}
+			p.slots[o-p.start] = int32(i)
+			continue
+		}
+		p.others = append(p.others, int32(i))
 	}
-	slices.SortFunc(p.byName, func(a, b int) int { return strings.Compare(pods[a].Name, pods[b].Name) })
-	for k := 1; k < len(p.byName); k++ {
-		if a, b := p.byName[k-1], p.byName[k]; pods[a].Name == pods[b].Name {
-			i := max(a, b)
+	slices.SortFunc(p.others, func(a, b int32) int { return strings.Compare(pods[a].Name, pods[b].Name) })
+	for k := 1; k < len(p.others); k++ {
+		if a, b := p.others[k-1], p.others[k]; pods[a].Name == pods[b].Name {
+			i := int(max(a, b))
 			return duplicateError("pods["+strconv.Itoa(i)+"].name", pods[i].Name)
 		}
 	}
@@ -360,71 +388,85 @@ func canonicalOrdinal(name string, n int) bool {
 	return len(digits) == 1 || digits[0] != '0'
 }
 
-// claim decides which pods are the set's, in name order (the
-// controller's order is its informer's, which is not fixed).
+// claim decides which pods are the set's: the pods in the slots by
+// ordinal, then the others by name (the controller's order is its
+// informer's, which is not fixed).
 // Upstream: PodControllerRefManager.ClaimPods with isMemberOf
 // (pkg/controller/controller_ref_manager.go).
 func (p *planner[T]) claim() {
-	set := p.set
 	p.state = grow(p.state, len(p.pods))
 	clear(p.state)
-	for _, i := range p.byName {
-		pod := &p.pods[i]
-		parent, _ := ParseOrdinal(pod.Name)
-		member := parent == set.Name
-		if set.Selector == nil {
-			if member && pod.ControllerUID == set.UID {
-				p.state[i] = podClaimed
-			}
-			continue
+	for _, i := range p.slots {
+		if i >= 0 {
+			p.claimPod(int(i))
 		}
-		if pod.ControllerUID != "" && pod.ControllerUID != set.UID {
-			continue
-		}
-		match := member
-		if match {
-			match, _ = set.Selector.Matches(pod.Labels) // validated in checkSet
-		}
-		switch {
-		case pod.ControllerUID != "" && match:
-			p.state[i] = podClaimed
-		case pod.ControllerUID != "":
-			if !set.Deleting {
-				p.add(Action{Kind: ReleasePod, Step: StepClaim, Pod: pod.Name, Revision: pod.Revision}, why{member: member})
-			}
-		case set.Deleting || !match || pod.Terminating:
-		default:
-			p.state[i] = podClaimed | podAdopted
-			p.add(Action{Kind: AdoptPod, Step: StepClaim, Pod: pod.Name, Revision: pod.Revision}, why{})
-		}
+	}
+	for _, i := range p.others {
+		p.claimPod(int(i))
 	}
 }
 
-// sortSlots fills p.slots and p.condemned from the claimed pods.
+// claimPod decides for pod i.
+func (p *planner[T]) claimPod(i int) {
+	set := p.set
+	pod := &p.pods[i]
+	parent, _ := ParseOrdinal(pod.Name)
+	member := parent == set.Name
+	if set.Selector == nil {
+		if member && pod.ControllerUID == set.UID {
+			p.state[i] = podClaimed
+		}
+		return
+	}
+	if pod.ControllerUID != "" && pod.ControllerUID != set.UID {
+		return
+	}
+	match := member && p.selects(pod.Labels)
+	switch {
+	case pod.ControllerUID != "" && match:
+		p.state[i] = podClaimed
+	case pod.ControllerUID != "":
+		if !set.Deleting {
+			p.add(Action{Kind: ReleasePod, Stage: StageClaim, Pod: pod.Name, Revision: pod.Revision}, why{member: member})
+		}
+	case set.Deleting || !match || pod.Terminating:
+	default:
+		p.state[i] = podClaimed | podAdopted
+		p.add(Action{Kind: AdoptPod, Stage: StageClaim, Pod: pod.Name, Revision: pod.Revision}, why{})
+	}
+}
+
+// selects reports whether the set's selector (validated in checkSet)
+// matches labels, as ownership.Selector.Matches does; a selector of
+// matchLabels alone is matched here without validating it again.
+func (p *planner[T]) selects(labels map[string]string) bool {
+	sel := p.set.Selector
+	if len(sel.MatchExpressions) > 0 {
+		ok, _ := sel.Matches(labels)
+		return ok
+	}
+	for k, v := range sel.MatchLabels {
+		if got, ok := labels[k]; !ok || got != v {
+			return false
+		}
+	}
+	return true
+}
+
+// sortSlots keeps the claimed pods in p.slots and puts the claimed
+// condemned pods in p.condemned, by descending ordinal.
 func (p *planner[T]) sortSlots() {
-	r := int(p.set.Replicas)
-	p.slots = grow(p.slots, r)
-	for k := range p.slots {
-		p.slots[k] = slotEmpty
-	}
-	end := p.start + int64(r) - 1
-	for i := range p.pods {
-		if p.state[i]&podClaimed == 0 {
-			continue
-		}
-		_, ord := ParseOrdinal(p.pods[i].Name)
-		switch o := int64(ord); {
-		case o >= p.start && o <= end:
-			p.slots[o-p.start] = int32(i)
-		case o >= 0:
-			p.condemned = append(p.condemned, int32(i))
+	for k, i := range p.slots {
+		if i >= 0 && p.state[i]&podClaimed == 0 {
+			p.slots[k] = slotEmpty
 		}
 	}
-	slices.SortFunc(p.condemned, func(a, b int32) int {
-		_, oa := ParseOrdinal(p.pods[a].Name)
-		_, ob := ParseOrdinal(p.pods[b].Name)
-		return int(ob) - int(oa)
-	})
+	for _, i := range p.others {
+		if p.state[i]&podClaimed != 0 && p.ords[i] >= 0 {
+			p.condemned = append(p.condemned, i)
+		}
+	}
+	slices.SortFunc(p.condemned, func(a, b int32) int { return int(p.ords[b]) - int(p.ords[a]) })
 }
 
 // slotPod returns slot k's pod, nil for an empty slot.
@@ -509,16 +551,16 @@ func (p *planner[T]) replicaStep() bool {
 			p.created = append(p.created, int32(k))
 			p.createdName = append(p.createdName, name)
 			p.createdDel = append(p.createdDel, false)
-			p.add(Action{Kind: CreatePod, Step: StepReplicas, Pod: name, Ordinal: ord, Revision: p.placeholderRevision(k), Batch: batch}, why{})
+			p.add(Action{Kind: CreatePod, Stage: StageReplicas, Pod: name, Ordinal: ord, Revision: p.placeholderRevision(k), Batch: batch}, why{})
 		case d.Delete:
 			p.state[p.slots[k]] |= podDeleted
-			p.add(Action{Kind: DeletePod, Step: StepReplicas, Pod: pod.Name, Ordinal: ord, Revision: pod.Revision, Batch: batch}, why{phase: pod.Phase})
+			p.add(Action{Kind: DeletePod, Stage: StageReplicas, Pod: pod.Name, Ordinal: ord, Revision: pod.Revision, Batch: batch}, why{phase: pod.Phase})
 		case d.UpdateIdentity:
 			p.state[p.slots[k]] |= podIdentity
-			p.add(Action{Kind: UpdatePod, Step: StepReplicas, Pod: pod.Name, Ordinal: ord, Revision: pod.Revision, Batch: batch}, why{label: pod.PodNameLabel})
+			p.add(Action{Kind: UpdatePod, Stage: StageReplicas, Pod: pod.Name, Ordinal: ord, Revision: pod.Revision, Batch: batch}, why{label: pod.PodNameLabel})
 		}
 		if p.monotonic && d.Stop != 0 {
-			p.stop(StepReplicas, p.slotName(k), d.Stop)
+			p.stop(StageReplicas, p.slotName(k), d.Stop)
 			return false
 		}
 	}
@@ -526,7 +568,7 @@ func (p *planner[T]) replicaStep() bool {
 }
 
 // stop records where the sync stopped.
-func (p *planner[T]) stop(step Step, pod string, b Blocker) {
+func (p *planner[T]) stop(step Stage, pod string, b Blocker) {
 	p.out.StoppedAt, p.out.StoppedPod, p.out.Blocker = step, pod, b
 }
 
@@ -555,13 +597,13 @@ func (p *planner[T]) condemnedStep() bool {
 		}
 		pod := &p.pods[i]
 		d := ProcessCondemned(pod, p.first.condemned == i, set.PodManagementPolicy, set.MinReadySeconds, p.now)
-		_, ord := ParseOrdinal(pod.Name)
+		ord := p.ords[i]
 		if d.Delete {
 			p.state[i] |= podDeleted
-			p.add(Action{Kind: DeletePod, Step: StepCondemned, Pod: pod.Name, Ordinal: ord, Revision: pod.Revision, Batch: batch}, why{first: p.first.condemned == i})
+			p.add(Action{Kind: DeletePod, Stage: StageCondemned, Pod: pod.Name, Ordinal: ord, Revision: pod.Revision, Batch: batch}, why{first: p.first.condemned == i})
 		}
 		if p.monotonic && d.Stop != 0 {
-			p.stop(StepCondemned, pod.Name, d.Stop)
+			p.stop(StageCondemned, pod.Name, d.Stop)
 			return false
 		}
 	}
@@ -611,9 +653,11 @@ func (p *planner[T]) updateStep() {
 	for _, k := range p.upd.Delete {
 		ord := int32(p.start + int64(k))
 		rev := ""
+		counted := false // the pod is in status.currentReplicas
 		if i := p.slots[k]; i >= 0 {
 			p.state[i] |= podDeleted
 			rev = p.pods[i].Revision
+			counted = rev == p.revs.Current && !p.pods[i].Terminating
 		} else {
 			rev = p.placeholderRevision(int(k))
 			for j, c := range p.created {
@@ -622,13 +666,13 @@ func (p *planner[T]) updateStep() {
 				}
 			}
 		}
-		if p.opts.CurrentReplicas == CurrentReplicasUpstream || rev == p.revs.Current {
+		if p.opts.CurrentReplicas == CurrentReplicasUpstream || counted {
 			p.status.CurrentReplicas--
 		}
-		p.add(Action{Kind: DeletePod, Step: StepUpdate, Pod: p.slotName(int(k)), Ordinal: ord, Revision: rev}, why{unavailable: p.upd.Unavailable, budget: p.upd.MaxUnavailable, gate: gate})
+		p.add(Action{Kind: DeletePod, Stage: StageUpdate, Pod: p.slotName(int(k)), Ordinal: ord, Revision: rev}, why{unavailable: p.upd.Unavailable, budget: p.upd.MaxUnavailable, gate: gate})
 	}
 	if p.upd.Stop != 0 {
-		p.out.StoppedAt, p.out.Blocker = StepUpdate, p.upd.Stop
+		p.out.StoppedAt, p.out.Blocker = StageUpdate, p.upd.Stop
 		if p.upd.StopSlot >= 0 {
 			p.out.StoppedPod = p.slotName(int(p.upd.StopSlot))
 		}
@@ -647,7 +691,7 @@ func (p *planner[T]) finish() {
 	out.StatefulSet = *set
 	written := false
 	if StatusChanged(&set.Status, st) {
-		a := Action{Kind: WriteStatus, Step: StepStatus}
+		a := Action{Kind: WriteStatus, Stage: StageStatus}
 		if list := ValidateStatus(st); len(list) > 0 {
 			a.Rejected = list.Error()
 			out.Requeue = true
@@ -695,7 +739,7 @@ func (p *planner[T]) finish() {
 	p.dropRevs = truncateHistory(p.revisions, p.order, p.revs.Current, p.revs.Update.Name, out.Pods, limit, p.dropRevs[:0])
 	for _, i := range p.dropRevs {
 		r := &p.revisions[i]
-		p.add(Action{Kind: DeleteRevision, Step: StepHistory, Revision: r.Name, Number: r.Number}, why{limit: limit})
+		p.add(Action{Kind: DeleteRevision, Stage: StageHistory, Revision: r.Name, Number: r.Number}, why{limit: limit})
 	}
 	for i := range p.revisions {
 		if slices.Contains(p.dropRevs, i) {
@@ -709,6 +753,18 @@ func (p *planner[T]) finish() {
 	}
 	if p.revs.Choice == Create {
 		out.Revisions = append(out.Revisions, p.revs.Update)
+	}
+
+	// Empty results are the same whatever memory the Planner reuses:
+	// no Actions is nil, no Pods or Revisions an empty slice.
+	if len(out.Actions) == 0 {
+		out.Actions = nil
+	}
+	if out.Pods == nil {
+		out.Pods = []Pod{}
+	}
+	if out.Revisions == nil {
+		out.Revisions = []ControllerRevision{}
 	}
 
 	// 10. Requeue.

@@ -1,7 +1,9 @@
 package statefulset
 
 import (
+	"math"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/rolloutmath/rolloutmath/field"
@@ -146,27 +148,43 @@ func ProcessCondemned(p *Pod, firstUnavailable bool, policy PodManagementPolicy,
 
 // MaxUnavailable resolves spec.updateStrategy.rollingUpdate.maxUnavailable
 // against replicas for the gate-on update step: nil means 1; a count is
-// taken as is; a percentage p gives floor(p*replicas/100); a result
-// below 1 becomes 1. A string that is not [0-9]+% is an error in
-// upstream's words (a *field.Error wrapping field.ErrSyntax), as is a
-// value beyond int32; Validate rejects both, so a valid set never gets
-// one. MaxUnavailable does not allocate on success.
-// Upstream: getStatefulSetMaxUnavailable, pkg/controller/statefulset/stateful_set_utils.go.
+// taken as is; a string must end in '%' and the rest is read with
+// strconv.Atoi (so "+5%" is 5%), giving floor(p*replicas/100) computed
+// in float64 as upstream; a result below 1 becomes 1. A string the
+// controller cannot read is an error in its words (a *field.Error
+// wrapping field.ErrSyntax), as is a result beyond int32 (field.ErrRange);
+// Validate rejects both, so a valid set never gets one:
+//
+//	statefulset: spec.updateStrategy.rollingUpdate.maxUnavailable: "5": invalid value for IntOrString: invalid type: string is not a percentage
+//
+// MaxUnavailable does not allocate on success.
+// Upstream: getStatefulSetMaxUnavailable, pkg/controller/statefulset/stateful_set_utils.go,
+// with intstr.GetScaledValueFromIntOrPercent.
 func MaxUnavailable(mu *intorpercent.IntOrString, replicas int32) (int32, error) {
+	const path = "spec.updateStrategy.rollingUpdate.maxUnavailable"
 	if mu == nil {
 		return 1, nil
 	}
-	v, ok := mu.Value()
-	if !ok {
-		return 0, &field.Error{Prefix: "statefulset", Field: "spec.updateStrategy.rollingUpdate.maxUnavailable",
-			Value: strconv.Quote(mu.Str), Detail: "invalid value for IntOrString: not a percentage", Err: field.ErrSyntax}
+	n := int64(mu.Int)
+	if mu.IsString {
+		s := mu.Str
+		if !strings.HasSuffix(s, "%") {
+			return 0, &field.Error{Prefix: "statefulset", Field: path, Value: strconv.Quote(s),
+				Detail: "invalid value for IntOrString: invalid type: string is not a percentage", Err: field.ErrSyntax}
+		}
+		p, err := strconv.Atoi(s[:len(s)-1])
+		if err != nil {
+			return 0, &field.Error{Prefix: "statefulset", Field: path, Value: strconv.Quote(s),
+				Detail: "invalid value for IntOrString: invalid value " + strconv.Quote(s) + ": " + err.Error(), Err: field.ErrSyntax}
+		}
+		f := math.Floor(float64(p) * float64(replicas) / 100)
+		if f > math.MaxInt32 || f < math.MinInt32 {
+			return 0, &field.Error{Prefix: "statefulset", Field: path, Value: strconv.Quote(s),
+				Detail: "resolves beyond int32 against " + strconv.Itoa(int(replicas)) + " replicas", Err: field.ErrRange}
+		}
+		n = int64(f)
 	}
-	n, err := v.Scaled(max(replicas, 0), intorpercent.Down)
-	if err != nil {
-		return 0, &field.Error{Prefix: "statefulset", Field: "spec.updateStrategy.rollingUpdate.maxUnavailable",
-			Value: mu.String(), Detail: err.Error(), Err: field.ErrRange}
-	}
-	return max(n, 1), nil
+	return int32(max(n, 1)), nil
 }
 
 // NewPodRevision returns the revision a pod created for slot ordinal

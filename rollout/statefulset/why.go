@@ -86,10 +86,10 @@ func (p *planner[T]) reason(a *Action, w *why) string {
 	case UpdatePod:
 		return fmt.Sprintf("pod %s has pod-name label %q, not its name: identity fixed", a.Pod, w.label)
 	case DeletePod:
-		switch a.Step {
-		case StepReplicas:
+		switch a.Stage {
+		case StageReplicas:
 			return fmt.Sprintf("pod %s is %s: deleted, to be recreated at a later sync", a.Pod, w.phase)
-		case StepCondemned:
+		case StageCondemned:
 			s := fmt.Sprintf("pod %s (ordinal %d) is outside ordinals %d..%d: deleted (scale-down)", a.Pod, a.Ordinal, p.start, p.start+int64(set.Replicas)-1)
 			if w.first && p.monotonic {
 				s += " although unavailable, as it is the first unavailable pod"
@@ -161,9 +161,9 @@ func (p *planner[T]) summary() string {
 	switch {
 	case p.set.Deleting:
 		s += "; the set is being deleted: status only"
-	case out.StoppedAt == StepReplicas || out.StoppedAt == StepCondemned:
+	case out.StoppedAt == StageReplicas || out.StoppedAt == StageCondemned:
 		s += "; stopped (OrderedReady): " + blockerText(out.Blocker, out.StoppedPod)
-	case out.StoppedAt == StepUpdate && out.Blocker != BlockDeleted:
+	case out.StoppedAt == StageUpdate && out.Blocker != BlockDeleted:
 		s += "; update waits: " + blockerText(out.Blocker, out.StoppedPod)
 	}
 	if out.Requeue && out.RequeueAfter > 0 {

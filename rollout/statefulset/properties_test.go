@@ -1,0 +1,232 @@
+package statefulset
+
+import (
+	"fmt"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rolloutmath/rolloutmath/intorpercent"
+	"pgregory.net/rapid"
+)
+
+// drawWorld draws a set with its pods and revisions in any state the
+// controller can meet: any policy, strategy, partition, maxUnavailable,
+// start ordinal and minReadySeconds; pods in and beyond the slots at
+// the current, update or a third revision, in every phase, ready or
+// not, terminating or not; options and gate.
+func drawWorld(t *rapid.T) *world {
+	r := rapid.Int32Range(0, 8).Draw(t, "replicas")
+	changed := rapid.Bool().Draw(t, "changed")
+	w := newWorld(r, changed)
+	w.set.Ordinals.Start = rapid.Int32Range(0, 3).Draw(t, "start")
+	if rapid.Bool().Draw(t, "parallel") {
+		w.set.PodManagementPolicy = Parallel
+	}
+	w.set.MinReadySeconds = rapid.SampledFrom([]int32{0, 30}).Draw(t, "minReadySeconds")
+	switch rapid.IntRange(0, 5).Draw(t, "strategy") {
+	case 0:
+		w.set.UpdateStrategy = UpdateStrategy{Type: OnDelete}
+	case 1:
+		w.set.UpdateStrategy = UpdateStrategy{Type: RollingUpdate}
+	default:
+		w.partition(rapid.Int32Range(0, r+1).Draw(t, "partition"))
+		switch rapid.IntRange(0, 2).Draw(t, "maxUnavailableKind") {
+		case 1:
+			w.maxUnavailable(intorpercent.FromInt(rapid.Int32Range(1, 4).Draw(t, "maxUnavailable")))
+		case 2:
+			w.maxUnavailable(intorpercent.FromString(fmt.Sprintf("%d%%", rapid.IntRange(1, 100).Draw(t, "maxUnavailablePercent"))))
+		}
+	}
+	w.opts.Gates.MaxUnavailableStatefulSet = rapid.Bool().Draw(t, "gate")
+	w.opts.Budget = BudgetPolicy(rapid.IntRange(0, 1).Draw(t, "budget"))
+	w.opts.CurrentReplicas = CurrentReplicasPolicy(rapid.IntRange(0, 1).Draw(t, "currentReplicasPolicy"))
+	w.opts.ZeroReplicas = ZeroReplicasPolicy(rapid.IntRange(0, 1).Draw(t, "zeroReplicas"))
+	end := int(w.set.Ordinals.Start + r + 2)
+	for ord := 0; ord < end; ord++ {
+		if !rapid.Bool().Draw(t, fmt.Sprintf("present%d", ord)) {
+			continue
+		}
+		rv := rapid.SampledFrom([]string{"o", "n", "x"}).Draw(t, fmt.Sprintf("rev%d", ord))
+		st := rapid.SampledFrom([]string{"r", "r", "y", "u", "p", "t", "f", "s"}).Draw(t, fmt.Sprintf("state%d", ord))
+		w.pods = append(w.pods, pod(fmt.Sprintf("%d:%s:%s", ord, rv, st)))
+	}
+	// A plausible last status: the counts of a sync over these pods.
+	st := ComputeStatus(w.pods, w.set.MinReadySeconds, w.set.Status.CurrentRevision, w.set.Status.UpdateRevision, t0)
+	st.ObservedGeneration = 1
+	if rapid.Bool().Draw(t, "freshStatus") {
+		w.set.Status = Status{}
+	} else {
+		w.set.Status = st
+	}
+	return w
+}
+
+// checkSync checks the invariants every sync keeps, on its input and
+// its result.
+func checkSync(t *rapid.T, set *StatefulSet[tmpl], pods []Pod, opts Options, now time.Time, s *Sync[tmpl]) {
+	start := int64(set.Ordinals.Start)
+	strat := readStrategy(set.UpdateStrategy)
+	monotonic := set.PodManagementPolicy != Parallel
+	bySlot := map[int64]*Pod{}
+	for i := range pods {
+		if parent, ord := ParseOrdinal(pods[i].Name); parent == set.Name {
+			bySlot[int64(ord)-start] = &pods[i]
+		}
+	}
+	var podWrites, updates int
+	lastUpdate := int64(1 << 40)
+	twoPhases := opts.Gates.MaxUnavailableStatefulSet && opts.Budget == BudgetReplaceUnavailableFirst && !monotonic
+	phase2 := false
+	for _, a := range s.Actions {
+		k := int64(a.Ordinal) - start
+		switch {
+		case a.Kind == CreatePod:
+			podWrites++
+			// OrderedReadyNeverHasTwoPodsInFlight: every lower slot is
+			// Running, Ready, available and not terminating.
+			if monotonic {
+				for j := int64(0); j < k; j++ {
+					p := bySlot[j]
+					if p == nil || p.Terminating || !IsRunningAndReady(p) || !IsAvailable(p, set.MinReadySeconds, now) {
+						t.Fatalf("OrderedReady created slot %d while slot %d is %+v\n%s", k, j, p, s.Reason)
+					}
+				}
+			}
+			// PartitionKeepsBelowPartitionAtCurrentRevision (creation).
+			if strat.typ == RollingUpdate && !strat.ruNil && k < int64(strat.partition) && a.Revision != s.CurrentRevision {
+				t.Fatalf("slot %d below partition %d created at %s, want the current revision %s", k, strat.partition, a.Revision, s.CurrentRevision)
+			}
+		case a.Kind == DeletePod && a.Stage == StageUpdate:
+			updates++
+			if strat.typ == OnDelete {
+				t.Fatalf("OnDelete made an update deletion: %+v", a)
+			}
+			// UpdatesGoDescendingOrdinal; with BudgetReplaceUnavailableFirst
+			// under Parallel, the unavailable pods first, then the others,
+			// each from the top down.
+			if twoPhases && !phase2 && !IsUnavailable(bySlot[k], set.MinReadySeconds, now) {
+				phase2, lastUpdate = true, 1<<40
+			}
+			if k >= lastUpdate {
+				t.Fatalf("update deletions not descending: slot %d after %d", k, lastUpdate)
+			}
+			lastUpdate = k
+			// PartitionKeepsBelowPartitionAtCurrentRevision (updates).
+			if !strat.ruNil && k < int64(strat.partition) {
+				t.Fatalf("update deleted slot %d below partition %d", k, strat.partition)
+			}
+		case a.Kind == DeletePod:
+			podWrites++
+		}
+	}
+	if monotonic && podWrites > 1 {
+		t.Fatalf("OrderedReady made %d pod creations and deletions in one sync: %s", podWrites, s.Reason)
+	}
+	if !opts.Gates.MaxUnavailableStatefulSet && updates > 1 {
+		t.Fatalf("gate off: %d update deletions in one sync", updates)
+	}
+	// PlanWritesValidObjects.
+	if errs := Validate(&s.StatefulSet); len(errs) > 0 {
+		t.Fatalf("the set as the sync leaves it is invalid: %v", errs)
+	}
+	for _, a := range s.Actions {
+		if a.Kind == WriteStatus && a.Rejected != "" {
+			if opts.CurrentReplicas != CurrentReplicasUpstream || s.Status.CurrentReplicas >= 0 {
+				t.Fatalf("status rejected (%s) other than for upstream's negative currentReplicas", a.Rejected)
+			}
+		}
+	}
+}
+
+func TestPlanKeepsItsInvariants(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		w := drawWorld(t)
+		s, err := PlanWith(&w.set, w.pods, w.revisions, t0, w.opts)
+		if err != nil {
+			t.Fatalf("PlanWith: %v", err)
+		}
+		checkSync(t, &w.set, w.pods, w.opts, t0, &s)
+	})
+}
+
+// deepCopy copies a world so that a later comparison sees any change.
+func deepCopy(w *world) *world {
+	c := *w
+	c.pods = slices.Clone(w.pods)
+	c.revisions = slices.Clone(w.revisions)
+	for i := range c.revisions {
+		c.revisions[i].Data = slices.Clone(w.revisions[i].Data)
+	}
+	c.set.UpdateStrategy.RollingUpdate = cloneRU(w.set.UpdateStrategy.RollingUpdate)
+	return &c
+}
+
+func TestPlanIsPure(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		w := drawWorld(t)
+		before := deepCopy(w)
+		a, err := PlanWith(&w.set, w.pods, w.revisions, t0, w.opts)
+		if err != nil {
+			t.Fatalf("PlanWith: %v", err)
+		}
+		if !reflect.DeepEqual(before.set, w.set) || !reflect.DeepEqual(before.pods, w.pods) || !reflect.DeepEqual(before.revisions, w.revisions) {
+			t.Fatalf("PlanWith modified its input")
+		}
+		b, _ := PlanWith(&w.set, w.pods, w.revisions, t0, w.opts)
+		if !reflect.DeepEqual(a, b) {
+			t.Fatalf("two PlanWith calls differ:\n%+v\n%+v", a, b)
+		}
+	})
+}
+
+func TestPlanIgnoresInputOrder(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		w := drawWorld(t)
+		a, err := PlanWith(&w.set, w.pods, w.revisions, t0, w.opts)
+		if err != nil {
+			t.Fatalf("PlanWith: %v", err)
+		}
+		pods := rapid.Permutation(w.pods).Draw(t, "pods")
+		revs := rapid.Permutation(w.revisions).Draw(t, "revisions")
+		b, err := PlanWith(&w.set, pods, revs, t0, w.opts)
+		if err != nil {
+			t.Fatalf("PlanWith (permuted): %v", err)
+		}
+		byName := func(x, y Pod) int { return strings.Compare(x.Name, y.Name) }
+		slices.SortFunc(a.Pods, byName)
+		slices.SortFunc(b.Pods, byName)
+		revByName := func(x, y ControllerRevision) int { return strings.Compare(x.Name, y.Name) }
+		slices.SortFunc(a.Revisions, revByName)
+		slices.SortFunc(b.Revisions, revByName)
+		if !reflect.DeepEqual(a, b) {
+			t.Fatalf("the result depends on the input order:\n%+v\n%+v", a, b)
+		}
+	})
+}
+
+// TestPlannerEqualsPlanWith: a reused Planner gives PlanWith's result.
+func TestPlannerEqualsPlanWith(t *testing.T) {
+	var p Planner[tmpl]
+	gen := int64(1)
+	rapid.Check(t, func(t *rapid.T) {
+		w := drawWorld(t)
+		gen++
+		w.set.Generation = gen // the Planner's contract: a new template comes with a new generation
+		want, err := PlanWith(&w.set, w.pods, w.revisions, t0, w.opts)
+		if err != nil {
+			t.Fatalf("PlanWith: %v", err)
+		}
+		p.Options = w.opts
+		got, err := p.Plan(&w.set, w.pods, w.revisions, t0)
+		if err != nil {
+			t.Fatalf("Planner.Plan: %v", err)
+		}
+		p.Explain()
+		if !reflect.DeepEqual(want, *got) {
+			t.Fatalf("Planner.Plan differs from PlanWith:\n%+v\n%+v", want, *got)
+		}
+	})
+}
