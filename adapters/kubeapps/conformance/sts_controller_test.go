@@ -10,6 +10,7 @@ package conformance
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"reflect"
 	"sort"
@@ -24,6 +25,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/strategicpatch"
 	k8sfield "k8s.io/apimachinery/pkg/util/validation/field"
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	"k8s.io/client-go/informers"
@@ -171,6 +173,8 @@ func (o *stsObjects) sortedRevisions() []*appsv1.ControllerRevision {
 //     until the world's kubelet lets it go; deleting a terminating pod
 //     changes nothing; a missing pod is NotFound;
 //   - pod update: spec and metadata replaced, status and timestamps kept;
+//   - pod patch (adoption and release of a pod): the strategic merge
+//     patch applied to the stored pod, its metadata.uid a precondition;
 //   - ControllerRevision create (a taken name is AlreadyExists), get,
 //     update (of the revision number), delete;
 //   - StatefulSet status update: only status changes; it is refused, as
@@ -242,6 +246,33 @@ func (a *stsAPIServer) apply(action core.Action) (runtime.Object, error) {
 			p.ResourceVersion = a.nextRV()
 		}
 		return nil, nil
+	case res == "pods" && verb == "patch":
+		pa := action.(core.PatchAction)
+		old, ok := o.pods[pa.GetName()]
+		if !ok {
+			return nil, apierrors.NewNotFound(corev1.Resource("pods"), pa.GetName())
+		}
+		if pa.GetPatchType() != types.StrategicMergePatchType {
+			return nil, fmt.Errorf("harness API server: patch type %s", pa.GetPatchType())
+		}
+		orig, err := json.Marshal(old)
+		if err != nil {
+			return nil, err
+		}
+		patched, err := strategicpatch.StrategicMergePatch(orig, pa.GetPatch(), &corev1.Pod{})
+		if err != nil {
+			return nil, apierrors.NewBadRequest(err.Error())
+		}
+		p := &corev1.Pod{}
+		if err := json.Unmarshal(patched, p); err != nil {
+			return nil, err
+		}
+		if p.UID != old.UID {
+			return nil, apierrors.NewConflict(corev1.Resource("pods"), p.Name, fmt.Errorf("uid precondition"))
+		}
+		p.ResourceVersion = a.nextRV()
+		o.pods[p.Name] = p
+		return p.DeepCopy(), nil
 	case res == "controllerrevisions" && verb == "create":
 		r := action.(core.CreateAction).GetObject().(*appsv1.ControllerRevision).DeepCopy()
 		if _, ok := o.revs[r.Name]; ok {

@@ -279,6 +279,8 @@ func (w *stsWorld) event() {
 	case n < 98:
 		w.deleteRevision()
 	case n < 99:
+		w.claimEvent()
+	default:
 		if set.DeletionTimestamp == nil && w.r.IntN(3) == 0 {
 			s := set.DeepCopy()
 			s.DeletionTimestamp = &metav1.Time{Time: w.now}
@@ -328,6 +330,50 @@ func (w *stsWorld) collide() {
 	w.obj.revs[name] = rev
 	w.log = append(w.log, fmt.Sprintf("revision %s (number %d) created by another writer with other data", name, rev.Revision))
 	w.userUpdate("set image "+img, func(s *appsv1.StatefulSet) { s.Spec.Template = next.Spec.Template })
+}
+
+// claimEvent changes which pods the set claims, as other writers or a
+// person could: a pod loses its owner reference (it is adopted again),
+// a pod's app label changes (it is released, and keeps its name), or
+// another writer creates a pod with the set's labels, named as a member
+// of the set or not (a member is adopted).
+func (w *stsWorld) claimEvent() {
+	pods := w.obj.sortedPods()
+	switch w.r.IntN(3) {
+	case 0:
+		if len(pods) == 0 {
+			return
+		}
+		p := pods[w.r.IntN(len(pods))]
+		p.OwnerReferences = nil
+		w.log = append(w.log, "owner reference of "+p.Name+" removed")
+	case 1:
+		if len(pods) == 0 {
+			return
+		}
+		p := pods[w.r.IntN(len(pods))]
+		labels := make(map[string]string, len(p.Labels))
+		for k, v := range p.Labels {
+			labels[k] = v
+		}
+		labels["app"] = []string{"other", "web"}[w.r.IntN(2)]
+		p.Labels = labels
+		w.log = append(w.log, "app label of "+p.Name+" set to "+labels["app"])
+	default:
+		name := []string{fmt.Sprintf("%s-%d", stsName, w.r.IntN(8)), "webby-0", stsName + "-x"}[w.r.IntN(3)]
+		if _, ok := w.obj.pods[name]; ok {
+			return
+		}
+		w.obj.uids++
+		p := &corev1.Pod{
+			ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: traceNamespace, UID: types.UID(fmt.Sprintf("uid-pod-%d", w.obj.uids)),
+				CreationTimestamp: metav1.Time{Time: w.now}, Labels: map[string]string{"app": "web"}},
+			Spec:   stsTemplate(stsImages[w.r.IntN(len(stsImages))]).Spec,
+			Status: corev1.PodStatus{Phase: corev1.PodPending},
+		}
+		w.obj.pods[name] = p
+		w.log = append(w.log, "pod "+name+" created by another writer")
+	}
 }
 
 // relabel edits a pod's statefulset.kubernetes.io/pod-name label as a
@@ -391,7 +437,11 @@ func strategyString(st appsv1.StatefulSetUpdateStrategy) string {
 
 // describeSts prints the StatefulSet's spec in one line.
 func describeSts(s *appsv1.StatefulSet) string {
-	return fmt.Sprintf("replicas=%d %s %s ordinals=%s image=%s minReadySeconds=%d revisionHistoryLimit=%d",
+	deleting := ""
+	if s.DeletionTimestamp != nil {
+		deleting = " (deleting)"
+	}
+	return deleting + fmt.Sprintf("replicas=%d %s %s ordinals=%s image=%s minReadySeconds=%d revisionHistoryLimit=%d",
 		*s.Spec.Replicas, s.Spec.PodManagementPolicy, strategyString(s.Spec.UpdateStrategy), ordinalsString(s.Spec.Ordinals),
 		image(&s.Spec.Template), s.Spec.MinReadySeconds, *s.Spec.RevisionHistoryLimit)
 }
@@ -464,7 +514,12 @@ func stsWrites(actions []core.Action, failed []bool) []stsWrite {
 		case core.DeleteAction:
 			w.Name = a.GetName()
 		case core.PatchAction:
-			w.Name = a.GetName()
+			// The two patches a sync sends to pods: adoption sets the
+			// controller reference, release deletes it.
+			w.Name, w.Verb = a.GetName(), "adopt"
+			if bytes.Contains(a.GetPatch(), []byte(`"$patch":"delete"`)) {
+				w.Verb = "release"
+			}
 		}
 		out = append(out, w)
 	}
@@ -490,6 +545,8 @@ func podOrdinal(name string) int {
 	}
 	return n
 }
+
+func isClaim(w stsWrite) bool { return w.Verb == "adopt" || w.Verb == "release" }
 
 // stsPhase names the part of a sync a pod write belongs to, in the
 // order the controller runs them: 0 the replicas (processReplica:
@@ -526,17 +583,34 @@ func stsPhase(w stsWrite, before *stsObjects) int {
 // sequential and kept as they are.
 func canonicalOrder(ws []stsWrite, before *stsObjects) []stsWrite {
 	out := append([]stsWrite(nil), ws...)
+	// Claims: the controller releases owned pods, then adopts orphans,
+	// each group in the order the pod indexer returns them, which is a
+	// map's; each run of releases or adoptions is sorted by name.
+	for i := 0; i < len(out); {
+		v := out[i].Verb
+		if out[i].Kind != "pod" || (v != "adopt" && v != "release") {
+			i++
+			continue
+		}
+		j := i + 1
+		for j < len(out) && out[j].Kind == "pod" && out[j].Verb == v {
+			j++
+		}
+		run := out[i:j]
+		sort.SliceStable(run, func(a, b int) bool { return run[a].Name < run[b].Name })
+		i = j
+	}
 	if before.set.Spec.PodManagementPolicy != appsv1.ParallelPodManagement {
 		return out
 	}
 	for i := 0; i < len(out); {
-		if out[i].Kind != "pod" {
+		if out[i].Kind != "pod" || isClaim(out[i]) {
 			i++
 			continue
 		}
 		ph := stsPhase(out[i], before)
 		j := i + 1
-		for j < len(out) && out[j].Kind == "pod" && stsPhase(out[j], before) == ph {
+		for j < len(out) && out[j].Kind == "pod" && !isClaim(out[j]) && stsPhase(out[j], before) == ph {
 			j++
 		}
 		if ph != 2 {
