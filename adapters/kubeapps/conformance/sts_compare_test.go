@@ -34,7 +34,15 @@ func stsPlanOf(s *stsStep, opts statefulset.Options) (statefulset.Sync[kubeapps.
 func planStsWrites(sync *statefulset.Sync[kubeapps.Template]) []stsWrite {
 	var out []stsWrite
 	for _, a := range sync.Actions {
-		w := stsWrite{}
+		w := stsWrite{Step: -1}
+		switch a.Stage {
+		case statefulset.StageReplicas:
+			w.Step = 0
+		case statefulset.StageCondemned:
+			w.Step = 1
+		case statefulset.StageUpdate:
+			w.Step = 2
+		}
 		switch a.Kind {
 		case statefulset.CreateRevision:
 			w.Kind, w.Verb, w.Name, w.Collisions = "revision", "create", a.Revision, a.Collisions
@@ -194,7 +202,7 @@ func takenNameModel(s *stsStep, sync *statefulset.Sync[kubeapps.Template], taken
 			w.Refused = true
 		}
 		if cut >= 0 && w.Kind == "pod" && !isClaim(w) {
-			if ph := stsPhase(w, s.before); ph != 0 || podOrdinal(w.Name)-start >= cut {
+			if ph := w.Step; ph != 0 || podOrdinal(w.Name)-start >= cut {
 				dropped++
 				switch w.Verb {
 				case "create":

@@ -459,6 +459,9 @@ type stsWrite struct {
 	Pod        *corev1.Pod
 	Rev        *appsv1.ControllerRevision
 	Status     *appsv1.StatefulSetStatus
+	// Step, for a pod write of Plan's, is the stsPhase of the stage
+	// that made it, as Plan records it; -1 when unknown.
+	Step int
 }
 
 func (w stsWrite) String() string {
