@@ -370,3 +370,14 @@ func ExampleTruncateHistory() {
 	// Output:
 	// [1] <nil>
 }
+
+// Start 5, three replicas: pods 0 to 2 are condemned (deleted from the
+// top), and slots 5 to 7 hold pod web-6 only.
+func ExampleSplitPods() {
+	set := statefulset.StatefulSet[Template]{Name: "web", Replicas: 3, Ordinals: statefulset.Ordinals{Start: 5}}
+	pods := []statefulset.Pod{{Name: "web-0"}, {Name: "web-6"}, {Name: "web-2"}, {Name: "db-5"}, {Name: "web-1"}}
+	slots, condemned, err := statefulset.SplitPods(&set, pods)
+	fmt.Println(slots, condemned, err)
+	// Output:
+	// [-1 1 -1] [2 4 0] <nil>
+}

@@ -230,3 +230,43 @@ func TestPlannerEqualsPlanWith(t *testing.T) {
 		}
 	})
 }
+
+// TestParallelCreatesEveryEmptySlot: under Parallel a sync creates a pod
+// for exactly the empty slots SplitPods finds, and deletes every
+// non-terminating condemned pod.
+func TestParallelCreatesEveryEmptySlot(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		w := drawWorld(t).parallel()
+		slots, condemned, err := SplitPods(&w.set, w.pods)
+		if err != nil {
+			t.Fatalf("SplitPods: %v", err)
+		}
+		s, err := PlanWith(&w.set, w.pods, w.revisions, t0, w.opts)
+		if err != nil {
+			t.Fatalf("PlanWith: %v", err)
+		}
+		var wantCreate, gotCreate, wantDelete, gotDelete []int32
+		for k, i := range slots {
+			if i < 0 {
+				wantCreate = append(wantCreate, w.set.Ordinals.Start+int32(k))
+			}
+		}
+		for _, i := range condemned {
+			if !w.pods[i].Terminating {
+				_, ord := ParseOrdinal(w.pods[i].Name)
+				wantDelete = append(wantDelete, ord)
+			}
+		}
+		for _, a := range s.Actions {
+			switch {
+			case a.Kind == CreatePod:
+				gotCreate = append(gotCreate, a.Ordinal)
+			case a.Kind == DeletePod && a.Stage == StageCondemned:
+				gotDelete = append(gotDelete, a.Ordinal)
+			}
+		}
+		if !slices.Equal(wantCreate, gotCreate) || !slices.Equal(wantDelete, gotDelete) {
+			t.Fatalf("created %v, deleted %v; want %v and %v", gotCreate, gotDelete, wantCreate, wantDelete)
+		}
+	})
+}
