@@ -62,7 +62,10 @@
 //
 // What is not modelled: PersistentVolumeClaims (their creation, the
 // retention policy's owner references, the stale-claim skip), pod
-// storage fixes, and the StatefulSetSemanticRevisionComparison rule that
-// needs the API server's defaulting (see [Gates]). The package imports
+// storage fixes, the adoption of orphan ControllerRevisions (pass the
+// revisions the set owns or will adopt), API errors (every write is
+// taken to succeed, but the status the API server refuses), and the
+// StatefulSetSemanticRevisionComparison rule that needs the API
+// server's defaulting (see [Gates]). The package imports
 // only the standard library and the module's own packages.
 package statefulset
