@@ -1,9 +1,12 @@
 // Package conformance holds no code: its tests check, on thousands of
 // generated inputs per function, that the rolloutmath packages give the
 // answers kube-controller-manager v1.36.3 gives, by calling the upstream
-// functions (k8s.io/kubernetes/pkg/controller/deployment/util and
-// pkg/controller) side by side with the library, and its benchmarks
-// time the two on the same inputs.
+// functions (k8s.io/kubernetes/pkg/controller/deployment/util,
+// pkg/controller, pkg/controller/statefulset and pkg/controller/history)
+// side by side with the library; they drive the real DeploymentController
+// and StatefulSetController sync by sync through random whole rollouts
+// and compare every sync with the library's Plan; and its benchmarks time
+// the two on the same inputs.
 //
 // This is a module of its own, and the only one that requires
 // k8s.io/kubernetes (with the replace lines its staging modules need), so

@@ -1,0 +1,5 @@
+//go:build !race
+
+package statefulset
+
+const raceEnabled = false
