@@ -367,7 +367,9 @@ func writeTable(w io.Writer, cfg *config, r *result) error {
 // the -broken pods' failure).
 func beforeStatus(cfg *config, r *result) statefulset.Status {
 	st := &r.before.Status
-	return statefulset.ComputeStatus(r.pods, cfg.minReadySeconds, st.CurrentRevision, st.UpdateRevision, cfg.now)
+	out := statefulset.ComputeStatus(r.pods, cfg.minReadySeconds, st.CurrentRevision, st.UpdateRevision, cfg.now)
+	out.ObservedGeneration = st.ObservedGeneration
+	return out
 }
 
 // podStates returns pods as a Step records them, at now.

@@ -60,9 +60,26 @@ type Table struct {
 	Elapsed time.Duration
 }
 
-// Write prints t to w and returns the first write error.
+// Write prints t to w, with the closing line, and returns the first
+// write error.
 func Write(w io.Writer, t *Table) error {
 	p := rstable.NewPrinter(w)
+	writeRows(p, t)
+	p.Printf("\n%s (%s)\n", rstable.RunLine(t.Outcome, t.Syncs, len(t.Rows)-1, "sync"), t.Elapsed)
+	return p.Err()
+}
+
+// WriteRows prints t to w without the closing line (Outcome, Syncs and
+// Elapsed are not read), for a single planned sync, and returns the
+// first write error.
+func WriteRows(w io.Writer, t *Table) error {
+	p := rstable.NewPrinter(w)
+	writeRows(p, t)
+	return p.Err()
+}
+
+// writeRows prints the heading, the legend, the header and the rows.
+func writeRows(p *rstable.Printer, t *Table) {
 	p.Printf("%s\n%s\n\n", t.Heading, Legend)
 	nameW := max(len("NAME"), len("statefulset.apps/")+len(t.Name), len(t.Name)+8) + 3
 	p.Printf("%-*s%-9s%-9s%-9s%-11s%s\n", nameW, "NAME", "READY", "CURRENT", "UPDATED", "PARTITION", "PODS")
@@ -97,8 +114,6 @@ func Write(w io.Writer, t *Table) error {
 		}
 		prev = r.Pods
 	}
-	p.Printf("\n%s (%s)\n", rstable.RunLine(t.Outcome, t.Syncs, len(t.Rows)-1, "sync"), t.Elapsed)
-	return p.Err()
 }
 
 // Line is a pod as one line of `kubectl get pods -w`.
