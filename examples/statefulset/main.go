@@ -15,11 +15,11 @@
 //
 // The trap of kubernetes/kubernetes#137409 (fixed in v1.37): under
 // Parallel with the MaxUnavailableStatefulSet gate on, old pods that are
-// broken use up maxUnavailable and the update never starts; -fix-137409
+// broken use up maxUnavailable and the update never starts; -replace-unavailable-first
 // replaces them first, as v1.37 does:
 //
 //	go run ./examples/statefulset -policy Parallel -gate -broken 2 -max-unavailable 2 -partitions 0
-//	go run ./examples/statefulset -policy Parallel -gate -broken 2 -max-unavailable 2 -partitions 0 -fix-137409
+//	go run ./examples/statefulset -policy Parallel -gate -broken 2 -max-unavailable 2 -partitions 0 -replace-unavailable-first
 //
 // The run is deterministic: it starts at 2026-01-01T00:00:00Z unless
 // -now says otherwise. A StatefulSet the API server would reject is
@@ -62,7 +62,7 @@ type config struct {
 	readyDelay         time.Duration
 	terminating        time.Duration
 	broken             int32
-	fix137409          bool
+	replaceFirst       bool
 	maxSyncs           int
 	now                time.Time
 	output             string
@@ -91,7 +91,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.DurationVar(&cfg.readyDelay, "ready", 10*time.Second, "how long a created pod takes to become Running and Ready")
 	fs.DurationVar(&cfg.terminating, "terminating", 0, "how long a deleted pod stays Terminating (0: gone by the next sync)")
 	broken := fs.Int("broken", 0, "how many pods at the old image, from the highest ordinal down, are Running but never Ready")
-	fs.BoolVar(&cfg.fix137409, "fix-137409", false, "with -gate, replace old pods that are already unavailable first, outside maxUnavailable (kubernetes/kubernetes#137409, the v1.37 behaviour)")
+	fs.BoolVar(&cfg.replaceFirst, "replace-unavailable-first", false, "with -gate, replace old pods that are already unavailable first, outside maxUnavailable (kubernetes/kubernetes#137409, the v1.37 behaviour)")
 	fs.IntVar(&cfg.maxSyncs, "max-syncs", 300, "the most syncs to run")
 	now := fs.String("now", "", "`time` (RFC 3339) the run starts at (default 2026-01-01T00:00:00Z)")
 	fs.StringVar(&cfg.output, "o", "table", "output format: table or json")
@@ -129,8 +129,8 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	if cfg.output != "table" && cfg.output != "json" {
 		return cfg, fmt.Errorf("-o %q: want table or json", cfg.output)
 	}
-	if cfg.fix137409 && !cfg.gate {
-		return cfg, errors.New("-fix-137409 changes how maxUnavailable is spent: it needs -gate")
+	if cfg.replaceFirst && !cfg.gate {
+		return cfg, errors.New("-replace-unavailable-first changes how maxUnavailable is spent: it needs -gate")
 	}
 	cfg.now = demoNow
 	if *now != "" {
@@ -261,7 +261,7 @@ func simulate(cfg *config) (*result, error) {
 		return nil, invalid(set.Name, list.ToError())
 	}
 	opts := statefulset.Options{Gates: statefulset.Gates{MaxUnavailableStatefulSet: cfg.gate}}
-	if cfg.fix137409 {
+	if cfg.replaceFirst {
 		opts.Budget = statefulset.BudgetReplaceUnavailableFirst
 	}
 	// The set at rest on the old image, created an hour before.
@@ -336,7 +336,7 @@ func heading(cfg *config, r *result) string {
 			mu = "unset"
 		}
 		s += fmt.Sprintf("\nkube-controller-manager v1.36, MaxUnavailableStatefulSet gate on: maxUnavailable %s = %d pods", mu, r.budget)
-		if cfg.fix137409 {
+		if cfg.replaceFirst {
 			s += "; unavailable old pods replaced first (kubernetes/kubernetes#137409, v1.37)"
 		}
 	}
@@ -398,7 +398,7 @@ func writeJSON(w io.Writer, cfg *config, r *result) error {
 		Options statefulset.Options    `json:"options"`
 	}{heading(cfg, r), cfg.now, beforeStatus(cfg, r), podStates(r.pods, cfg.minReadySeconds, cfg.now), r.trace.Steps, r.trace.Outcome, r.trace.Syncs,
 		statefulset.Options{Gates: statefulset.Gates{MaxUnavailableStatefulSet: cfg.gate}}}
-	if cfg.fix137409 {
+	if cfg.replaceFirst {
 		out.Options.Budget = statefulset.BudgetReplaceUnavailableFirst
 	}
 	enc := json.NewEncoder(w)

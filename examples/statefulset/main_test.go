@@ -31,7 +31,7 @@ func TestRunGolden(t *testing.T) {
 		{name: "Parallel with the gate and maxUnavailable 2", args: []string{"-policy", "Parallel", "-gate", "-max-unavailable", "2", "-partitions", "0"}, golden: "parallel-gate.golden"},
 		{name: "maxUnavailable ignored with the gate off", args: []string{"-policy", "Parallel", "-max-unavailable", "40%", "-partitions", "0", "-replicas", "3"}, golden: "gate-off.golden"},
 		{name: "the #137409 trap", args: []string{"-policy", "Parallel", "-gate", "-broken", "2", "-max-unavailable", "2", "-partitions", "0", "-max-syncs", "20"}, golden: "trap-137409.golden"},
-		{name: "the #137409 fix", args: []string{"-policy", "Parallel", "-gate", "-broken", "2", "-max-unavailable", "2", "-partitions", "0", "-fix-137409"}, golden: "fix-137409.golden"},
+		{name: "the #137409 fix", args: []string{"-policy", "Parallel", "-gate", "-broken", "2", "-max-unavailable", "2", "-partitions", "0", "-replace-unavailable-first"}, golden: "replace-first.golden"},
 		{name: "ordinals from 3, terminating pods", args: []string{"-start", "3", "-replicas", "4", "-partitions", "2,0", "-terminating", "15s", "-min-ready", "5"}, golden: "start.golden"},
 		{name: "json", args: []string{"-replicas", "2", "-partitions", "1,0", "-o", "json", "-now", "2026-11-26T09:30:00+01:00"}, golden: "json.golden"},
 	}
@@ -120,9 +120,9 @@ func TestTrap137409(t *testing.T) {
 	if trap.trace.Outcome == statefulset.OutcomeComplete {
 		t.Errorf("v1.36: outcome Complete, want the update stuck")
 	}
-	_, fix := simulateArgs(t, append(args, "-fix-137409")...)
+	_, fix := simulateArgs(t, append(args, "-replace-unavailable-first")...)
 	if fix.trace.Outcome != statefulset.OutcomeComplete {
-		t.Errorf("-fix-137409: outcome %v, want Complete", fix.trace.Outcome)
+		t.Errorf("-replace-unavailable-first: outcome %v, want Complete", fix.trace.Outcome)
 	}
 	first := fix.trace.Steps[0]
 	var dels []string
@@ -132,7 +132,7 @@ func TestTrap137409(t *testing.T) {
 		}
 	}
 	if got, want := strings.Join(dels, ","), "web-4,web-3"; got != want {
-		t.Errorf("-fix-137409: sync 1 deleted %q, want the broken pods %q", got, want)
+		t.Errorf("-replace-unavailable-first: sync 1 deleted %q, want the broken pods %q", got, want)
 	}
 }
 
@@ -186,7 +186,7 @@ func TestRunRejectsInput(t *testing.T) {
 		{"interval", []string{"-interval", "0s"}, 2, "statefulset: -interval must be positive and -ready, -terminating not negative"},
 		{"max-syncs", []string{"-max-syncs", "0"}, 2, "statefulset: -max-syncs 0: want 1 to 100000"},
 		{"output", []string{"-o", "yaml"}, 2, `statefulset: -o "yaml": want table or json`},
-		{"fix without gate", []string{"-fix-137409"}, 2, "statefulset: -fix-137409 changes how maxUnavailable is spent: it needs -gate"},
+		{"fix without gate", []string{"-replace-unavailable-first"}, 2, "statefulset: -replace-unavailable-first changes how maxUnavailable is spent: it needs -gate"},
 		{"now", []string{"-now", "yesterday"}, 2, `statefulset: -now "yesterday": want an RFC 3339 time such as 2026-11-26T09:30:00Z`},
 		{"partition text", []string{"-partitions", "4,two"}, 2, `statefulset: -partitions: "two" is not a partition: want whole numbers from 0, such as 4,2,0`},
 		{"negative partition", []string{"-partitions", "-1"}, 2, `statefulset: -partitions: "-1" is not a partition: want whole numbers from 0, such as 4,2,0`},
@@ -216,7 +216,7 @@ func TestRunRejectsInput(t *testing.T) {
 
 func TestHelp(t *testing.T) {
 	code, stdout, stderr := runArgs(t, "-h")
-	if code != 0 || stdout != "" || !strings.Contains(stderr, "-fix-137409") || !strings.Contains(stderr, "MaxUnavailableStatefulSet") {
+	if code != 0 || stdout != "" || !strings.Contains(stderr, "-replace-unavailable-first") || !strings.Contains(stderr, "MaxUnavailableStatefulSet") {
 		t.Errorf("-h: %d, stdout %q, stderr %q; want 0 and the flags on stderr", code, stdout, stderr)
 	}
 }
