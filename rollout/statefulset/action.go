@@ -120,6 +120,7 @@ func (s Stage) String() string {
 // which batch a write belongs to. What the sync leaves behind does not
 // depend on that order.
 type Action struct {
+	// Kind is the write.
 	Kind ActionKind `json:"kind"`
 	// Stage is the part of the sync that made the write.
 	Stage Stage `json:"stage"`

@@ -3,6 +3,7 @@ package statefulset
 import (
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/rolloutmath/rolloutmath/ownership"
 )
@@ -53,6 +54,30 @@ func TestPlannerDoesNotAllocateInSteadyState(t *testing.T) {
 		if n := testing.AllocsPerRun(100, func() { _, _ = p.Plan(&w.set, w.pods, w.revisions, t0) }); n != 0 {
 			t.Errorf("rolling %v: Planner.Plan allocates %v times per steady sync, want 0", rolling, n)
 		}
+	}
+}
+
+// TestPlannerDoesNotAllocateWhileWaiting: an OrderedReady sync that
+// waits for a pod (status written, requeue after minReadySeconds) does
+// not allocate either.
+func TestPlannerDoesNotAllocateWhileWaiting(t *testing.T) {
+	if raceEnabled {
+		t.Skip("allocation counts mean nothing under the race detector")
+	}
+	w := settled(100, true)
+	w.set.MinReadySeconds = 30
+	w.pods[40].ReadySince = t0.Add(-5 * time.Second) // ready, not yet available
+	w.set.Status.ObservedGeneration = 0              // so that every sync writes the status
+	var p Planner[tmpl]
+	sync, err := p.Plan(&w.set, w.pods, w.revisions, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sync.Blocker != BlockNotAvailable || !sync.Requeue || len(sync.Actions) != 1 {
+		t.Fatalf("the sync does not wait as intended: %+v, %v", sync.Actions, sync.Blocker)
+	}
+	if n := testing.AllocsPerRun(100, func() { _, _ = p.Plan(&w.set, w.pods, w.revisions, t0) }); n != 0 {
+		t.Errorf("Planner.Plan allocates %v times per waiting sync, want 0", n)
 	}
 }
 

@@ -29,6 +29,9 @@ func TestNegativeCurrentReplicasIsRejected(t *testing.T) {
 	if !s.Requeue || s.RequeueAfter != 0 {
 		t.Errorf("requeue = %v after %v, want at once", s.Requeue, s.RequeueAfter)
 	}
+	if want := "deleted 1 pod, the status write is refused (requeued)"; s.Reason != want {
+		t.Errorf("reason = %q, want %q", s.Reason, want)
+	}
 
 	w.opts.CurrentReplicas = CurrentReplicasCountCurrentOnly
 	s = w.plan(t)

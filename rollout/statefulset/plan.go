@@ -708,6 +708,9 @@ func (p *planner[T]) finish() {
 	}
 
 	// Pods.
+	if n := len(p.pods) + len(p.created); cap(out.Pods) < n {
+		out.Pods = make([]Pod, 0, n)
+	}
 	for i := range p.pods {
 		s := p.state[i]
 		if s&podClaimed == 0 {

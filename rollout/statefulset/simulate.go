@@ -55,7 +55,10 @@ func (k EventKind) String() string {
 // first; an event outside the syncs that run is never applied). Events
 // that change the spec raise the generation, as the API server does.
 type Event[T any] struct {
-	Sync           int                       `json:"sync"`
+	// Sync is the number of the sync the event comes before, from 1.
+	Sync int `json:"sync"`
+	// Kind is what the event changes; the fields below hold the new
+	// value for their kind.
 	Kind           EventKind                 `json:"kind"`
 	Template       T                         `json:"template"`                 // SetTemplate
 	Replicas       int32                     `json:"replicas,omitempty"`       // SetReplicas
@@ -143,12 +146,15 @@ func (o Outcome) String() string {
 
 // PodState is one pod in a Step, as `kubectl get pods -w` shows it.
 type PodState struct {
-	Name        string   `json:"name"`
-	Revision    string   `json:"revision"`
-	Phase       PodPhase `json:"phase"`
-	Ready       bool     `json:"ready,omitempty"`
-	Available   bool     `json:"available,omitempty"`
-	Terminating bool     `json:"terminating,omitempty"`
+	Name     string   `json:"name"`     // metadata.name
+	Revision string   `json:"revision"` // the RevisionLabel
+	Phase    PodPhase `json:"phase"`    // status.phase
+	// Ready, Available and Terminating are the pod's state after the
+	// sync: Ready condition True, available for minReadySeconds, and
+	// deletionTimestamp set.
+	Ready       bool `json:"ready,omitempty"`
+	Available   bool `json:"available,omitempty"`
+	Terminating bool `json:"terminating,omitempty"`
 }
 
 // Step is one recorded sync of a simulation.

@@ -1,8 +1,11 @@
 package statefulset
 
 import (
+	"slices"
 	"strconv"
 	"time"
+
+	"github.com/rolloutmath/rolloutmath/field"
 )
 
 // ParseOrdinal splits a pod name as the controller does: the parent is
@@ -84,4 +87,50 @@ func nextAvailable(p *Pod, minReadySeconds int32, now time.Time) (time.Duration,
 		return 0, false
 	}
 	return d, true
+}
+
+// SplitPods sorts the set's pods into slots and condemned pods as a sync
+// does: slots[k] is the index in pods of the pod with ordinal start+k,
+// or -1 when the slot is empty (a sync creates it); condemned are the
+// indices of the pods named for the set whose ordinal is outside the
+// slots, by descending ordinal (the order they are deleted in). Pods
+// not named for the set, or whose ordinal does not fit in 32 bits, are
+// in neither. Two pods with the same ordinal are an error (a *field.Error
+// wrapping field.ErrDuplicate; the controller would keep whichever it
+// listed last). pods is not modified.
+// Upstream: updateStatefulSet's partition of pods into replicas and
+// condemned, with podInOrdinalRange and getOrdinal,
+// pkg/controller/statefulset/stateful_set_control.go and stateful_set_utils.go.
+func SplitPods[T any](set *StatefulSet[T], pods []Pod) (slots []int, condemned []int, err error) {
+	start, end := StartOrdinal(set), EndOrdinal(set)
+	if set.Replicas < 0 {
+		return nil, nil, &field.Error{Prefix: "statefulset", Field: "spec.replicas", Value: strconv.Itoa(int(set.Replicas)), Detail: "must not be negative", Err: field.ErrNegative}
+	}
+	slots = make([]int, set.Replicas)
+	for k := range slots {
+		slots[k] = -1
+	}
+	seen := map[int32]int{}
+	for i := range pods {
+		parent, ord := ParseOrdinal(pods[i].Name)
+		if parent != set.Name || ord < 0 {
+			continue
+		}
+		if j, dup := seen[ord]; dup {
+			return nil, nil, &field.Error{Prefix: "statefulset", Field: "pods[" + strconv.Itoa(max(i, j)) + "].name",
+				Detail: "ordinal " + strconv.Itoa(int(ord)) + " is also pods[" + strconv.Itoa(min(i, j)) + "]'s", Err: field.ErrDuplicate}
+		}
+		seen[ord] = i
+		if o := int64(ord); o >= start && o <= end {
+			slots[o-start] = i
+		} else {
+			condemned = append(condemned, i)
+		}
+	}
+	slices.SortFunc(condemned, func(a, b int) int {
+		_, oa := ParseOrdinal(pods[a].Name)
+		_, ob := ParseOrdinal(pods[b].Name)
+		return int(ob) - int(oa)
+	})
+	return slots, condemned, nil
 }

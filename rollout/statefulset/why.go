@@ -2,6 +2,7 @@ package statefulset
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -150,7 +151,12 @@ func (p *planner[T]) summary() string {
 	}
 	var parts []string
 	for k := AdoptPod; k <= DeleteRevision; k++ {
-		if n := counts[k]; n > 0 {
+		n := counts[k]
+		switch {
+		case n == 0:
+		case k == WriteStatus && slices.ContainsFunc(out.Actions, func(a Action) bool { return a.Rejected != "" }):
+			parts = append(parts, "the status write is refused (requeued)")
+		default:
 			parts = append(parts, kindPhrase(k, n))
 		}
 	}
