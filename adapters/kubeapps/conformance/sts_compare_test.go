@@ -34,7 +34,15 @@ func stsPlanOf(s *stsStep, opts statefulset.Options) (statefulset.Sync[kubeapps.
 func planStsWrites(sync *statefulset.Sync[kubeapps.Template]) []stsWrite {
 	var out []stsWrite
 	for _, a := range sync.Actions {
-		w := stsWrite{}
+		w := stsWrite{Step: -1}
+		switch a.Stage {
+		case statefulset.StageReplicas:
+			w.Step = 0
+		case statefulset.StageCondemned:
+			w.Step = 1
+		case statefulset.StageUpdate:
+			w.Step = 2
+		}
 		switch a.Kind {
 		case statefulset.CreateRevision:
 			w.Kind, w.Verb, w.Name, w.Collisions = "revision", "create", a.Revision, a.Collisions
@@ -125,22 +133,42 @@ func revViews(revs []statefulset.ControllerRevision) map[string]revView {
 	return out
 }
 
-// stsTakenNames returns the pods upstream tried to create in sync s and
-// the API server refused because a pod of that name exists that the set
-// does not own (one it released, or an orphan it does not adopt).
-func stsTakenNames(s *stsStep) map[string]bool {
-	var out map[string]bool
+// stsRefusedPodWrites returns the pod writes of upstream's sync s that
+// the API server refused for a reason Plan does not model, by pod name
+// (the verb): a creation whose name is held by a pod the set does not
+// own (one it released, or an orphan it does not adopt), which is
+// AlreadyExists; and the identity fix of a pod adopted earlier in the
+// same sync, sent from the controller's cache with the resourceVersion
+// the adoption replaced, which is a Conflict (UpdateStatefulPod retries
+// from the same stale cache and fails).
+func stsRefusedPodWrites(s *stsStep) map[string]string {
+	var out map[string]string
+	adopted := map[string]bool{}
 	for _, w := range s.writes {
-		if w.Kind != "pod" || w.Verb != "create" || !w.Refused {
+		if w.Kind != "pod" {
 			continue
 		}
-		if held := s.res.after.pods[w.Name]; s.before.pods[w.Name] != nil && held != nil && held.UID == s.before.pods[w.Name].UID {
-			if ref := metav1.GetControllerOfNoCopy(held); ref == nil || ref.UID != stsUID {
-				if out == nil {
-					out = map[string]bool{}
-				}
-				out[w.Name] = true
+		if w.Verb == "adopt" && !w.Refused {
+			adopted[w.Name] = true
+		}
+		if !w.Refused {
+			continue
+		}
+		refused := false
+		switch w.Verb {
+		case "create":
+			if held := s.res.after.pods[w.Name]; s.before.pods[w.Name] != nil && held != nil && held.UID == s.before.pods[w.Name].UID {
+				ref := metav1.GetControllerOfNoCopy(held)
+				refused = ref == nil || ref.UID != stsUID
 			}
+		case "update":
+			refused = adopted[w.Name]
+		}
+		if refused {
+			if out == nil {
+				out = map[string]string{}
+			}
+			out[w.Name] = w.Verb
 		}
 	}
 	return out
@@ -158,51 +186,63 @@ func slowStartEnd(k int) int {
 	return end
 }
 
-// takenNameModel is the documented difference of a pod name held by a
-// pod the set does not own. PlanWith creates the pod; the API server
-// refuses the creation (AlreadyExists), the sync returns an error after
-// writing the status, and the worker requeues the set rate-limited.
-// Under OrderedReady a creation ends the pod writes either way, so
-// upstream's sync is Plan's with those creations refused: that is
-// returned. Under Parallel the slow-start batch holding the refused
-// slot finishes and nothing after it runs (later batches, the condemned
-// and update steps); the status then lacks the update step's decrements
-// of currentReplicas. The model returns Plan's sync cut the same way.
-func takenNameModel(s *stsStep, sync *statefulset.Sync[kubeapps.Template], taken map[string]bool) (writes []stsWrite, pods map[string]podView, status appsv1.StatefulSetStatus) {
+// refusedWriteModel is the documented difference of stsRefusedPodWrites:
+// Plan makes those writes as if they succeeded. Upstream's write fails,
+// the slot's processReplica returns the error, and runForAll stops: under
+// OrderedReady at once, under Parallel once the slow-start batch holding
+// the slot finishes; the condemned and update steps do not run; the
+// status (without the update step's decrements of currentReplicas) is
+// written and the history truncated as usual, and the sync returns the
+// error. The model returns Plan's sync cut the same way.
+func refusedWriteModel(s *stsStep, sync *statefulset.Sync[kubeapps.Template], refused map[string]string) (writes []stsWrite, pods map[string]podView, status appsv1.StatefulSetStatus) {
 	set := s.before.set
 	start := 0
 	if set.Spec.Ordinals != nil {
 		start = int(set.Spec.Ordinals.Start)
 	}
-	cut := -1 // slot index from which Parallel writes are dropped
-	if set.Spec.PodManagementPolicy == appsv1.ParallelPodManagement {
-		for name := range taken {
-			if k := podOrdinal(name) - start; cut < 0 || slowStartEnd(k) < cut {
-				cut = slowStartEnd(k)
-			}
+	cut := -1 // slot index from which pod writes are dropped
+	for name := range refused {
+		k := podOrdinal(name) - start
+		end := k + 1
+		if set.Spec.PodManagementPolicy == appsv1.ParallelPodManagement {
+			end = slowStartEnd(k)
+		}
+		if cut < 0 || end < cut {
+			cut = end
 		}
 	}
 	pods = podViews(sync.Pods)
-	for name := range taken {
-		delete(pods, name)
+	for name, verb := range refused {
+		if verb == "create" {
+			delete(pods, name)
+		} else {
+			v := pods[name]
+			v.PodNameLabel = s.before.pods[name].Labels[appsv1.StatefulSetPodNameLabel]
+			pods[name] = v
+		}
 	}
 	st := sync.Status
 	dropped := 0
 	var deletes []stsWrite // revision deletions (the history, after the status)
+	// Pods whose deletion is dropped, and pods deleted by a write kept (a
+	// failed pod may be deleted twice: by the replica and update steps).
+	undeleted, deleted := map[string]bool{}, map[string]bool{}
 	for _, w := range canonicalOrder(planStsWrites(sync), s.before) {
-		if w.Kind == "pod" && w.Verb == "create" && taken[w.Name] {
+		if w.Kind == "pod" && refused[w.Name] == w.Verb {
 			w.Refused = true
 		}
-		if cut >= 0 && w.Kind == "pod" && !isClaim(w) {
-			if ph := stsPhase(w, s.before); ph != 0 || podOrdinal(w.Name)-start >= cut {
+		if w.Kind == "pod" && !isClaim(w) && !w.Refused {
+			if ph := w.Step; ph != 0 || podOrdinal(w.Name)-start >= cut {
 				dropped++
 				switch w.Verb {
 				case "create":
 					delete(pods, w.Name)
-				case "delete":
+				case "update":
 					v := pods[w.Name]
-					v.Terminating = false
+					v.PodNameLabel = s.before.pods[w.Name].Labels[appsv1.StatefulSetPodNameLabel]
 					pods[w.Name] = v
+				case "delete":
+					undeleted[w.Name] = true
 					if ph == 2 {
 						st.CurrentReplicas++
 					}
@@ -210,12 +250,22 @@ func takenNameModel(s *stsStep, sync *statefulset.Sync[kubeapps.Template], taken
 				continue
 			}
 		}
+		if w.Kind == "pod" && w.Verb == "delete" {
+			deleted[w.Name] = true
+		}
 		switch {
 		case w.Kind == "status":
 		case w.Kind == "revision" && w.Verb == "delete":
 			deletes = append(deletes, w)
 		default:
 			writes = append(writes, w)
+		}
+	}
+	for name := range undeleted {
+		if !deleted[name] {
+			v := pods[name]
+			v.Terminating = false
+			pods[name] = v
 		}
 	}
 	// The status upstream computes, written when it differs from the
@@ -241,12 +291,12 @@ func takenNameModel(s *stsStep, sync *statefulset.Sync[kubeapps.Template], taken
 // and its requeue.
 func compareStsSync(s *stsStep, sync *statefulset.Sync[kubeapps.Template]) []string {
 	var diffs []string
-	up, ours := canonicalOrder(foldCollisions(s.writes), s.before), canonicalOrder(planStsWrites(sync), s.before)
+	up, ours := canonicalOrder(foldRetries(foldCollisions(s.writes)), s.before), canonicalOrder(planStsWrites(sync), s.before)
 	ourPods := podViews(sync.Pods)
 	ourStatus := kubeapps.StatefulSetStatusObject(&sync.StatefulSet.Status)
-	taken := stsTakenNames(s)
-	if taken != nil {
-		ours, ourPods, ourStatus = takenNameModel(s, sync, taken)
+	refused := stsRefusedPodWrites(s)
+	if refused != nil {
+		ours, ourPods, ourStatus = refusedWriteModel(s, sync, refused)
 	}
 	upKeys, ourKeys := make([]string, len(up)), make([]string, len(ours))
 	for i, w := range up {
@@ -290,10 +340,10 @@ func compareStsSync(s *stsStep, sync *statefulset.Sync[kubeapps.Template]) []str
 		}
 	}
 	switch {
-	case taken != nil && s.res.err == nil:
-		diffs = append(diffs, "failure: upstream has no error for a refused creation")
-	case taken != nil:
-		// The model: the refused creation fails the sync.
+	case refused != nil && s.res.err == nil:
+		diffs = append(diffs, "failure: upstream has no error for a refused write")
+	case refused != nil:
+		// The model: the refused write fails the sync.
 	case (s.res.err != nil) != (sync.Requeue && sync.RequeueAfter == 0):
 		diffs = append(diffs, fmt.Sprintf("failure: upstream error %v, Plan requeue=%v after %s", s.res.err, sync.Requeue, sync.RequeueAfter))
 	case s.res.err == nil && upAfter >= 0 && (!sync.Requeue || sync.RequeueAfter != upAfter):
@@ -330,8 +380,9 @@ func stsClasses(s *stsStep, sync *statefulset.Sync[kubeapps.Template]) []string 
 	if set.DeletionTimestamp != nil {
 		out = append(out, "StatefulSet deleting")
 	}
-	if stsTakenNames(s) != nil {
-		out = append(out, "documented: pod name held by a pod the set does not own", "documented: pod name held, "+string(set.Spec.PodManagementPolicy))
+	for _, verb := range stsRefusedPodWrites(s) {
+		what := map[string]string{"create": "pod name held by a pod the set does not own", "update": "identity fix of a pod adopted in the same sync"}[verb]
+		out = append(out, "documented: "+what, "documented: "+what+", "+string(set.Spec.PodManagementPolicy))
 	}
 	if cur := set.Status.CurrentRevision; cur != "" && s.before.revs[cur] == nil {
 		out = append(out, "current revision missing")
@@ -359,10 +410,12 @@ func stsClasses(s *stsStep, sync *statefulset.Sync[kubeapps.Template]) []string 
 // statefulset.PlanWith on the same inputs: the writes in order (the
 // order inside a Parallel slow-start batch made canonical), every pod
 // and revision after the sync, the stored status with
-// observedGeneration, failure and requeue. One difference is
-// tolerated, documented and checked against its model (takenNameModel):
-// Plan creates a pod whose name is held by a pod the set does not own,
-// where the API server refuses the creation and the sync fails.
+// observedGeneration, failure and requeue. Two differences are
+// tolerated, documented and checked against their model
+// (refusedWriteModel): Plan creates a pod whose name is held by a pod
+// the set does not own, and fixes the identity of a pod it adopted in
+// the same sync, where the API server refuses the write (AlreadyExists,
+// Conflict) and the sync fails.
 func TestPlanMatchesStatefulSetControllerSyncBySync(t *testing.T) {
 	classes := map[string]int{}
 	writes := 0

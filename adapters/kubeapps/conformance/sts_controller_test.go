@@ -184,8 +184,12 @@ func (o *stsObjects) sortedRevisions() []*appsv1.ControllerRevision {
 //     readyReplicas (the check ValidateStatefulSetStatus makes);
 //   - StatefulSet get (the adoption recheck).
 //
-// Like the fake clientset it does not check resourceVersion. Parallel
-// syncs call it from several goroutines at once: every call holds mu.
+// Updates are checked as the API server checks them: an update whose
+// metadata.resourceVersion is set and is not the stored one is a
+// Conflict (the controller then retries from its cache, which is as
+// stale, and fails). Objects the world makes get a resource version too.
+// Parallel syncs call it from several goroutines at once: every call
+// holds mu.
 type stsAPIServer struct {
 	mu  sync.Mutex
 	now time.Time
@@ -230,6 +234,9 @@ func (a *stsAPIServer) apply(action core.Action) (runtime.Object, error) {
 		old, ok := o.pods[p.Name]
 		if !ok {
 			return nil, apierrors.NewNotFound(corev1.Resource("pods"), p.Name)
+		}
+		if p.ResourceVersion != "" && p.ResourceVersion != old.ResourceVersion {
+			return nil, apierrors.NewConflict(corev1.Resource("pods"), p.Name, fmt.Errorf("the object has been modified"))
 		}
 		p.UID, p.CreationTimestamp, p.DeletionTimestamp, p.Status = old.UID, old.CreationTimestamp, old.DeletionTimestamp, old.Status
 		p.ResourceVersion = a.nextRV()
@@ -298,6 +305,9 @@ func (a *stsAPIServer) apply(action core.Action) (runtime.Object, error) {
 		if !ok {
 			return nil, apierrors.NewNotFound(appsv1.Resource("controllerrevisions"), r.Name)
 		}
+		if r.ResourceVersion != "" && r.ResourceVersion != old.ResourceVersion {
+			return nil, apierrors.NewConflict(appsv1.Resource("controllerrevisions"), r.Name, fmt.Errorf("the object has been modified"))
+		}
 		r.UID, r.CreationTimestamp = old.UID, old.CreationTimestamp
 		r.ResourceVersion = a.nextRV()
 		o.revs[r.Name] = r
@@ -311,6 +321,9 @@ func (a *stsAPIServer) apply(action core.Action) (runtime.Object, error) {
 		return nil, nil
 	case res == "statefulsets" && verb == "update" && sub == "status":
 		s := action.(core.UpdateAction).GetObject().(*appsv1.StatefulSet)
+		if s.ResourceVersion != "" && s.ResourceVersion != o.set.ResourceVersion {
+			return nil, apierrors.NewConflict(appsv1.Resource("statefulsets"), s.Name, fmt.Errorf("the object has been modified"))
+		}
 		if err := checkStatefulSetStatus(&s.Status); err != nil {
 			return nil, err
 		}

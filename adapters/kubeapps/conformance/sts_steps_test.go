@@ -21,6 +21,11 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	k8svalidation "k8s.io/apimachinery/pkg/util/validation"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+	"k8s.io/kubernetes/pkg/apis/apps"
+	appsv1defaults "k8s.io/kubernetes/pkg/apis/apps/v1"
+	appsvalidation "k8s.io/kubernetes/pkg/apis/apps/validation"
+	apivalidation "k8s.io/kubernetes/pkg/apis/core/validation"
 	"k8s.io/kubernetes/pkg/controller/history"
 	"pgregory.net/rapid"
 
@@ -380,5 +385,86 @@ func TestRevisionMatchesNewRevision(t *testing.T) {
 			t.Fatalf("StatefulSetRevisionObject =\n%+v\nupstream\n%+v", obj, up)
 		}
 		count("newRevision (object)", "agree")
+	})
+}
+
+// stsInScope reports whether an upstream StatefulSet validation error is
+// about a field statefulset.Validate checks: not metadata, the selector,
+// the service name, the claim templates and retention policy, nor the
+// pod template (the caller's type).
+func stsInScope(e *field.Error) bool {
+	for _, p := range []string{"spec.template", "spec.selector", "spec.serviceName", "spec.volumeClaimTemplates", "spec.persistentVolumeClaimRetentionPolicy"} {
+		if strings.HasPrefix(e.Field, p) {
+			return false
+		}
+	}
+	return strings.HasPrefix(e.Field, "spec.") || strings.HasPrefix(e.Field, "status.")
+}
+
+// TestValidateMatchesValidateStatefulSetSpec draws StatefulSets as users
+// may submit them, defaults them as the API server does (apps/v1
+// SetObjectDefaults_StatefulSet), validates them with upstream's
+// ValidateStatefulSetSpec and ValidateStatefulSetStatus on the internal
+// type, and compares the full error texts, in order, with
+// statefulset.Validate's on the converted set.
+func TestValidateMatchesValidateStatefulSetSpec(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		counter := rapid.Int32Range(-1, 4)
+		set := &appsv1.StatefulSet{
+			ObjectMeta: metav1.ObjectMeta{Name: stsName, Namespace: traceNamespace},
+			Spec: appsv1.StatefulSetSpec{
+				Selector:            traceSelector(),
+				Template:            stsTemplate("web:1"),
+				ServiceName:         stsName,
+				PodManagementPolicy: appsv1.PodManagementPolicyType(rapid.SampledFrom([]string{"", "OrderedReady", "Parallel", "Foo"}).Draw(t, "policy")),
+				UpdateStrategy: appsv1.StatefulSetUpdateStrategy{
+					Type: appsv1.StatefulSetUpdateStrategyType(rapid.SampledFrom([]string{"", "RollingUpdate", "OnDelete", "Foo"}).Draw(t, "strategy"))},
+				MinReadySeconds: counter.Draw(t, "minReadySeconds"),
+			},
+			Status: appsv1.StatefulSetStatus{
+				ObservedGeneration: int64(counter.Draw(t, "observedGeneration")),
+				Replicas:           counter.Draw(t, "statusReplicas"), ReadyReplicas: counter.Draw(t, "readyReplicas"),
+				CurrentReplicas: counter.Draw(t, "currentReplicas"), UpdatedReplicas: counter.Draw(t, "updatedReplicas"),
+				AvailableReplicas: counter.Draw(t, "availableReplicas"),
+			},
+		}
+		if rapid.Bool().Draw(t, "hasReplicas") {
+			set.Spec.Replicas = ptr32(counter.Draw(t, "replicas"))
+		}
+		if rapid.Bool().Draw(t, "hasRollingUpdate") {
+			ru := &appsv1.RollingUpdateStatefulSetStrategy{MaxUnavailable: anyStsMaxUnavailable().Draw(t, "maxUnavailable")}
+			if rapid.Bool().Draw(t, "hasPartition") {
+				ru.Partition = ptr32(counter.Draw(t, "partition"))
+			}
+			set.Spec.UpdateStrategy.RollingUpdate = ru
+		}
+		if rapid.Bool().Draw(t, "hasOrdinals") {
+			set.Spec.Ordinals = &appsv1.StatefulSetOrdinals{Start: counter.Draw(t, "start")}
+		}
+		if rapid.Bool().Draw(t, "hasCollisionCount") {
+			set.Status.CollisionCount = ptr32(counter.Draw(t, "collisionCount"))
+		}
+		appsv1defaults.SetObjectDefaults_StatefulSet(set)
+		var internal apps.StatefulSet
+		if err := appsv1defaults.Convert_v1_StatefulSet_To_apps_StatefulSet(set, &internal, nil); err != nil {
+			t.Fatalf("converting to the internal type: %v", err)
+		}
+		upErrs := appsvalidation.ValidateStatefulSetSpec(&internal.Spec, field.NewPath("spec"), apivalidation.PodValidationOptions{}, appsvalidation.StatefulSetValidationOptions{})
+		upErrs = append(upErrs, appsvalidation.ValidateStatefulSetStatus(&internal.Status, field.NewPath("status"))...)
+		var want []string
+		for _, e := range upErrs {
+			if stsInScope(e) {
+				want = append(want, e.Error())
+			}
+		}
+		ours := kubeapps.StatefulSet(set)
+		var got []string
+		for _, e := range statefulset.Validate(&ours) {
+			got = append(got, e.Error())
+		}
+		if strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Fatalf("statefulset.Validate:\n  %s\nupstream:\n  %s", strings.Join(got, "\n  "), strings.Join(want, "\n  "))
+		}
+		count("ValidateStatefulSetSpec (statefulset.Validate)", "agree")
 	})
 }

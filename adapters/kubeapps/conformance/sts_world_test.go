@@ -326,6 +326,7 @@ func (w *stsWorld) collide() {
 	rev := kubeapps.StatefulSetRevisionObject(squat, &statefulset.ControllerRevision{Name: name, Number: 1 + w.r.Int64N(3), Hash: hash, Data: other})
 	w.obj.uids++
 	rev.UID = types.UID(fmt.Sprintf("uid-rev-%d", w.obj.uids))
+	rev.ResourceVersion = fmt.Sprintf("world-%d", w.obj.uids)
 	rev.CreationTimestamp = metav1.Time{Time: w.now}
 	w.obj.revs[name] = rev
 	w.log = append(w.log, fmt.Sprintf("revision %s (number %d) created by another writer with other data", name, rev.Revision))
@@ -367,6 +368,7 @@ func (w *stsWorld) claimEvent() {
 		w.obj.uids++
 		p := &corev1.Pod{
 			ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: traceNamespace, UID: types.UID(fmt.Sprintf("uid-pod-%d", w.obj.uids)),
+				ResourceVersion:   fmt.Sprintf("world-%d", w.obj.uids),
 				CreationTimestamp: metav1.Time{Time: w.now}, Labels: map[string]string{"app": "web"}},
 			Spec:   stsTemplate(stsImages[w.r.IntN(len(stsImages))]).Spec,
 			Status: corev1.PodStatus{Phase: corev1.PodPending},
@@ -459,6 +461,9 @@ type stsWrite struct {
 	Pod        *corev1.Pod
 	Rev        *appsv1.ControllerRevision
 	Status     *appsv1.StatefulSetStatus
+	// Step, for a pod write of Plan's, is the stsPhase of the stage
+	// that made it, as Plan records it; -1 when unknown.
+	Step int
 }
 
 func (w stsWrite) String() string {
@@ -642,6 +647,20 @@ func foldCollisions(ws []stsWrite) []stsWrite {
 				continue
 			}
 			w.Collisions, pending = pending, 0
+		}
+		out = append(out, w)
+	}
+	return out
+}
+
+// foldRetries returns ws with each run of a refused write repeated on
+// one object (RetryOnConflict in UpdateStatefulPod tries a pod update up
+// to four times) kept once.
+func foldRetries(ws []stsWrite) []stsWrite {
+	var out []stsWrite
+	for _, w := range ws {
+		if n := len(out); n > 0 && w.Refused && out[n-1].Refused && out[n-1].Kind == w.Kind && out[n-1].Verb == w.Verb && out[n-1].Name == w.Name {
+			continue
 		}
 		out = append(out, w)
 	}
