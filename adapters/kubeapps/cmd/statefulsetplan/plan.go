@@ -100,6 +100,13 @@ func prepare(cfg *config, objs *objects, stderr io.Writer) (*input, error) {
 	if in.newTemplate != nil {
 		in.to = images(in.newTemplate)
 	}
+	if len(in.pods) > 0 {
+		// Mid-rollout, the pods below the update come from the current
+		// revision: name its images as the rollout's starting point.
+		if imgs, ok := revisionImages(revObjs, obj.Status.CurrentRevision); ok {
+			in.from = imgs
+		}
+	}
 	if len(in.pods) == 0 && (in.newTemplate != nil || in.partition != nil) {
 		if err := in.settle(cfg); err != nil {
 			return nil, err
@@ -230,6 +237,27 @@ func setImages(t *kubeapps.Template, changes []setimage.Change) (*kubeapps.Templ
 		out.Spec.Containers[i].Image = image
 	}
 	return out, nil
+}
+
+// revisionImages returns the images of the template the revision called
+// name records (data.raw is the controller's patch, {"spec":{"template":
+// ...}}), and whether revs hold such a revision with a readable template.
+func revisionImages(revs []*appsv1.ControllerRevision, name string) (string, bool) {
+	for _, r := range revs {
+		if r.Name != name || name == "" {
+			continue
+		}
+		var patch struct {
+			Spec struct {
+				Template kubeapps.Template `json:"template"`
+			} `json:"spec"`
+		}
+		if err := json.Unmarshal(r.Data.Raw, &patch); err != nil || len(patch.Spec.Template.Spec.Containers) == 0 {
+			return "", false
+		}
+		return images(&patch.Spec.Template), true
+	}
+	return "", false
 }
 
 // images returns the images of t's containers, comma-separated.
