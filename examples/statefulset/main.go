@@ -224,7 +224,7 @@ func invalid(name string, err error) error {
 	return fmt.Errorf("The StatefulSet %q is invalid: %v", name, err)
 }
 
-// maxUnavailable reads -max-unavailable as IntOrString.UnmarshalText
+// maxUnavailableValue reads -max-unavailable as IntOrString.UnmarshalText
 // reads text: a number is a count, anything else a string.
 func (cfg *config) maxUnavailableValue() *intorpercent.IntOrString {
 	if cfg.maxUnavailable == "" {
