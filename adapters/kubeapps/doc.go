@@ -11,6 +11,15 @@
 // updates and deletions, a rollback of the Deployment's template, and the
 // Deployment's status.
 //
+// StatefulSets: StatefulSet, StatefulSetPod(s), StatefulSetRevisions and
+// StatefulSetStatus turn an apps/v1 StatefulSet, its pods and its
+// ControllerRevisions into the rollout/statefulset types (absent fields
+// read as the apps/v1 defaults: replicas 1, partition 0);
+// StatefulSetRevisionData gives the bytes, and so the revision name, the
+// controller records for the template; StatefulSetRevisionObject and
+// StatefulSetStatusObject build the ControllerRevision a sync creates and
+// the status it writes.
+//
 // Ownership: Selector, OwnerReferences, Object(s) and Controller convert
 // what the ownership package reads (label selectors, owner references, a
 // Deployment's identity), and AdoptPatch, ReleasePatch and ClaimPatches
