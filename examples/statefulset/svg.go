@@ -4,47 +4,40 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 
 	"github.com/rolloutmath/rolloutmath/examples/internal/chart"
 	"github.com/rolloutmath/rolloutmath/rollout/statefulset"
 )
 
-// writeSVG draws the rollout with package chart: one series per
-// revision (its pods, terminating ones left out), the floor R -
-// maxUnavailable (the resolved budget with the gate on, 1 with it off),
-// all pods and the available ones, as each sync leaves them. Step 0 is
-// the set before the update. A StatefulSet never surges, so the ceiling
-// is R.
-func writeSVG(w io.Writer, cfg *config, before *statefulset.StatefulSet[template], tr *statefulset.Trace[template]) error {
-	oldRev, newRev := before.Status.CurrentRevision, tr.StatefulSet.Status.UpdateRevision
-	policy := "OrderedReady"
-	if cfg.parallel {
-		policy = "Parallel"
-	}
-	var steps []string
-	for _, p := range cfg.partitions {
-		steps = append(steps, fmt.Sprint(p))
-	}
+// writeSVG draws the rollout with package chart, as examples/cloneset
+// draws a CloneSet's: one series per revision (its pods, terminating
+// ones left out), the ceiling R (a StatefulSet never surges), the floor
+// R - maxUnavailable (1 with the gate off), all pods and the ready and
+// available ones, counted as each sync leaves them. Step 0 is the set
+// before the update.
+func writeSVG(w io.Writer, cfg *config, r *result) error {
+	oldRev, newRev := r.before.Status.UpdateRevision, r.trace.StatefulSet.Status.UpdateRevision
+	oldLabel, newLabel := cfg.fromImage+" ("+oldRev+")", cfg.toImage+" ("+newRev+")"
 	c := chart.Chart{
-		Desc:       fmt.Sprintf("StatefulSet %s: %d replicas, %s, image %s -> %s, partitions %s", before.Name, before.Replicas, policy, cfg.fromImage, cfg.toImage, strings.Join(steps, " -> ")),
-		Title:      fmt.Sprintf("%s update of StatefulSet %s: %s -> %s", policy, before.Name, cfg.fromImage, cfg.toImage),
-		Subtitle:   fmt.Sprintf("%d replicas, gate MaxUnavailableStatefulSet %v, partitions %s; pods as each sync left them", before.Replicas, cfg.gate, strings.Join(steps, " -> ")),
+		Desc:       heading(cfg, r),
+		Title:      fmt.Sprintf("%s update of StatefulSet %s: %s -> %s", cfg.policy, cfg.name, cfg.fromImage, cfg.toImage),
+		Subtitle:   fmt.Sprintf("%d replicas, %s; pods as each sync left them", cfg.replicas, budgetText(cfg, r)),
 		XLabel:     "sync (0 = before the update)",
-		Ceiling:    "ceiling: R",
+		Ceiling:    "ceiling: R (no surge)",
 		Floor:      "floor: R - maxUnavailable",
 		SeriesAttr: "data-revision",
 	}
-	n := int64(before.Status.Replicas)
-	c.Steps = append(c.Steps, chart.Step{N: 0, Pods: n, Available: int64(before.Status.AvailableReplicas), Replicas: before.Replicas,
-		Ceiling: int64(before.Replicas), Floor: int64(before.Replicas) - 1,
-		Series: []chart.Value{{Name: oldRev, Label: cfg.fromImage + " (" + oldRev + ")", Value: n}}})
-	for _, s := range tr.Steps {
-		mu := int64(1)
-		if s.MaxUnavailable > 0 {
-			mu = int64(s.MaxUnavailable)
+	before := chart.Step{N: 0, Replicas: r.before.Replicas, Ceiling: int64(r.before.Replicas), Floor: int64(r.before.Replicas) - int64(r.budget)}
+	for i := range r.pods {
+		before.Pods++
+		if statefulset.IsAvailable(&r.pods[i], cfg.minReadySeconds, cfg.now) {
+			before.Available++
 		}
-		st := chart.Step{N: s.Sync, Replicas: s.Replicas, Ceiling: int64(s.Replicas), Floor: int64(s.Replicas) - mu}
+	}
+	before.Series = []chart.Value{{Name: oldRev, Label: oldLabel, Value: before.Pods}}
+	c.Steps = append(c.Steps, before)
+	for _, s := range r.trace.Steps {
+		st := chart.Step{N: s.Sync, Replicas: s.Replicas, Ceiling: int64(s.Replicas), Floor: int64(s.Replicas) - int64(r.budget)}
 		var old, upd int64
 		for _, p := range s.Pods {
 			st.Pods++
@@ -59,19 +52,27 @@ func writeSVG(w io.Writer, cfg *config, before *statefulset.StatefulSet[template
 				st.Available++
 			}
 		}
-		st.Series = []chart.Value{{Name: oldRev, Label: cfg.fromImage + " (" + oldRev + ")", Value: old}, {Name: newRev, Label: cfg.toImage + " (" + newRev + ")", Value: upd}}
+		st.Series = []chart.Value{{Name: oldRev, Label: oldLabel, Value: old}, {Name: newRev, Label: newLabel, Value: upd}}
 		c.Steps = append(c.Steps, st)
 	}
 	return chart.Write(w, &c)
 }
 
+// budgetText says how many pods an update may take down at once.
+func budgetText(cfg *config, r *result) string {
+	if !cfg.gate {
+		return "gate off: one pod at a time"
+	}
+	return fmt.Sprintf("gate on: maxUnavailable %d", r.budget)
+}
+
 // writeSVGFile writes the chart to the file at path.
-func writeSVGFile(path string, cfg *config, before *statefulset.StatefulSet[template], tr *statefulset.Trace[template]) error {
+func writeSVGFile(path string, cfg *config, r *result) error {
 	f, err := os.Create(path)
 	if err != nil {
 		return err
 	}
-	if err := writeSVG(f, cfg, before, tr); err != nil {
+	if err := writeSVG(f, cfg, r); err != nil {
 		f.Close()
 		return err
 	}
