@@ -1,10 +1,15 @@
 package rollout
 
 import (
+	"errors"
+	"reflect"
+	"slices"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/rolloutmath/rolloutmath/field"
+	"github.com/rolloutmath/rolloutmath/revision"
 )
 
 // The tests of this file each pin a rule that a mutant of the code broke
@@ -94,5 +99,118 @@ sync 7 (+1m10s) RollingUpdate: nginx-1 0 (0/0/0) nginx-7c6756d746 2 (2/2/2) | ro
 Complete after 8 syncs`
 	if got := tr.String(); got != want {
 		t.Errorf("Simulate(NeverReady 1, resize 4 -> 2 at sync 2) trace (-want +got):\n%s", cmp.Diff(want, got))
+	}
+}
+
+// TestPlanHashCollisionRequeuesAtOnce: a sync that finds another
+// template's ReplicaSet under the new name writes one action, raising
+// status.collisionCount, that names that ReplicaSet and leaves its size
+// as it is (0 -> 0 here), and asks to be run again at once (RequeueAfter
+// 0), as upstream's returned error does.
+func TestPlanHashCollisionRequeuesAtOnce(t *testing.T) {
+	d, rss := rolled(3, "nginx:2")
+	name := revision.ReplicaSetName("nginx", revision.Hash(&d.Template, nil))
+	squatter := rs("squat", 5, 0, 0)
+	squatter.Name = name
+	s, err := Plan(d, append(rss, squatter), t0)
+	if err != nil {
+		t.Fatalf("Plan(collision) error: %v", err)
+	}
+	want := []Action{{Kind: CountCollision, ReplicaSet: "nginx-7c6756d746", From: 0, To: 0,
+		Reason: "hash collision: ReplicaSet nginx-7c6756d746 exists with another template; collisionCount 0 -> 1, new name next sync"}}
+	if diff := cmp.Diff(want, s.Actions); diff != "" {
+		t.Errorf("Plan(collision).Actions (-want +got):\n%s", diff)
+	}
+	if !s.Requeue || s.RequeueAfter != 0 || s.Deployment.Status.CollisionCount == nil || *s.Deployment.Status.CollisionCount != 1 {
+		t.Errorf("Plan(collision) = requeue %v after %v, collisionCount %v; want requeue after 0, collisionCount 1",
+			s.Requeue, s.RequeueAfter, s.Deployment.Status.CollisionCount)
+	}
+}
+
+// TestPlanReasonWaitsForTheNewReplicaSetOnceOldPodsAreGone: with every
+// old ReplicaSet at 0 and the new one at R but not all available, a sync
+// has nothing to do and says it waits for the new ReplicaSet's pods (not
+// for the surge and availability limits, which only hold old pods back).
+func TestPlanReasonWaitsForTheNewReplicaSetOnceOldPodsAreGone(t *testing.T) {
+	d, rss := settled(3, "nginx:1")
+	d.Template, d.Generation = image("nginx:2"), 2
+	s, err := Plan(&d, rss, t0)
+	if err != nil {
+		t.Fatalf("Plan(new image) error: %v", err)
+	}
+	rss = s.ReplicaSets
+	rss[0].Replicas, rss[0].StatusReplicas, rss[0].ReadyReplicas, rss[0].AvailableReplicas = 0, 0, 0, 0
+	rss[1].Replicas, rss[1].StatusReplicas, rss[1].ReadyReplicas, rss[1].AvailableReplicas = 3, 3, 1, 1
+	rss[1].Annotations[revision.DesiredReplicasAnnotation] = "3"
+	s, err = Plan(&s.Deployment, rss, t0.Add(10*time.Second))
+	if err != nil {
+		t.Fatalf("Plan(old at 0, new at 3 with 1 available) error: %v", err)
+	}
+	const want = "waiting for new ReplicaSet nginx-7c6756d746: 1 of 3 pods available"
+	if len(s.Actions) != 0 || s.Reason != want {
+		t.Errorf("Plan(old at 0, new at 3 with 1 available) = %v, %q; want no action, %q", s.Actions, s.Reason, want)
+	}
+}
+
+// TestReconcileOldRejectsIndexPastTheEnd: newRS == len(rss) is out of
+// range, the same error as any other bad index.
+func TestReconcileOldRejectsIndexPastTheEnd(t *testing.T) {
+	d, rss := settled(3, "nginx:1")
+	rss = append(rss, rs("new", 1, 0, 0))
+	n, err := ReconcileOld(&d, rss, 2, []int32{3, 0})
+	const want = "rollout: newRS: 2 is out of range [-1, 2)"
+	if n != 0 || err == nil || err.Error() != want || !errors.Is(err, field.ErrIndex) {
+		t.Errorf("ReconcileOld(newRS 2 of 2) = %d, %v; want 0, %q wrapping field.ErrIndex", n, err, want)
+	}
+}
+
+// TestPlannerLeavesACopiedDeploymentsCountersAlone: a Deployment copied
+// from the Sync of two calls back still points, through its status's
+// counters, into the memory the next call writes; Plan must leave that
+// memory to the caller, so that the input is not modified and the Sync is
+// PlanWith's. Here sync 3's terminating count (2) differs from sync 1's
+// (0), so writing it in place would change the input.
+func TestPlannerLeavesACopiedDeploymentsCountersAlone(t *testing.T) {
+	d, rss := settled(3, "nginx:1")
+	var p Planner[tmpl]
+	s1, err := p.Plan(&d, rss, t0, "")
+	if err != nil {
+		t.Fatalf("Plan 1 error: %v", err)
+	}
+	d1 := s1.Deployment
+	d1.Status.Conditions = slices.Clone(d1.Status.Conditions)
+	rss1 := deepCopyRSs(s1.ReplicaSets)
+	rss1[0].TerminatingReplicas = ptr(int32(2))
+	if _, err := p.Plan(&d, rss, t0, ""); err != nil {
+		t.Fatalf("Plan 2 error: %v", err)
+	}
+	before := deepCopyDeployment(&d1)
+	want, wantErr := planWithCopy(&d1, rss1, t0.Add(time.Second), Options{})
+	got, err := explained(&p, &d1, rss1, t0.Add(time.Second), "")
+	if err != nil || wantErr != nil {
+		t.Fatalf("Plan 3 error %v, PlanWith error %v", err, wantErr)
+	}
+	if !reflect.DeepEqual(before, d1) {
+		t.Errorf("Plan 3 modified its input (-before +after):\n%s", cmp.Diff(before, d1))
+	}
+	if diff := cmp.Diff(want, *got); diff != "" {
+		t.Errorf("Plan 3 differs from PlanWith (-PlanWith +Planner):\n%s", diff)
+	}
+}
+
+// TestEnumValuesStartAtOne: the enums whose zero value means "none"
+// (the Outcome of a Simulate that failed, an unset EventKind or
+// ActionKind) number their named values from 1, in declaration order. The
+// numbers are part of the API: a caller may store or compare them.
+func TestEnumValuesStartAtOne(t *testing.T) {
+	got := [][]uint8{
+		{uint8(SetTemplate), uint8(SetReplicas), uint8(Pause), uint8(Resume), uint8(Rollback)},
+		{uint8(CreateReplicaSet), uint8(ScaleReplicaSet), uint8(AnnotateReplicaSet), uint8(DeleteReplicaSet),
+			uint8(RollBack), uint8(SkipRollback), uint8(CountCollision)},
+		{uint8(OutcomeComplete), uint8(OutcomeTimedOut), uint8(OutcomePaused), uint8(OutcomeStalled), uint8(OutcomeSyncLimit)},
+	}
+	want := [][]uint8{{1, 2, 3, 4, 5}, {1, 2, 3, 4, 5, 6, 7}, {1, 2, 3, 4, 5}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("EventKind, ActionKind, Outcome values (-want +got):\n%s", diff)
 	}
 }
