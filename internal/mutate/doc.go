@@ -35,5 +35,10 @@
 // the mutation, for a person to judge whether it is equivalent. -list
 // prints the mutants without running them; -match runs only the mutants
 // whose description contains a string, and -run passes a -run pattern to
-// go test, which together show one test killing one mutant.
+// go test, which together show one test killing one mutant. -skip K
+// drops the first K mutants of the shuffled (and matched) list, so that a
+// sample can be split between runs or an interrupted one continued: the
+// mutants of -n N are those of -n J followed by those of -skip P, where P
+// is the list position after the last mutant the first run tried (the
+// mutants it ran and those that did not compile).
 package main

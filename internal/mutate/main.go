@@ -32,6 +32,7 @@ const (
 // config holds the flags.
 type config struct {
 	n       int
+	skip    int
 	seed    uint64
 	timeout time.Duration
 	confirm bool
@@ -44,6 +45,7 @@ type config struct {
 func main() {
 	var c config
 	flag.IntVar(&c.n, "n", 60, "mutants to run per package (0: all)")
+	flag.IntVar(&c.skip, "skip", 0, "skip the first N mutants of the shuffled list (to split a sample between runs)")
 	flag.Uint64Var(&c.seed, "seed", 1, "seed of the shuffle that picks the mutants")
 	flag.DurationVar(&c.timeout, "timeout", 3*time.Minute, "test timeout per mutant")
 	flag.BoolVar(&c.confirm, "confirm", true, "run a mutant the -short tests miss again without -short")
@@ -99,6 +101,7 @@ func mutate(ctx context.Context, w io.Writer, c config, pkgs []string) error {
 			}
 			ms = kept
 		}
+		ms = ms[min(max(c.skip, 0), len(ms)):]
 		if c.list {
 			for _, m := range ms {
 				fmt.Fprintln(w, m.id())
@@ -109,7 +112,11 @@ func mutate(ctx context.Context, w io.Writer, c config, pkgs []string) error {
 		if want <= 0 || want > len(ms) {
 			want = len(ms)
 		}
-		fmt.Fprintf(w, "== %s: %d mutants (seed %d), running %d\n", pkg, len(ms), c.seed, want)
+		if c.skip > 0 {
+			fmt.Fprintf(w, "== %s: %d mutants after the %d skipped (seed %d), running %d\n", pkg, len(ms), c.skip, c.seed, want)
+		} else {
+			fmt.Fprintf(w, "== %s: %d mutants (seed %d), running %d\n", pkg, len(ms), c.seed, want)
+		}
 		var t tally
 		for _, m := range ms {
 			if t.run == want {
