@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/rolloutmath/rolloutmath/field"
+	"github.com/rolloutmath/rolloutmath/ownership"
 	"github.com/rolloutmath/rolloutmath/revision"
 )
 
@@ -212,5 +213,36 @@ func TestEnumValuesStartAtOne(t *testing.T) {
 	want := [][]uint8{{1, 2, 3, 4, 5}, {1, 2, 3, 4, 5, 6, 7}, {1, 2, 3, 4, 5}}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("EventKind, ActionKind, Outcome values (-want +got):\n%s", diff)
+	}
+}
+
+// TestPlanSelectingAllSaysStatusUnchanged: a Deployment whose empty
+// selector selects every pod, with its generation already observed, is
+// refused with nothing written, and the reason says so.
+func TestPlanSelectingAllSaysStatusUnchanged(t *testing.T) {
+	d, rss := settled(3, "nginx:1")
+	d.Selector = &ownership.Selector{}
+	d.Status.ObservedGeneration = d.Generation
+	s, err := Plan(&d, rss, t0)
+	if err != nil {
+		t.Fatalf("Plan(empty selector) error: %v", err)
+	}
+	const want = "the selector is empty and selects every pod (event SelectingAll): a non-empty selector is required, " +
+		"so no ReplicaSet is adopted, created or scaled; status unchanged"
+	if s.Path != PathSelectingAll || len(s.Actions) != 0 || s.Reason != want {
+		t.Errorf("Plan(empty selector, generation observed) = %v, %v, %q; want selecting all, no action, %q", s.Path, s.Actions, s.Reason, want)
+	}
+}
+
+// TestPlanWithoutRequeueHasNoDelay: a sync that does not ask to be run
+// again has Requeue false and RequeueAfter 0 (so its JSON has neither).
+func TestPlanWithoutRequeueHasNoDelay(t *testing.T) {
+	d, rss := settled(3, "nginx:1")
+	s, err := Plan(&d, rss, t0)
+	if err != nil {
+		t.Fatalf("Plan(settled) error: %v", err)
+	}
+	if s.Requeue || s.RequeueAfter != 0 {
+		t.Errorf("Plan(settled) = requeue %v after %v, want no requeue and 0", s.Requeue, s.RequeueAfter)
 	}
 }

@@ -1,6 +1,7 @@
 package cloneset
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -238,5 +239,35 @@ func TestPlanDeletingSaysStatusOnly(t *testing.T) {
 	}
 	if want := "CloneSet is being deleted: status only"; !strings.Contains(s.Reason, want) {
 		t.Errorf("Plan(deleting).Reason = %q, want it to contain %q", s.Reason, want)
+	}
+}
+
+// TestSimulateSetReplicasResizes: a scripted SetReplicas event changes
+// the CloneSet's replicas from its sync on: the reconcile reports the new
+// desired count and creates the missing pod, and the final CloneSet has
+// the new size. (Pod names are left out: the steps are compared by their
+// counts and events.)
+func TestSimulateSetReplicasResizes(t *testing.T) {
+	cs := &CloneSet[podTemplate]{Name: "demo", Replicas: 2, Template: templateOf("nginx:1.25")}
+	cfg := Config[podTemplate]{Start: t0, Events: []Event[podTemplate]{{Sync: 3, Kind: SetReplicas, Replicas: 3}}}
+	tr, err := Simulate(cs, nil, nil, cfg)
+	if err != nil {
+		t.Fatalf("Simulate(2 replicas, 3 at reconcile 3) error: %v", err)
+	}
+	var got []string
+	for _, s := range tr.Steps {
+		got = append(got, fmt.Sprintf("reconcile %d %q: desired %d, %d pods, %d ready", s.Sync, s.Events, s.Replicas, s.Status.Replicas, s.Status.ReadyReplicas))
+	}
+	got = append(got, fmt.Sprintf("%v after %d, replicas %d", tr.Outcome, tr.Syncs, tr.CloneSet.Replicas))
+	want := []string{
+		`reconcile 1 []: desired 2, 0 pods, 0 ready`,
+		`reconcile 2 []: desired 2, 2 pods, 2 ready`,
+		`reconcile 3 ["replicas 2 -> 3"]: desired 3, 2 pods, 2 ready`,
+		`reconcile 4 []: desired 3, 3 pods, 3 ready`,
+		`reconcile 5 []: desired 3, 3 pods, 3 ready`,
+		`Complete after 6, replicas 3`,
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Simulate(2 replicas, 3 at reconcile 3) (-want +got):\n%s\n%s", diff, tr.String())
 	}
 }
