@@ -19,9 +19,13 @@
 //	        not a function's last statement
 //
 // It shuffles them with -seed (the order depends on nothing else) and runs
-// the first -n that compile. A mutant is applied through `go test
-// -overlay`, with the changed file in a temporary directory: the work tree
-// is never written. Each mutant runs `go test -short -count=1 -failfast`;
+// the first -n that compile, after checking that the package's -short
+// tests pass on the unchanged code (a failing suite would kill every
+// mutant). A mutant is applied through `go test -overlay`, with the
+// changed file in a temporary directory: the work tree is never written
+// (the tests run with RAPID_NOFAILFILE=1, so that pgregory.net/rapid
+// saves no failing case under testdata/rapid, which every later run
+// would replay). Each mutant runs `go test -short -count=1 -failfast`;
 // a mutant the short tests miss is run again without -short (with
 // -confirm, the default) before it is called a survivor, so the verdicts
 // are those of the full test suite at about a quarter of its cost (-short

@@ -112,6 +112,11 @@ func mutate(ctx context.Context, w io.Writer, c config, pkgs []string) error {
 		if want <= 0 || want > len(ms) {
 			want = len(ms)
 		}
+		// A suite that fails on the unchanged code would "kill" every
+		// mutant: check it first (with -short, the cheaper half).
+		if v, detail := goTest(ctx, pkg, "", c, true); v != survived {
+			return fmt.Errorf("%s: the tests fail without a mutant (%s %s): fix them before measuring", pkg, v, detail)
+		}
 		if c.skip > 0 {
 			fmt.Fprintf(w, "== %s: %d mutants after the %d skipped (seed %d), running %d\n", pkg, len(ms), c.skip, c.seed, want)
 		} else {
@@ -208,10 +213,13 @@ func runMutant(ctx context.Context, tmp, pkg string, m mutant, c config) (verdic
 	return v, detail, nil
 }
 
-// goTest runs pkg's tests with the overlay and classifies the result.
+// goTest runs pkg's tests with the overlay ("" for none) and classifies
+// the result.
 func goTest(ctx context.Context, pkg, overlay string, c config, short bool) (verdict, string) {
-	args := []string{"test", "-overlay=" + overlay, "-count=1", "-failfast", "-vet=off",
-		"-timeout=" + c.timeout.String()}
+	args := []string{"test", "-count=1", "-failfast", "-vet=off", "-timeout=" + c.timeout.String()}
+	if overlay != "" {
+		args = append(args, "-overlay="+overlay)
+	}
 	if short {
 		args = append(args, "-short")
 	}
@@ -224,6 +232,11 @@ func goTest(ctx context.Context, pkg, overlay string, c config, short bool) (ver
 	ctx, cancel := context.WithTimeout(ctx, c.timeout+time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "go", args...)
+	// rapid saves each failing case under the package's testdata/rapid
+	// and replays every saved case in later runs: a mutant's failure
+	// would be written into the work tree and fail the unchanged code's
+	// tests, and every later mutant's, from then on.
+	cmd.Env = append(os.Environ(), "RAPID_NOFAILFILE=1")
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	err := cmd.Run()
