@@ -8,6 +8,7 @@
 #
 #   scripts/mutate.sh -n 60 -seed 1 ./rollout/cloneset
 #   scripts/mutate.sh -list ./rollout | grep diffs.go
+#   scripts/mutate.sh -n 25 -skip 27 -seed 1 ./rollout/cloneset   # the rest of a split sample
 #   scripts/mutate.sh -match 'diffs.go:403:18 cmp' -run TestUpdateNumTie ./rollout/cloneset
 set -euo pipefail
 cd "$(dirname "$0")/.."

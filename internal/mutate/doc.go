@@ -19,9 +19,13 @@
 //	        not a function's last statement
 //
 // It shuffles them with -seed (the order depends on nothing else) and runs
-// the first -n that compile. A mutant is applied through `go test
-// -overlay`, with the changed file in a temporary directory: the work tree
-// is never written. Each mutant runs `go test -short -count=1 -failfast`;
+// the first -n that compile, after checking that the package's -short
+// tests pass on the unchanged code (a failing suite would kill every
+// mutant). A mutant is applied through `go test -overlay`, with the
+// changed file in a temporary directory: the work tree is never written
+// (the tests run with RAPID_NOFAILFILE=1, so that pgregory.net/rapid
+// saves no failing case under testdata/rapid, which every later run
+// would replay). Each mutant runs `go test -short -count=1 -failfast`;
 // a mutant the short tests miss is run again without -short (with
 // -confirm, the default) before it is called a survivor, so the verdicts
 // are those of the full test suite at about a quarter of its cost (-short
@@ -35,5 +39,10 @@
 // the mutation, for a person to judge whether it is equivalent. -list
 // prints the mutants without running them; -match runs only the mutants
 // whose description contains a string, and -run passes a -run pattern to
-// go test, which together show one test killing one mutant.
+// go test, which together show one test killing one mutant. -skip K
+// drops the first K mutants of the shuffled (and matched) list, so that a
+// sample can be split between runs or an interrupted one continued: the
+// mutants of -n N are those of -n J followed by those of -skip P, where P
+// is the list position after the last mutant the first run tried (the
+// mutants it ran and those that did not compile).
 package main

@@ -32,6 +32,7 @@ const (
 // config holds the flags.
 type config struct {
 	n       int
+	skip    int
 	seed    uint64
 	timeout time.Duration
 	confirm bool
@@ -44,6 +45,7 @@ type config struct {
 func main() {
 	var c config
 	flag.IntVar(&c.n, "n", 60, "mutants to run per package (0: all)")
+	flag.IntVar(&c.skip, "skip", 0, "skip the first N mutants of the shuffled list (to split a sample between runs)")
 	flag.Uint64Var(&c.seed, "seed", 1, "seed of the shuffle that picks the mutants")
 	flag.DurationVar(&c.timeout, "timeout", 3*time.Minute, "test timeout per mutant")
 	flag.BoolVar(&c.confirm, "confirm", true, "run a mutant the -short tests miss again without -short")
@@ -99,6 +101,7 @@ func mutate(ctx context.Context, w io.Writer, c config, pkgs []string) error {
 			}
 			ms = kept
 		}
+		ms = ms[min(max(c.skip, 0), len(ms)):]
 		if c.list {
 			for _, m := range ms {
 				fmt.Fprintln(w, m.id())
@@ -109,7 +112,16 @@ func mutate(ctx context.Context, w io.Writer, c config, pkgs []string) error {
 		if want <= 0 || want > len(ms) {
 			want = len(ms)
 		}
-		fmt.Fprintf(w, "== %s: %d mutants (seed %d), running %d\n", pkg, len(ms), c.seed, want)
+		// A suite that fails on the unchanged code would "kill" every
+		// mutant: check it first (with -short, the cheaper half).
+		if v, detail := goTest(ctx, pkg, "", c, true); v != survived {
+			return fmt.Errorf("%s: the tests fail without a mutant (%s %s): fix them before measuring", pkg, v, detail)
+		}
+		if c.skip > 0 {
+			fmt.Fprintf(w, "== %s: %d mutants after the %d skipped (seed %d), running %d\n", pkg, len(ms), c.skip, c.seed, want)
+		} else {
+			fmt.Fprintf(w, "== %s: %d mutants (seed %d), running %d\n", pkg, len(ms), c.seed, want)
+		}
 		var t tally
 		for _, m := range ms {
 			if t.run == want {
@@ -201,10 +213,13 @@ func runMutant(ctx context.Context, tmp, pkg string, m mutant, c config) (verdic
 	return v, detail, nil
 }
 
-// goTest runs pkg's tests with the overlay and classifies the result.
+// goTest runs pkg's tests with the overlay ("" for none) and classifies
+// the result.
 func goTest(ctx context.Context, pkg, overlay string, c config, short bool) (verdict, string) {
-	args := []string{"test", "-overlay=" + overlay, "-count=1", "-failfast", "-vet=off",
-		"-timeout=" + c.timeout.String()}
+	args := []string{"test", "-count=1", "-failfast", "-vet=off", "-timeout=" + c.timeout.String()}
+	if overlay != "" {
+		args = append(args, "-overlay="+overlay)
+	}
 	if short {
 		args = append(args, "-short")
 	}
@@ -217,6 +232,11 @@ func goTest(ctx context.Context, pkg, overlay string, c config, short bool) (ver
 	ctx, cancel := context.WithTimeout(ctx, c.timeout+time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "go", args...)
+	// rapid saves each failing case under the package's testdata/rapid
+	// and replays every saved case in later runs: a mutant's failure
+	// would be written into the work tree and fail the unchanged code's
+	// tests, and every later mutant's, from then on.
+	cmd.Env = append(os.Environ(), "RAPID_NOFAILFILE=1")
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	err := cmd.Run()

@@ -251,3 +251,204 @@ func TestPlanDeletingSaysStatusOnly(t *testing.T) {
 		t.Errorf("Plan(deleting).Reason = %q, want it to contain %q", s.Reason, want)
 	}
 }
+
+// TestSimulateSetReplicasResizes: a scripted SetReplicas event changes
+// the CloneSet's replicas from its sync on: the reconcile reports the new
+// desired count and creates the missing pod, and the final CloneSet has
+// the new size. (Pod names are left out: the steps are compared by their
+// counts and events.)
+func TestSimulateSetReplicasResizes(t *testing.T) {
+	cs := &CloneSet[podTemplate]{Name: "demo", Replicas: 2, Template: templateOf("nginx:1.25")}
+	cfg := Config[podTemplate]{Start: t0, Events: []Event[podTemplate]{{Sync: 3, Kind: SetReplicas, Replicas: 3}}}
+	tr, err := Simulate(cs, nil, nil, cfg)
+	if err != nil {
+		t.Fatalf("Simulate(2 replicas, 3 at reconcile 3) error: %v", err)
+	}
+	var got []string
+	for _, s := range tr.Steps {
+		got = append(got, fmt.Sprintf("reconcile %d %q: desired %d, %d pods, %d ready", s.Sync, s.Events, s.Replicas, s.Status.Replicas, s.Status.ReadyReplicas))
+	}
+	got = append(got, fmt.Sprintf("%v after %d, replicas %d", tr.Outcome, tr.Syncs, tr.CloneSet.Replicas))
+	want := []string{
+		`reconcile 1 []: desired 2, 0 pods, 0 ready`,
+		`reconcile 2 []: desired 2, 2 pods, 2 ready`,
+		`reconcile 3 ["replicas 2 -> 3"]: desired 3, 2 pods, 2 ready`,
+		`reconcile 4 []: desired 3, 3 pods, 3 ready`,
+		`reconcile 5 []: desired 3, 3 pods, 3 ready`,
+		`Complete after 6, replicas 3`,
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Simulate(2 replicas, 3 at reconcile 3) (-want +got):\n%s\n%s", diff, tr.String())
+	}
+}
+
+// TestPlanScaleInSaysNoReadyPodMayGo: a scale-in that deletes nothing
+// because the ready limit is 0 (R 3, 5 ready pods none of them available
+// yet under minReadySeconds 9999: max(1 + 2 - 5, 0)) writes only the
+// status and says why the surplus stays.
+func TestPlanScaleInSaysNoReadyPodMayGo(t *testing.T) {
+	r1 := revisionOf(t, templateOf("nginx:1.25"), 1)
+	cs := &CloneSet[podTemplate]{Name: "demo", Replicas: 3, MinReadySeconds: 9999, Template: templateOf("nginx:1.25")}
+	cs.Status.CurrentRevision, cs.Status.UpdateRevision = r1.Name, r1.Name
+	var pods []Pod
+	for _, n := range []string{"demo-a", "demo-b", "demo-c", "demo-d", "demo-e"} {
+		pods = append(pods, upPod(n, r1.Name))
+	}
+	s, err := Plan(cs, pods, []ControllerRevision{r1}, t0)
+	if err != nil {
+		t.Fatalf("Plan(R 3, 5 ready pods, none available) error: %v", err)
+	}
+	const want = "2 pods too many, but no ready pod may go (ready limit 0)"
+	if got := planKinds(s); !slices.Equal(got, []string{"WriteStatus"}) || s.Reason != want {
+		t.Errorf("Plan(R 3, 5 ready pods, none available) = %v, %q; want [WriteStatus], %q", got, s.Reason, want)
+	}
+}
+
+// TestSimulateNeverReadyPodRunsUnready: a pod that never becomes ready
+// (Config.NeverReady) still starts: once its ready delay has passed it is
+// Running, not Ready, next to the ready one, and the rollout stalls.
+// (Pod names are left out.)
+func TestSimulateNeverReadyPodRunsUnready(t *testing.T) {
+	cs := &CloneSet[podTemplate]{Name: "demo", Replicas: 2, Template: templateOf("nginx:1.25")}
+	tr, err := Simulate(cs, nil, nil, Config[podTemplate]{Start: t0, ReadyDelay: 10 * time.Second, NeverReady: 1, MaxSyncs: 10})
+	if err != nil {
+		t.Fatalf("Simulate(2 replicas, NeverReady 1) error: %v", err)
+	}
+	var got []string
+	for _, p := range tr.Pods {
+		got = append(got, fmt.Sprintf("%v ready %v", p.Phase, p.Ready))
+	}
+	slices.Sort(got)
+	got = append(got, fmt.Sprintf("%v after %d", tr.Outcome, tr.Syncs))
+	want := []string{"Running ready false", "Running ready true", "Stalled after 4"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Simulate(2 replicas, NeverReady 1) final pods (-want +got):\n%s\n%s", diff, tr.String())
+	}
+}
+
+// TestInPlaceReasonNamesAOneSecondGrace: an in-place update held for a
+// grace period says so, also for the shortest grace, 1 s.
+func TestInPlaceReasonNamesAOneSecondGrace(t *testing.T) {
+	r1 := revisionOf(t, templateOf("nginx:1.25"), 1)
+	cs := &CloneSet[podTemplate]{Name: "demo", Replicas: 2, Template: templateOf("nginx:1.26")}
+	cs.UpdateStrategy.Type = InPlaceIfPossible
+	cs.UpdateStrategy.InPlaceGracePeriodSeconds = 1
+	cs.Status.CurrentRevision = r1.Name
+	s, err := Plan(cs, []Pod{upPod("demo-a", r1.Name), upPod("demo-b", r1.Name)}, []ControllerRevision{r1}, t0)
+	if err != nil {
+		t.Fatalf("Plan(InPlaceIfPossible, grace 1 s) error: %v", err)
+	}
+	const want = "update budget 1: pod demo-a updated in place to demo-798d4b6fff (in place: images main=nginx:1.26), applied after a grace period of 1s"
+	var got []string
+	for _, a := range s.Actions {
+		if a.Kind == UpdatePodInPlace {
+			got = append(got, a.Reason)
+		}
+	}
+	if diff := cmp.Diff([]string{want}, got); diff != "" {
+		t.Errorf("Plan(InPlaceIfPossible, grace 1 s) in-place reasons (-want +got):\n%s", diff)
+	}
+}
+
+// TestSimulateRecordsPodsOldestFirst: with RecordPods, a Step lists the
+// pods by creation time, oldest first, whatever their names (demo-b,
+// created an hour before demo-a, comes first), and a pod created during
+// the simulation last.
+func TestSimulateRecordsPodsOldestFirst(t *testing.T) {
+	r1 := revisionOf(t, templateOf("nginx:1.25"), 1)
+	cs := &CloneSet[podTemplate]{Name: "demo", Replicas: 2, Template: templateOf("nginx:1.25")}
+	cs.Status.CurrentRevision, cs.Status.UpdateRevision = r1.Name, r1.Name
+	older, newer := upPod("demo-b", r1.Name), upPod("demo-a", r1.Name)
+	older.CreationTime = t0.Add(-2 * time.Hour)
+	cfg := Config[podTemplate]{Start: t0, RecordPods: true, Events: []Event[podTemplate]{{Sync: 1, Kind: SetReplicas, Replicas: 3}}}
+	tr, err := Simulate(cs, []Pod{newer, older}, []ControllerRevision{r1}, cfg)
+	if err != nil {
+		t.Fatalf("Simulate(RecordPods) error: %v", err)
+	}
+	if len(tr.Steps) == 0 {
+		t.Fatalf("Simulate(RecordPods) recorded no step\n%s", tr.String())
+	}
+	for _, s := range tr.Steps {
+		var got []string
+		for _, p := range s.Pods {
+			got = append(got, p.Name)
+		}
+		if len(got) != 3 || got[0] != "demo-b" || got[1] != "demo-a" || got[2] == "demo-a" || got[2] == "demo-b" {
+			t.Errorf("reconcile %d: pods %q, want demo-b, demo-a, then the created pod", s.Sync, got)
+		}
+	}
+}
+
+// TestPlanCountsEachKindOfLifecycleMove: a sync that moves pods between
+// lifecycle states in more than one way counts each way, in the order
+// first seen, also one seen once.
+func TestPlanCountsEachKindOfLifecycleMove(t *testing.T) {
+	r1 := revisionOf(t, templateOf("nginx:1.25"), 1)
+	cs := &CloneSet[podTemplate]{Name: "demo", Replicas: 2, Template: templateOf("nginx:1.25")}
+	cs.Status.CurrentRevision, cs.Status.UpdateRevision = r1.Name, r1.Name
+	a, b := upPod("demo-a", r1.Name), upPod("demo-b", r1.Name)
+	a.Lifecycle = PreparingNormal
+	b.Lifecycle = Updating
+	b.InPlaceUpdate = &InPlaceUpdateState{Revision: r1.Name, UpdateTime: t0.Add(-time.Minute), Done: true}
+	b.InPlaceUpdateReady = ConditionTrue
+	s, err := Plan(cs, []Pod{a, b}, []ControllerRevision{r1}, t0)
+	if err != nil {
+		t.Fatalf("Plan(a PreparingNormal, b Updating and done) error: %v", err)
+	}
+	const want = "lifecycle: 1 pod PreparingNormal -> Normal, 1 pod Updating -> Normal"
+	if s.Reason != want {
+		t.Errorf("Plan(a PreparingNormal, b Updating and done).Reason = %q, want %q", s.Reason, want)
+	}
+}
+
+// TestPlanSaysItKeptPreparingDeletePods: a scale-up that takes a pod
+// back from PreparingDelete (kruise's regret: R 3, 3 pods, one of them
+// PreparingDelete) says so once for the sync, in the singular for one pod.
+func TestPlanSaysItKeptPreparingDeletePods(t *testing.T) {
+	r1 := revisionOf(t, templateOf("nginx:1.25"), 1)
+	cs := &CloneSet[podTemplate]{Name: "demo", Replicas: 3, Template: templateOf("nginx:1.25")}
+	cs.Status.CurrentRevision, cs.Status.UpdateRevision = r1.Name, r1.Name
+	c := upPod("demo-c", r1.Name)
+	c.Lifecycle = PreparingDelete
+	s, err := Plan(cs, []Pod{upPod("demo-a", r1.Name), upPod("demo-b", r1.Name), c}, []ControllerRevision{r1}, t0)
+	if err != nil {
+		t.Fatalf("Plan(R 3, demo-c PreparingDelete) error: %v", err)
+	}
+	const want = "kept 1 pod in PreparingDelete after all: 3 replicas wanted"
+	if got := planKinds(s); !slices.Equal(got, []string{"SetPodLifecycle demo-c", "WriteStatus"}) || s.Reason != want {
+		t.Errorf("Plan(R 3, demo-c PreparingDelete) = %v, %q; want [SetPodLifecycle demo-c WriteStatus], %q", got, s.Reason, want)
+	}
+}
+
+// TestCountsLeaveOldPreparingDeletePodsOutOfActive: an old-revision pod
+// in PreparingDelete counts in Old and PreDeletingOld, not in ActiveOld
+// (ActiveOld = Old - PreDeletingOld), as a new one stays out of ActiveNew.
+func TestCountsLeaveOldPreparingDeletePodsOutOfActive(t *testing.T) {
+	cs := kcs(3, nil, num(1), nil)
+	pods := cat(times(2, nr()), times(1, withState(or(), PreparingDelete)))
+	got, err := CalculateDiffs(cs, named(pods), Revisions{Current: oldRev, Update: newRev}, t0, ForUpdate, Options{})
+	if err != nil {
+		t.Fatalf("CalculateDiffs(2 Nr + 1 Or PreparingDelete) error: %v", err)
+	}
+	want := Counts{New: 2, Old: 1, ActiveNew: 2, ActiveOld: 0, PreDeletingOld: 1}
+	if diff := cmp.Diff(want, got.Counts); diff != "" {
+		t.Errorf("CalculateDiffs(2 Nr + 1 Or PreparingDelete).Counts (-want +got):\n%s", diff)
+	}
+}
+
+// TestPlanKeepsPodsToDeleteWhenEveryNameExists: scaleStrategy.podsToDelete
+// naming only existing pods is not rewritten: no TrimPodsToDelete, the
+// generation stays, and the named pod is deleted.
+func TestPlanKeepsPodsToDeleteWhenEveryNameExists(t *testing.T) {
+	r1 := revisionOf(t, templateOf("nginx:1.25"), 1)
+	cs := &CloneSet[podTemplate]{Name: "demo", Generation: 4, Replicas: 2, Template: templateOf("nginx:1.25")}
+	cs.Status.CurrentRevision, cs.Status.UpdateRevision = r1.Name, r1.Name
+	cs.ScaleStrategy.PodsToDelete = []string{"demo-b"}
+	s, err := Plan(cs, []Pod{upPod("demo-a", r1.Name), upPod("demo-b", r1.Name)}, []ControllerRevision{r1}, t0)
+	if err != nil {
+		t.Fatalf("Plan(podsToDelete [demo-b]) error: %v", err)
+	}
+	if got := planKinds(s); !slices.Equal(got, []string{"DeletePod demo-b", "WriteStatus"}) || s.CloneSet.Generation != 4 {
+		t.Errorf("Plan(podsToDelete [demo-b]) = %v, generation %d; want [DeletePod demo-b WriteStatus], generation 4", got, s.CloneSet.Generation)
+	}
+}

@@ -194,7 +194,7 @@ func (w *why) text(a *Action, sc *scene) string {
 	case sumAction:
 		return sc.whys[w.first].text(&sc.actions[w.first], sc)
 	case sumRegretted:
-		return fmt.Sprintf("kept %d pods in PreparingDelete after all: %d replicas wanted", w.count, sc.replicas)
+		return fmt.Sprintf("kept %d %s in PreparingDelete after all: %d replicas wanted", w.count, plural(w.count, "pod"), sc.replicas)
 	case sumDeleted:
 		return fmt.Sprintf("deleted %d %s: %s", w.count, plural(w.count, "pod"), deleteCause(sc.scale))
 	case sumPrepareDelete:
