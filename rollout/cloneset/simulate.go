@@ -272,6 +272,11 @@ type simPod struct {
 // revisions against a simulated cluster, one reconcile per
 // Config.Interval, applying cfg.Events and cfg.Partitions, until
 // nothing is left to do (see Outcome) or cfg.MaxSyncs reconciles ran.
+// Events and partition steps are a user's edits, which pass kruise's
+// webhook: when those of a reconcile leave a CloneSet that Validate
+// refuses (scaling up from 0 with maxUnavailable and maxSurge both 0,
+// say), Simulate stops before that reconcile with an error wrapping
+// Validate's, and the trace holds the reconciles that ran.
 //
 // The cluster: a created pod is scheduled at once, Running and Ready
 // after ReadyDelay (or never, see NeverReady), and available
@@ -390,6 +395,15 @@ func Simulate[T any](cs *CloneSet[T], pods []Pod, revisions []ControllerRevision
 		}
 		if e := s.nextBatch(); e != "" {
 			events = append(events, e)
+		}
+		if len(events) > 0 {
+			// A user's change goes through kruise's webhook, which
+			// refuses a CloneSet that fails Validate.
+			if err := Validate(&s.cur); err != nil {
+				tr.Syncs = k - 1 // reconcile k does not run
+				tr.CloneSet, tr.Pods, tr.Revisions = s.cur, s.pods, s.revs
+				return tr, fmt.Errorf("cloneset: the changes before reconcile %d (%s) make CloneSet %q one kruise's webhook refuses: %w", k, strings.Join(events, "; "), s.cur.Name, err)
+			}
 		}
 		settled := s.observe(now)
 		sync, err := planner.Plan(&s.cur, s.pods, s.revs, now)

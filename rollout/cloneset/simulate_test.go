@@ -1,11 +1,13 @@
 package cloneset
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"testing"
 	"time"
 
+	"github.com/rolloutmath/rolloutmath/field"
 	"github.com/rolloutmath/rolloutmath/intorpercent"
 	"pgregory.net/rapid"
 )
@@ -39,6 +41,20 @@ func drawScenario(t *rapid.T, failing bool) scenario {
 	cs := drawPlanCloneSet(t)
 	pods, revs, rest := settle(t, cs)
 	sc := scenario{cs: &rest, pods: pods, revs: revs}
+	// The events below resize the CloneSet through kruise's webhook,
+	// which Simulate applies: keep the strategy one the webhook admits
+	// at any size the events draw, not only at the size drawn above
+	// (maxUnavailable and maxSurge both 0 pass at 0 replicas only).
+	for _, r := range []int32{1, 200} {
+		c := rest
+		c.Replicas = r
+		if Validate(&c) != nil {
+			rest.UpdateStrategy.MaxUnavailable = num(1)
+			if rest.UpdateStrategy.Type == InPlaceOnly {
+				rest.UpdateStrategy.Type = InPlaceIfPossible
+			}
+		}
+	}
 	sec := func(label string, hi int) time.Duration {
 		return time.Duration(rapid.IntRange(0, hi).Draw(t, label)) * time.Second
 	}
@@ -346,5 +362,30 @@ func TestSimulateReadyAtKeepsPassedPodsUnready(t *testing.T) {
 	if want := []int32{1, 2}; tr.Outcome != OutcomeComplete || !slices.Equal(ready, want) || tr.Steps[1].Sync != 4 {
 		t.Errorf("ready replicas by recorded reconcile %v (last at %d), outcome %v; want %v, the second at reconcile 4 (+40s), Complete: demo-b is ready at +10s, demo-a at +35s\n%s",
 			ready, tr.Steps[len(tr.Steps)-1].Sync, tr.Outcome, want, tr.String())
+	}
+}
+
+// TestSimulateRefusesAnEventTheWebhookRefuses: scaling a CloneSet with
+// maxUnavailable 0 and no maxSurge from 0 to 1 replicas is refused by
+// kruise's webhook, so Simulate stops with that error instead of
+// reporting a rollout that stalls for ever.
+func TestSimulateRefusesAnEventTheWebhookRefuses(t *testing.T) {
+	zero := intorpercent.IntOrString{}
+	cs := &CloneSet[podTemplate]{Name: "demo", Generation: 1, Template: templateOf("nginx:1.25"),
+		UpdateStrategy: UpdateStrategy{MaxUnavailable: &zero}}
+	if err := Validate(cs); err != nil {
+		t.Fatalf("at 0 replicas the webhook admits it, got %v", err)
+	}
+	tr, err := Simulate(cs, nil, nil, Config[podTemplate]{Events: []Event[podTemplate]{{Sync: 2, Kind: SetReplicas, Replicas: 1}}})
+	want := `cloneset: the changes before reconcile 2 (replicas 0 -> 1) make CloneSet "demo" one kruise's webhook refuses: ` +
+		`spec.updateStrategy.maxUnavailable: Invalid value: intstr.IntOrString{Type:0, IntVal:0, StrVal:""}: maxUnavailable and maxSurge should not both be less than 1`
+	if err == nil || err.Error() != want {
+		t.Fatalf("err = %v\nwant %s", err, want)
+	}
+	if !errors.Is(err, field.ErrInvalid) {
+		t.Errorf("errors.Is(err, field.ErrInvalid) = false")
+	}
+	if tr.CloneSet.Replicas != 1 || tr.Syncs != 1 {
+		t.Errorf("trace at the refusal: replicas %d after %d syncs, want 1 after 1", tr.CloneSet.Replicas, tr.Syncs)
 	}
 }
