@@ -103,6 +103,7 @@ type why struct {
 // the CloneSet's settings as the sync read them and the decisions of its
 // steps.
 type scene struct {
+	budgetText     string // budget(update), once written
 	replicas       int32
 	partition      intorpercent.IntOrString // spec.updateStrategy.partition, when hasPartition
 	hasPartition   bool
@@ -167,7 +168,7 @@ func (w *why) text(a *Action, sc *scene) string {
 		if a.InPlace != nil {
 			ip = *a.InPlace
 		}
-		reason := fmt.Sprintf("%s: pod %s updated in place to %s (%s)", budget(sc.update), a.Pod, a.Revision, ip.String())
+		reason := sc.budget() + ": pod " + a.Pod + " updated in place to " + a.Revision + " (" + ip.String() + ")"
 		if a.GraceSeconds > 0 {
 			reason += fmt.Sprintf(", applied after a grace period of %ds", a.GraceSeconds)
 		}
@@ -182,7 +183,7 @@ func (w *why) text(a *Action, sc *scene) string {
 				why += " (" + w.note + ")"
 			}
 		}
-		return fmt.Sprintf("%s: pod %s marked for deletion, to be recreated at %s (%s)", budget(sc.update), a.Pod, a.Revision, why)
+		return sc.budget() + ": pod " + a.Pod + " marked for deletion, to be recreated at " + a.Revision + " (" + why + ")"
 	case whyStatus:
 		return statusReason(sc.status)
 	case whyTrimmed:
@@ -272,6 +273,15 @@ func (w *why) text(a *Action, sc *scene) string {
 }
 
 // budget names the update step's budget: "update budget 2".
+// budget is budget(sc.update), formatted once per sync: every in-place
+// update's and recreation's reason starts with it.
+func (sc *scene) budget() string {
+	if sc.budgetText == "" {
+		sc.budgetText = budget(sc.update)
+	}
+	return sc.budgetText
+}
+
 func budget(ud *UpdateDecision) string {
 	return fmt.Sprintf("update budget %d", ud.Diffs.UpdateMaxUnavailable)
 }
