@@ -62,7 +62,18 @@ func IsPodAtRevision(p *Pod, rev string) bool {
 	if p == nil {
 		return false
 	}
-	return p.Revision == rev || shortHash(p.Revision) == shortHash(rev)
+	return p.Revision == rev || sameShortHash(p.Revision, rev)
+}
+
+// sameShortHash reports whether shortHash(a) == shortHash(b). Two
+// non-empty names whose last bytes differ have different short hashes
+// (a short hash ends a name, or both are empty and both names end in
+// '-'): that cheap test spares most searches for the '-'.
+func sameShortHash(a, b string) bool {
+	if len(a) > 0 && len(b) > 0 && a[len(a)-1] != b[len(b)-1] {
+		return false
+	}
+	return shortHash(a) == shortHash(b)
 }
 
 // shortHash returns the part of a revision name after its last '-'.

@@ -59,19 +59,22 @@ func negativeError(path string, n int32) error {
 }
 
 // checkPods reports the first pod without a name, with a name used
-// before, or with a negative restart count. It allocates a set of names
-// only when there is more than one pod.
+// before, or with a negative restart count. It allocates an index of the
+// names only when there is more than one pod.
 func checkPods(pods []Pod) error {
-	var seen map[string]int
+	var seen *nameIndex
 	if len(pods) > 1 {
-		seen = make(map[string]int, len(pods))
+		seen = new(nameIndex)
 	}
 	return indexPods(pods, seen)
 }
 
 // indexPods is checkPods filling seen, when not nil, with every pod's
-// index by name; seen must be empty.
-func indexPods(pods []Pod, seen map[string]int) error {
+// index by name; seen is reset to pods.
+func indexPods(pods []Pod, seen *nameIndex) error {
+	if seen != nil {
+		seen.reset(pods)
+	}
 	for i := range pods {
 		p := &pods[i]
 		path := func() string { return "pods[" + strconv.Itoa(i) + "]" }
@@ -84,10 +87,9 @@ func indexPods(pods []Pod, seen map[string]int) error {
 			return negativeError(path()+".sidecarRestarts", p.SidecarRestarts)
 		}
 		if seen != nil {
-			if _, dup := seen[p.Name]; dup {
+			if _, dup := seen.add(i); dup {
 				return &field.Error{Prefix: "cloneset", Field: path() + ".name", Detail: "duplicate name " + strconv.Quote(p.Name), Err: field.ErrDuplicate}
 			}
-			seen[p.Name] = i
 		}
 	}
 	return nil

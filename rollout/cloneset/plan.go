@@ -172,7 +172,10 @@ type Sync[T any] struct {
 	// Pods are the pods passed in as the reconcile leaves them, in input
 	// order. A deleted pod stays, with Terminating set, as the API server
 	// keeps it until its containers stop. Maps and slices of a changed
-	// pod are fresh. The pods the CreatePod actions create are not in
+	// pod are fresh. When the reconcile changes no pod, Pods is the input
+	// slice itself, clipped to its length (so that appending to it never
+	// writes into the caller's array), not a copy: copy it before
+	// modifying a pod in it when the input must stay as it was. The pods the CreatePod actions create are not in
 	// Pods, so that a sync's size does not grow with spec.replicas:
 	// [Sync.CreatedPods] yields them and [Sync.AppendCreatedPods] appends
 	// them, as the next reconcile's input wants them.
@@ -314,7 +317,7 @@ type Planner[T any] struct {
 	order []int      // the revisions' order
 	// whys, summary and notes are the last sync's reasons' facts.
 	whys, summary, notes []why
-	names                map[string]int // the pods' indexes by name, kept for the next call
+	names                nameIndex // the pods' indexes by name, kept for the next call
 	// tmpl and enc encode the template; lastTmpl and lastData are the
 	// last template's encoding and its RevisionData.
 	tmpl     bytes.Buffer
@@ -335,7 +338,8 @@ type Planner[T any] struct {
 //
 //   - The Sync and the slices in it (Actions, Pods, Revisions, Update and
 //     its Actions, the status's CollisionCount) belong to the Planner,
-//     as rollout.Planner's do. They stay valid until the second call of
+//     as rollout.Planner's do (but for Pods when the sync changes no pod:
+//     then they are the input pods, see Sync.Pods). They stay valid until the second call of
 //     Plan after this one, so that this Sync's CloneSet, Pods and
 //     Revisions may be the next call's input, as in a controller's loop
 //     (with the created pods appended: [Sync.AppendCreatedPods]); copy
@@ -358,12 +362,7 @@ func (p *Planner[T]) Plan(cs *CloneSet[T], pods []Pod, revisions []ControllerRev
 	}
 	// One index of the pods by name serves the check for duplicates and
 	// every step that looks a pod up; its memory serves the next call.
-	if p.names == nil {
-		p.names = make(map[string]int, len(pods))
-	} else {
-		clear(p.names)
-	}
-	if err := indexPods(pods, p.names); err != nil {
+	if err := indexPods(pods, &p.names); err != nil {
 		return nil, err
 	}
 	data, cached, err := p.revisionData(cs)
@@ -382,18 +381,18 @@ func (p *Planner[T]) Plan(cs *CloneSet[T], pods []Pod, revisions []ControllerRev
 		active.Update.Data = bytes.Clone(data)
 	}
 	m := &p.mem[p.next]
-	if m.holds(cs.Status.CollisionCount, pods, revisions) {
+	if m.holds(cs.Status.CollisionCount, revisions) {
 		*m = planMem{} // the caller's now: plan into new memory
 	}
-	p.p = planner[T]{in: cs, pods: pods, names: p.names, order: p.order, revisions: revisions, now: now, opts: p.Options, active: active,
-		mem: m, coll: &m.coll, out: m.out, outRevs: m.revs, actions: m.actions[:0], whys: p.whys[:0], summary: p.summary[:0], notes: p.notes[:0]}
+	p.p = planner[T]{in: cs, pods: pods, names: &p.names, order: p.order, revisions: revisions, now: now, opts: p.Options, active: active,
+		mem: m, coll: &m.coll, own: m.out, outRevs: m.revs, actions: m.actions[:0], whys: p.whys[:0], summary: p.summary[:0], notes: p.notes[:0]}
 	pl := &p.p
 	pl.revs = Revisions{Current: active.Current, Update: active.Update.Name}
 	if err := pl.run(); err != nil {
 		p.p = planner[T]{}
 		return nil, err
 	}
-	m.out, m.revs, m.actions = pl.out, pl.outRevs, pl.actions
+	m.out, m.revs, m.actions = pl.own, pl.outRevs, pl.actions
 	p.whys, p.summary, p.notes = pl.whys, pl.summary, pl.notes
 	out := &p.bufs[p.next]
 	p.next ^= 1
@@ -498,11 +497,12 @@ type planMem struct {
 	revOrder []int // the update step's order of the revisions
 }
 
-// holds reports whether an input's pods, revisions or collision count
-// live, in part, in m's memory (the caller passed an older Sync of the
-// Planner back).
-func (m *planMem) holds(coll *int32, pods []Pod, revisions []ControllerRevision) bool {
-	return overlaps(m.out, pods) || overlaps(m.revs, revisions) || coll == &m.coll
+// holds reports whether an input's revisions or collision count live, in
+// part, in m's memory (the caller passed an older Sync of the Planner
+// back). The pods are checked when the sync first writes one
+// (planner.outPod): a Sync that changes no pod returns its input pods.
+func (m *planMem) holds(coll *int32, revisions []ControllerRevision) bool {
+	return overlaps(m.revs, revisions) || coll == &m.coll
 }
 
 // overlaps reports whether a and b share memory.
@@ -527,19 +527,24 @@ func reuse[E any](dst, src []E) []E {
 // planner carries one reconcile.
 type planner[T any] struct {
 	in        *CloneSet[T]
-	pods      []Pod          // the input, read only
-	names     map[string]int // pods' indexes by name
-	order     []int          // the revisions in sortRevisions order
-	mem       *planMem       // the memory the Sync is written to
-	coll      *int32         // the status's CollisionCount
+	pods      []Pod      // the input, read only
+	names     *nameIndex // pods' indexes by name
+	order     []int      // the revisions in sortRevisions order
+	mem       *planMem   // the memory the Sync is written to
+	coll      *int32     // the status's CollisionCount
 	revisions []ControllerRevision
 	now       time.Time
 	opts      Options
 	active    ActiveRevisionsResult
 	revs      Revisions
 
-	cs      CloneSet[T] // the CloneSet as the reconcile changes it
-	out     []Pod       // the pods as the reconcile changes them
+	cs CloneSet[T] // the CloneSet as the reconcile changes it
+	// out are the pods as the reconcile changes them: pods itself
+	// (clipped) until a pod changes (outPod), then a copy in own, the
+	// memory of mem.out.
+	out     []Pod
+	own     []Pod
+	copied  bool
 	outRevs []ControllerRevision
 	scale   ScaleDecision
 	update  *UpdateDecision
@@ -578,7 +583,7 @@ func (p *planner[T]) run() error {
 		p.summary = append(p.summary, why{kind: sumAction, first: len(p.actions) - 1})
 	}
 	p.warnMissingRevisions()
-	p.out = reuse(p.out, p.pods)
+	p.out = p.pods[:len(p.pods):len(p.pods)]
 
 	var failure string
 	if p.in.Deleting {
@@ -629,10 +634,24 @@ func collisionCount[T any](cs *CloneSet[T]) int32 {
 	return *cs.Status.CollisionCount
 }
 
-// indexByName maps pod names to their index in p.pods (built by
+// indexByName finds pods by their index in p.pods (built by
 // Planner.Plan with the check for duplicate names).
-func (p *planner[T]) indexByName() map[string]int {
+func (p *planner[T]) indexByName() *nameIndex {
 	return p.names
+}
+
+// outPod returns p.out[i] for writing: the first write copies the pods
+// into the Sync's memory, so that a sync that changes no pod does not
+// copy them.
+func (p *planner[T]) outPod(i int) *Pod {
+	if !p.copied {
+		if overlaps(p.own, p.pods) {
+			p.own = nil // the caller's now: copy into new memory
+		}
+		p.own = reuse(p.own, p.pods)
+		p.out, p.copied = p.own, true
+	}
+	return &p.out[i]
 }
 
 // applyScale records the scale step's writes and applies them to p.out.
@@ -642,7 +661,7 @@ func (p *planner[T]) applyScale() {
 	case ScaleRegret:
 		idx := p.indexByName()
 		for _, name := range sd.Regret {
-			p.setLifecycle(idx[name], PreparingNormal, why{kind: whyRegretted})
+			p.setLifecycle(idx.index(name), PreparingNormal, why{kind: whyRegretted})
 		}
 		p.summary = append(p.summary, why{kind: sumRegretted, count: len(sd.Regret)})
 		return
@@ -659,13 +678,12 @@ func (p *planner[T]) applyScale() {
 	p.grow(len(sd.PrepareDelete) + len(sd.Delete))
 	idx := p.indexByName()
 	for _, name := range sd.PrepareDelete {
-		p.setLifecycle(idx[name], PreparingDelete, why{kind: whyPrepareDelete})
+		p.setLifecycle(idx.index(name), PreparingDelete, why{kind: whyPrepareDelete})
 	}
 	for _, name := range sd.Delete {
-		i := idx[name]
+		i := idx.index(name)
 		p.act(Action{Kind: DeletePod, Pod: name, Revision: p.pods[i].Revision}, why{kind: whyDeleted})
-		q := &p.out[i]
-		q.Terminating = true
+		p.outPod(i).Terminating = true
 	}
 	if n := len(sd.Delete); n > 0 {
 		p.summary = append(p.summary, why{kind: sumDeleted, count: n})
@@ -698,7 +716,7 @@ func (p *planner[T]) create() {
 
 // setLifecycle moves p.out[i] to state to and records it.
 func (p *planner[T]) setLifecycle(i int, to LifecycleState, w why) {
-	q := &p.out[i]
+	q := p.outPod(i)
 	p.act(Action{Kind: SetPodLifecycle, Pod: q.Name, From: q.Lifecycle, To: to}, w)
 	q.Lifecycle = to
 }
@@ -707,17 +725,13 @@ func (p *planner[T]) setLifecycle(i int, to LifecycleState, w why) {
 // whys[n] holds the facts of ud.Actions[n]'s reason.
 func (p *planner[T]) applyUpdate(whys []why) {
 	ud := p.update
-	var idx map[string]int
-	if len(ud.Actions) > 0 {
-		idx = p.indexByName()
-	}
+	idx := p.indexByName()
 	var inPlace, recreate, track, moves int
 	p.grow(len(ud.Actions))
 	p.updFirst = len(p.actions)
 	for n := range ud.Actions {
 		ua := &ud.Actions[n]
-		i := idx[ua.Pod]
-		q := &p.out[i]
+		q := p.outPod(idx.index(ua.Pod))
 		switch ua.Kind {
 		case SetPodLifecycle:
 			q.Lifecycle = ua.To

@@ -9,7 +9,7 @@ import (
 // planBenchState is a CloneSet of n replicas mid-rollout to nginx:1.26
 // under partition 60% with maxSurge 1, ReCreate: a third of its pods
 // updated, the rest ready on nginx:1.25, spread over 10 nodes.
-func planBenchState(b *testing.B, n int) (*CloneSet[podTemplate], []Pod, []ControllerRevision) {
+func planBenchState(b testing.TB, n int) (*CloneSet[podTemplate], []Pod, []ControllerRevision) {
 	r1 := revisionOf(b, templateOf("nginx:1.25"), 1)
 	r2 := revisionOf(b, templateOf("nginx:1.26"), 2)
 	cs := &CloneSet[podTemplate]{Name: "demo", Replicas: int32(n), Template: templateOf("nginx:1.26")}
@@ -33,7 +33,7 @@ func planBenchState(b *testing.B, n int) (*CloneSet[podTemplate], []Pod, []Contr
 // whose template just changed to nginx:1.26: a rolling update, ReCreate,
 // maxUnavailable 20%, no partition, so that the update step chooses a
 // fifth of the pods (sorting the ones it acts on).
-func planUpdateState(b *testing.B, n int) (*CloneSet[podTemplate], []Pod, []ControllerRevision) {
+func planUpdateState(b testing.TB, n int) (*CloneSet[podTemplate], []Pod, []ControllerRevision) {
 	cs, pods, revs := planBenchState(b, n)
 	cs.UpdateStrategy.Partition = nil
 	cs.UpdateStrategy.MaxSurge = nil
@@ -59,7 +59,7 @@ var planBenchSizes = []int{10, 1000, 2000, 4000, 8000, 16000, 32000, 64000, 1000
 func BenchmarkPlan(b *testing.B) {
 	for _, st := range []struct {
 		name  string
-		state func(*testing.B, int) (*CloneSet[podTemplate], []Pod, []ControllerRevision)
+		state func(testing.TB, int) (*CloneSet[podTemplate], []Pod, []ControllerRevision)
 	}{{"scaleout", planBenchState}, {"update", planUpdateState}} {
 		for _, n := range planBenchSizes {
 			cs, pods, revs := st.state(b, n)

@@ -37,24 +37,38 @@ func UpdateCandidates(pods []Pod, updateRevision string, updateNum int32) []int 
 	if updateNum == 0 {
 		return nil
 	}
-	var out []int
+	// Two passes: counting the candidates first allocates the result
+	// once, at its size.
+	n := 0
 	for i := range pods {
-		p := &pods[i]
-		if !IsPodActive(p) || IsPodAtRevision(p, updateRevision) != (updateNum < 0) {
-			continue
+		if isUpdateCandidate(&pods[i], updateRevision, updateNum) {
+			n++
 		}
-		switch p.Lifecycle {
-		case PreparingDelete:
-			continue
-		case Updated:
-		default:
-			if p.InPlaceUpdateGrace != nil {
-				continue
-			}
+	}
+	if n == 0 {
+		return nil
+	}
+	out := make([]int, 0, n)
+	for i := range pods {
+		if isUpdateCandidate(&pods[i], updateRevision, updateNum) {
+			out = append(out, i)
 		}
-		out = append(out, i)
 	}
 	return out
+}
+
+// isUpdateCandidate is UpdateCandidates' test of one pod.
+func isUpdateCandidate(p *Pod, updateRevision string, updateNum int32) bool {
+	if !IsPodActive(p) || IsPodAtRevision(p, updateRevision) != (updateNum < 0) {
+		return false
+	}
+	switch p.Lifecycle {
+	case PreparingDelete:
+		return false
+	case Updated:
+		return true
+	}
+	return p.InPlaceUpdateGrace == nil
 }
 
 // SortUpdateIndexes returns candidates (indices into pods) in the order
@@ -121,17 +135,29 @@ func sortUpdateIndexes(strategy UpdateStrategy, pods []Pod, candidates []int, op
 	if len(strategy.ScatterStrategy) > 0 {
 		out = scatterSort(strategy.ScatterStrategy, opts.Scatter, pods, out)
 	}
-	slices.SortStableFunc(out, func(a, b int) int {
-		pa, pb := pods[a].Lifecycle == PreparingUpdate, pods[b].Lifecycle == PreparingUpdate
-		switch {
-		case pa == pb:
-			return 0
-		case pa:
-			return -1
-		}
-		return 1
-	})
+	preparingUpdateFirst(pods, out)
 	return out, nil
+}
+
+// preparingUpdateFirst moves the pods in PreparingUpdate to the front of
+// idx, keeping the order within both groups: a stable partition, one
+// pass when no pod is in PreparingUpdate (the usual case).
+func preparingUpdateFirst(pods []Pod, idx []int) {
+	preparing := func(i int) bool { return pods[i].Lifecycle == PreparingUpdate }
+	if !slices.ContainsFunc(idx, preparing) {
+		return
+	}
+	rest := make([]int, 0, len(idx))
+	k := 0
+	for _, i := range idx { // idx[k] is written after idx[k:] is read
+		if preparing(i) {
+			idx[k] = i
+			k++
+		} else {
+			rest = append(rest, i)
+		}
+	}
+	copy(idx[k:], rest)
 }
 
 // checkCandidates validates indices into pods.

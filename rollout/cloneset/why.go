@@ -2,6 +2,7 @@ package cloneset
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/rolloutmath/rolloutmath/intorpercent"
@@ -103,6 +104,7 @@ type why struct {
 // the CloneSet's settings as the sync read them and the decisions of its
 // steps.
 type scene struct {
+	budgetText     string // budget(update), once written
 	replicas       int32
 	partition      intorpercent.IntOrString // spec.updateStrategy.partition, when hasPartition
 	hasPartition   bool
@@ -162,27 +164,10 @@ func (w *why) text(a *Action, sc *scene) string {
 		return fmt.Sprintf("pod %s is chosen for an in-place update to %s (%s) and carries the inPlaceUpdate hook: it waits in PreparingUpdate", a.Pod, sc.update.Target, budget(sc.update))
 	case whyHookAgain:
 		return fmt.Sprintf("pod %s is chosen for another in-place update, to %s: the inPlaceUpdate hook is put back and it waits in PreparingUpdate", a.Pod, sc.update.Target)
-	case whyInPlace:
-		var ip InPlaceUpdate
-		if a.InPlace != nil {
-			ip = *a.InPlace
-		}
-		reason := fmt.Sprintf("%s: pod %s updated in place to %s (%s)", budget(sc.update), a.Pod, a.Revision, ip.String())
-		if a.GraceSeconds > 0 {
-			reason += fmt.Sprintf(", applied after a grace period of %ds", a.GraceSeconds)
-		}
-		return reason
-	case whyRecreate:
-		why := "ReCreate"
-		if w.inPlaceTried {
-			why = "cannot update in place"
-			if len(w.blockers) > 0 {
-				why += " (" + strings.Join(w.blockers, ", ") + ")"
-			} else if w.note != "" {
-				why += " (" + w.note + ")"
-			}
-		}
-		return fmt.Sprintf("%s: pod %s marked for deletion, to be recreated at %s (%s)", budget(sc.update), a.Pod, a.Revision, why)
+	case whyInPlace, whyRecreate:
+		var b strings.Builder
+		w.write(&b, a, sc)
+		return b.String()
 	case whyStatus:
 		return statusReason(sc.status)
 	case whyTrimmed:
@@ -272,6 +257,65 @@ func (w *why) text(a *Action, sc *scene) string {
 }
 
 // budget names the update step's budget: "update budget 2".
+// write writes the reason of a to b: text's sentence, written in place
+// for the reasons of the update step's pods (whyInPlace, whyRecreate),
+// which a large update writes by the thousand.
+func (w *why) write(b *strings.Builder, a *Action, sc *scene) {
+	switch w.kind {
+	case whyInPlace:
+		b.WriteString(sc.budget())
+		b.WriteString(": pod ")
+		b.WriteString(a.Pod)
+		b.WriteString(" updated in place to ")
+		b.WriteString(a.Revision)
+		b.WriteString(" (")
+		var ip InPlaceUpdate
+		if a.InPlace != nil {
+			ip = *a.InPlace
+		}
+		b.WriteString(ip.String())
+		b.WriteString(")")
+		if a.GraceSeconds > 0 {
+			b.WriteString(", applied after a grace period of ")
+			b.WriteString(strconv.FormatInt(int64(a.GraceSeconds), 10))
+			b.WriteString("s")
+		}
+	case whyRecreate:
+		b.WriteString(sc.budget())
+		b.WriteString(": pod ")
+		b.WriteString(a.Pod)
+		b.WriteString(" marked for deletion, to be recreated at ")
+		b.WriteString(a.Revision)
+		b.WriteString(" (")
+		if !w.inPlaceTried {
+			b.WriteString("ReCreate")
+		} else {
+			b.WriteString("cannot update in place")
+			if len(w.blockers) > 0 {
+				b.WriteString(" (")
+				b.WriteString(strings.Join(w.blockers, ", "))
+				b.WriteString(")")
+			} else if w.note != "" {
+				b.WriteString(" (")
+				b.WriteString(w.note)
+				b.WriteString(")")
+			}
+		}
+		b.WriteString(")")
+	default:
+		b.WriteString(w.text(a, sc))
+	}
+}
+
+// budget is budget(sc.update), formatted once per sync: every in-place
+// update's and recreation's reason starts with it.
+func (sc *scene) budget() string {
+	if sc.budgetText == "" {
+		sc.budgetText = budget(sc.update)
+	}
+	return sc.budgetText
+}
+
 func budget(ud *UpdateDecision) string {
 	return fmt.Sprintf("update budget %d", ud.Diffs.UpdateMaxUnavailable)
 }
@@ -354,8 +398,26 @@ func statusReason(st *Status) string {
 // nothing more moved, or, when there are none and the status is written,
 // the status reason.
 func (sc *scene) explain(summary, notes []why, statusWritten bool) string {
+	// The actions' reasons are written into one buffer, each Reason a
+	// substring of it: one allocation (and its growth) instead of one or
+	// more per action. A strings.Builder never changes bytes it has
+	// written, so each substring of its String stays as written.
+	var b strings.Builder
+	ends := make([]int, len(sc.actions))
+	if n := len(sc.actions); n > 1 {
+		// Room for the usual reason: a pod's and a revision's name in a
+		// sentence of under a hundred bytes; a longer one grows b.
+		b.Grow(n * (len(sc.actions[0].Pod) + len(sc.actions[0].Revision) + 100))
+	}
 	for i := range sc.actions {
-		sc.actions[i].Reason = sc.whys[i].text(&sc.actions[i], sc)
+		sc.whys[i].write(&b, &sc.actions[i], sc)
+		ends[i] = b.Len()
+	}
+	all := b.String()
+	start := 0
+	for i, end := range ends {
+		sc.actions[i].Reason = all[start:end]
+		start = end
 	}
 	parts := make([]string, 0, len(summary)+len(notes))
 	for i := range summary {

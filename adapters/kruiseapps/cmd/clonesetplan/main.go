@@ -94,7 +94,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.DurationVar(&cfg.readyDelay, "ready-delay", 10*time.Second, "how long a new pod takes to become ready")
 	fs.DurationVar(&cfg.inPlaceDelay, "inplace-delay", 5*time.Second, "how long an in-place update takes to be ready again")
 	fs.IntVar(&cfg.maxSyncs, "max-syncs", 1000, "most reconciles to simulate")
-	fs.IntVar(&cfg.maxPods, "max-pods", 10000, "largest spec.replicas to simulate (each reconcile plans every pod)")
+	fs.IntVar(&cfg.maxPods, "max-pods", 10000, "largest spec.replicas to simulate, and most pods the simulated cluster may hold at once, surge and terminating pods included (each reconcile plans every pod)")
 	fs.StringVar(&now, "now", "", "`time` (RFC 3339) reconcile 1 runs at; default: the latest timestamp in the manifests ("+strings.Join(manifesttime.Fields, ", ")+")")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "Usage: clonesetplan -f FILE [flags]\n\n%s\nFlags:\n", usageText)

@@ -122,6 +122,8 @@ func TestRunErrors(t *testing.T) {
 			wantStderr: "clonesetplan: --partition \"-1\": want a count (3) or a percentage (40%)\n"},
 		{name: "more replicas than -max-pods", args: []string{"-f", "testdata/demo-cloneset.yaml", "-max-pods", "9"}, wantCode: 1,
 			wantStderr: "clonesetplan: spec.replicas 10 is more than -max-pods 9: raise -max-pods to simulate it\n"},
+		{name: "a surge beyond -max-pods", args: []string{"-f", "testdata/surge-cloneset.yaml", "--set-image", "nginx=nginx:1.25", "-max-pods", "4"}, wantCode: 1,
+			wantStderr: "clonesetplan: simulating: cloneset: spec.replicas: 4: reconcile 1 would leave 5 pods, more than Config.MaxPods 4\n"},
 		{name: "missing file", args: []string{"-f", "testdata/missing.yaml"}, wantCode: 1,
 			wantStderr: "clonesetplan: open testdata/missing.yaml: no such file or directory\n"},
 		{name: "no -f", args: nil, wantCode: 2, wantStderr: "clonesetplan: no manifest: give one with -f\n"},

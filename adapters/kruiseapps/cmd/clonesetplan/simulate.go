@@ -117,6 +117,7 @@ func simulate(cfg *config, objs *objects, stderr io.Writer) (*trace, error) {
 		ReadyDelay:   cfg.readyDelay,
 		InPlaceDelay: cfg.inPlaceDelay,
 		MaxSyncs:     cfg.maxSyncs,
+		MaxPods:      cfg.maxPods,
 		RecordPods:   true,
 	}
 	if len(pods) == 0 && (newTemplate != nil || cfg.partition != nil) {
