@@ -3,12 +3,18 @@ package daemonset
 import (
 	"fmt"
 	"strings"
-	"testing"
 	"time"
 
 	"github.com/rolloutmath/rolloutmath/intorpercent"
 	"github.com/rolloutmath/rolloutmath/ownership"
 )
+
+// tb is what the fixtures need of a test: *testing.T and *rapid.T.
+type tb interface {
+	Helper()
+	Fatal(args ...any)
+	Fatalf(format string, args ...any)
+}
 
 // t0 is the time of every planned sync in the acceptance cases.
 var t0 = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
@@ -32,7 +38,7 @@ type fixture struct {
 	pods             []Pod
 }
 
-func newFixture(t testing.TB, mu, ms *intorpercent.IntOrString) *fixture {
+func newFixture(t tb, mu, ms *intorpercent.IntOrString) *fixture {
 	t.Helper()
 	gen := int64(2)
 	ds := &DaemonSet[spec]{
@@ -74,7 +80,7 @@ func newFixture(t testing.TB, mu, ms *intorpercent.IntOrString) *fixture {
 // commas, created in that order (later ones newer). rev o, n or x; state
 // r ready long ago, y ready 5 s ago, u running not ready, p pending, t
 // terminating (ready), f failed, s succeeded.
-func (f *fixture) layout(t testing.TB, line string) *fixture {
+func (f *fixture) layout(t tb, line string) *fixture {
 	t.Helper()
 	f.nodes, f.pods = nil, nil
 	for k, word := range strings.Fields(line) {
@@ -132,7 +138,7 @@ func (f *fixture) layout(t testing.TB, line string) *fixture {
 }
 
 // rolling runs the rolling update alone on the fixture.
-func (f *fixture) rolling(t testing.TB) Decision {
+func (f *fixture) rolling(t tb) Decision {
 	t.Helper()
 	d, err := RollingUpdateStep(f.ds, f.nodes, f.pods, f.newHash, t0, Options{})
 	if err != nil {
@@ -142,7 +148,7 @@ func (f *fixture) rolling(t testing.TB) Decision {
 }
 
 // manage runs manage alone on the fixture.
-func (f *fixture) manage(t testing.TB) Decision {
+func (f *fixture) manage(t tb) Decision {
 	t.Helper()
 	d, err := Manage(f.ds, f.nodes, f.pods, f.newHash, t0)
 	if err != nil {
