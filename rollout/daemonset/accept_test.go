@@ -466,3 +466,89 @@ func TestD30MaxSurgeSequence(t *testing.T) {
 		t.Errorf("syncs (creates, deletes) mismatch (-want +got):\n%s", diff)
 	}
 }
+
+// clockFake is fake with a clock and a hash that changes with the
+// template, for the upstream test that moves both.
+type clockFake struct {
+	ds   *DaemonSet[spec]
+	hash string
+	now  time.Time
+	k    int
+	pods []Pod
+	node []Node
+}
+
+func (c *clockFake) sync(t *testing.T) counts {
+	t.Helper()
+	m, err := Manage(c.ds, c.node, c.pods, c.hash, c.now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.apply(m)
+	r, err := RollingUpdateStep(c.ds, c.node, c.pods, c.hash, c.now, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.apply(r)
+	return counts{len(m.Create) + len(r.Create), len(m.Delete) + len(r.Delete)}
+}
+
+func (c *clockFake) apply(d Decision) {
+	c.pods = slices.DeleteFunc(c.pods, func(p Pod) bool { return slices.Contains(d.Delete, p.Name) })
+	for _, node := range d.Create {
+		c.k++
+		c.pods = append(c.pods, Pod{Name: fmt.Sprintf("pod-%d", c.k), Node: node, Hash: c.hash, Phase: PodRunning, Created: c.now})
+	}
+}
+
+// setReady sets the readiness of at most count pods for which pick says
+// yes, in pod order, at the current time.
+func (c *clockFake) setReady(ready bool, count int, pick func(*Pod) bool) {
+	for i := range c.pods {
+		p := &c.pods[i]
+		if count == 0 {
+			return
+		}
+		if p.Ready == ready || !pick(p) {
+			continue
+		}
+		p.Ready, p.ReadySince = ready, c.now
+		count--
+	}
+}
+
+func TestD31SurgeWithOldPodsNeverReady(t *testing.T) {
+	at := func(s int) time.Time { return time.Unix(int64(s), 0).UTC() }
+	f := newFixture(t, num(0), num(3)).layout(t, "o:u o:u o:u o:u o:u")
+	c := &clockFake{ds: f.ds, hash: f.newHash, pods: f.pods, node: f.nodes}
+	for i := range c.pods {
+		c.pods[i].Created = at(0)
+	}
+	var got []counts
+	step := func(s int) { c.now = at(s); got = append(got, c.sync(t)) }
+	step(100)
+	step(200)
+	c.setReady(true, 5, func(*Pod) bool { return true })
+	f.ds.MinReadySeconds = 15
+	f.ds.Template = spec{Image: "v3"}
+	c.hash = Hash(&f.ds.Template, nil)
+	step(300)
+	c.now = at(300)
+	hasNew := map[string]bool{}
+	for _, p := range c.pods {
+		if p.Hash == c.hash {
+			hasNew[p.Node] = true
+		}
+	}
+	c.setReady(true, 2, func(p *Pod) bool { return p.Hash == c.hash })
+	c.setReady(false, 1, func(p *Pod) bool { return p.Hash != c.hash && !hasNew[p.Node] })
+	step(310)
+	step(320)
+	c.setReady(true, 3, func(p *Pod) bool { return p.Hash == c.hash })
+	step(340)
+	step(350)
+	want := []counts{{5, 0}, {0, 5}, {3, 0}, {1, 0}, {1, 3}, {0, 2}, {0, 0}}
+	if diff := cmp.Diff(want, got, cmp.AllowUnexported(counts{})); diff != "" {
+		t.Errorf("syncs (creates, deletes) mismatch (-want +got):\n%s", diff)
+	}
+}
