@@ -76,9 +76,11 @@ type DaemonSet[T any] struct {
 	// Deleting says metadata.deletionTimestamp is set: the controller
 	// then does nothing, not even write status.
 	Deleting bool `json:"deleting,omitempty"`
-	// Selector is spec.selector. An empty selector (non-nil, without
-	// entries) selects every pod: the controller refuses to act on it.
-	// nil is read as empty.
+	// Selector is spec.selector. The API server requires it and rejects
+	// an empty one (the controller would refuse to act on a selector that
+	// selects every pod), so Validate, and therefore Plan, reject nil and
+	// empty selectors. The pods passed in are taken as the ones it
+	// selects and the DaemonSet owns.
 	Selector *ownership.Selector `json:"selector,omitempty"`
 	// Template is spec.template.
 	Template T `json:"template"`

@@ -151,8 +151,8 @@ type Step struct {
 	Pods []Pod `json:"pods,omitempty"`
 }
 
-// String renders the step as one line: sync number, time since the
-// first sync is not known here, so the time of day, then the reason.
+// String renders the step as one line: the sync's number, its time of
+// day (UTC as given) and its reason.
 func (s Step) String() string {
 	return fmt.Sprintf("sync %d %s: %s", s.Sync, s.Time.Format("15:04:05"), s.Reason)
 }
