@@ -217,3 +217,23 @@ func TestPlanErrors(t *testing.T) {
 		t.Errorf("Plan(nil) error = %v", err)
 	}
 }
+
+func TestPlanSurgeOldPodOnMissingNodeFails(t *testing.T) {
+	f := newFixture(t, nil, num(1)).layout(t, "o:r o:r")
+	f.pods = append(f.pods, Pod{Name: "stray", Node: "gone", Hash: f.oldHash, Phase: PodRunning, Ready: true, ReadySince: t0.Add(-time.Hour)})
+	_, err := RollingUpdateStep(f.ds, f.nodes, f.pods, f.newHash, t0, Options{})
+	var nf *NodeNotFoundError
+	if !errors.As(err, &nf) || nf.Node != "gone" || err.Error() != `couldn't get node for nodeName "gone": node "gone" not found` {
+		t.Fatalf("RollingUpdateStep error = %v, want NodeNotFoundError for gone", err)
+	}
+	s, err := Plan(f.ds, f.nodes, f.pods, f.revisions, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !s.Requeue || s.RequeueAfter != 0 || len(s.RollingUpdate.Create) != 0 || s.Actions[len(s.Actions)-1].Kind != WriteStatus {
+		t.Errorf("Plan = %s, requeue %v after %v; want only the status and a rate-limited requeue", kinds(&s), s.Requeue, s.RequeueAfter)
+	}
+	if want := `the rolling update failed: couldn't get node for nodeName "gone": node "gone" not found`; !strings.Contains(s.Reason, want) {
+		t.Errorf("Reason %q does not say %q", s.Reason, want)
+	}
+}

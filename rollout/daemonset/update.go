@@ -139,7 +139,7 @@ func rollingUpdate[T any](v *view, ds *DaemonSet[T], b Budget, hash string, now 
 		case oldPod < 0:
 		case newPod < 0:
 			if e.node < 0 {
-				return creates, deletes, d, &nodeLookupError{node: e.name}
+				return creates, deletes, d, &NodeNotFoundError{Node: e.name}
 			}
 			wanted := v.nodes[e.node].ShouldRun
 			switch {
@@ -173,12 +173,20 @@ func rollingUpdate[T any](v *view, ds *DaemonSet[T], b Budget, hash string, now 
 	return creates, deletes, d, nil
 }
 
-// nodeLookupError is the rolling update's failure to find a node that
-// holds an old pod; its text is upstream's.
-type nodeLookupError struct{ node string }
+// NodeNotFoundError is a surging rolling update's failure: an old pod is
+// on a node that is not among the nodes (deleted while its pod stays).
+// It is not bad input: upstream fails the same way, skips the history
+// cleanup, writes status and retries; [Plan] records it in Sync.Reason
+// and requeues, [RollingUpdateStep] returns it.
+type NodeNotFoundError struct {
+	// Node names the missing node.
+	Node string
+}
 
-func (e *nodeLookupError) Error() string {
-	return "couldn't get node for nodeName " + strconv.Quote(e.node) + ": node " + strconv.Quote(e.node) + " not found"
+// Error returns upstream's text:
+// couldn't get node for nodeName "n": node "n" not found.
+func (e *NodeNotFoundError) Error() string {
+	return "couldn't get node for nodeName " + strconv.Quote(e.Node) + ": node " + strconv.Quote(e.Node) + " not found"
 }
 
 // RollingUpdateStep returns what the rolling update does on its own over
