@@ -274,6 +274,8 @@ func TestD19SurgeNotWantedNodes(t *testing.T) {
 		{name: "NoSchedule ready", ms: num(1), layout: "ns:o:r ok:o:r ok:o:r", rollCreate: 1, rollDelete: []string{"n0-0"},
 			reason: "3 available - 2 desired = 1 pod on the unwanted node may go"},
 		{name: "NoSchedule unready", ms: num(1), layout: "ns:o:u ok:o:r ok:o:r", rollCreate: 1, rollDelete: []string{"n0-0"}},
+		{name: "two NoSchedule, one empty", ms: num(1), layout: "ns:o:r ns:o:r ok:o:r ok:(empty)", rollCreate: 1, rollDelete: []string{"n0-0"},
+			manage: Decision{Create: []string{"n3"}}, reason: "3 available - 2 desired = 1 of the 2 pods on unwanted nodes may go"},
 		{name: "NoExecute", ms: num(1), layout: "ne:o:r ok:o:r ok:o:r", rollCreate: 1, rollDelete: []string{"n0-0"},
 			manage: Decision{Delete: []string{"n0-0"}}},
 	})
