@@ -63,6 +63,7 @@ const (
 // the pod template of type T (a corev1.PodTemplateSpec, a
 // revision.Template, or the caller's own type). Every field's zero value
 // is the API server's default or the absent field, as each field says.
+// Upstream: DaemonSet, k8s.io/api/apps/v1, after SetDefaults_DaemonSet.
 type DaemonSet[T any] struct {
 	// Name is metadata.name; it prefixes revision and pod names.
 	Name string `json:"name"`
@@ -128,7 +129,8 @@ type RollingUpdateParams struct {
 	MaxSurge *intorpercent.IntOrString `json:"maxSurge,omitempty"`
 }
 
-// Status is a DaemonSet's status. Every count is a number of nodes.
+// Status is a DaemonSet's status. Every count is a number of nodes, at
+// least 0. Upstream: DaemonSetStatus, k8s.io/api/apps/v1.
 type Status struct {
 	// ObservedGeneration is the generation the controller last acted on.
 	ObservedGeneration int64 `json:"observedGeneration"`
@@ -170,7 +172,8 @@ type Node struct {
 	ShouldContinueRunning bool `json:"shouldContinueRunning,omitempty"`
 }
 
-// Pod is one pod the DaemonSet owns, as the controller reads it.
+// Pod is one pod the DaemonSet owns, as the controller reads it: the
+// fields of a corev1.Pod its sync looks at.
 type Pod struct {
 	// Name is metadata.name; names are unique.
 	Name string `json:"name"`
@@ -202,7 +205,7 @@ type Pod struct {
 }
 
 // ControllerRevision is one ControllerRevision of a DaemonSet as this
-// package reads it.
+// package reads it. Upstream: ControllerRevision, k8s.io/api/apps/v1.
 type ControllerRevision struct {
 	// Name is metadata.name, "<daemonset>-<hash>" for the revisions the
 	// controller creates ([RevisionName]). Names are unique.
