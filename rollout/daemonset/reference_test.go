@@ -138,3 +138,51 @@ func referenceProperty(t *rapid.T) {
 		t.Fatalf("empty pod name in %v", d.Delete)
 	}
 }
+
+// TestPlanAgreesWithItsSteps checks that Plan's manage and rolling update
+// are the step functions' on the same snapshot, and that the rolling
+// update runs exactly when manage wrote nothing and the strategy is
+// RollingUpdate.
+func TestPlanAgreesWithItsSteps(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		f := drawSnapshot(t)
+		s, err := Plan(f.ds, f.nodes, f.pods, f.revisions, t0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := Manage(f.ds, f.nodes, f.pods, s.Hash, t0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(m.Create, s.Manage.Create) || !slices.Equal(m.Delete, s.Manage.Delete) {
+			t.Fatalf("Plan's manage %+v, Manage %+v", s.Manage, m)
+		}
+		wantRolling := len(m.Create)+len(m.Delete) == 0 && f.ds.UpdateStrategy.Type != OnDelete
+		if (s.RollingUpdate != nil) != wantRolling {
+			t.Fatalf("rolling update ran: %v, want %v", s.RollingUpdate != nil, wantRolling)
+		}
+		if s.RollingUpdate == nil {
+			return
+		}
+		r, err := RollingUpdateStep(f.ds, f.nodes, f.pods, s.Hash, t0, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(r.Create, s.RollingUpdate.Create) || !slices.Equal(r.Delete, s.RollingUpdate.Delete) ||
+			r.Unavailable != s.RollingUpdate.Unavailable || r.Surge != s.RollingUpdate.Surge || r.Available != s.RollingUpdate.Available {
+			t.Fatalf("Plan's rolling update %+v, RollingUpdateStep %+v", *s.RollingUpdate, r)
+		}
+		var created, deleted int
+		for _, a := range s.Actions {
+			switch a.Kind {
+			case CreatePod:
+				created++
+			case DeletePod:
+				deleted++
+			}
+		}
+		if created != len(r.Create) || deleted != len(r.Delete) {
+			t.Fatalf("Plan writes %d creations and %d deletions, the rolling update decided %+v", created, deleted, r)
+		}
+	})
+}
