@@ -462,12 +462,24 @@ func runDsTrace(c *dsLive, seed uint64, syncs int, t *dsTally, plan dsPlanFunc, 
 			// Upstream orders revisions with the same number at random:
 			// run the same sync again until it makes Plan's choice.
 			var scratch dsTally
+			seen := map[string]bool{strings.Join(diffs, "\n"): true}
 			for range 40 {
 				up = c.syncOnce(before, w.now)
 				if diffs = compareDsSync(before, w.now, &up, &scratch, plan); len(diffs) == 0 {
 					t.tieReruns++
 					break
 				}
+				seen[strings.Join(diffs, "\n")] = true
+			}
+			if len(diffs) > 0 {
+				var other []string
+				for d := range seen {
+					if d != strings.Join(diffs, "\n") {
+						other = append(other, d)
+					}
+				}
+				sort.Strings(other)
+				diffs = append(diffs, fmt.Sprintf("(tied revision numbers: 41 runs of upstream, %d distinct outcomes, none Plan's; the others:)\n%s", len(seen), strings.Join(other, "\n--\n")))
 			}
 		}
 		if len(diffs) > 0 {
