@@ -406,28 +406,31 @@ func (p *planner[T]) run(ds *DaemonSet[T], nodes []Node, pods []Pod, revisions [
 		p.sc.waited = true
 	}
 
-	// The history cleanup, then the status.
+	// The history cleanup, then the status. The duplicates were deleted
+	// with the history, before manage: they leave the output revisions
+	// even when a failing rolling update skips the cleanup.
+	p.cleanup = p.cleanup[:0]
 	if !failed {
 		old := append(p.ord[:0], h.Old...)
-		p.cleanup = historyToDelete(revisions, old, pods, ds.RevisionHistoryLimit, p.cleanup[:0])
+		p.cleanup = historyToDelete(revisions, old, pods, ds.RevisionHistoryLimit, p.cleanup)
 		for _, i := range p.cleanup {
 			p.act(Action{Kind: DeleteRevision, Revision: revisions[i].Name}, why{kind: whyHistory, n: revisions[i].Number})
 		}
-		if len(p.cleanup) > 0 || len(h.Duplicates) > 0 {
-			s.Revisions = slices.DeleteFunc(s.Revisions, func(r ControllerRevision) bool {
-				for _, i := range p.cleanup {
-					if revisions[i].Name == r.Name {
-						return true
-					}
+	}
+	if len(p.cleanup) > 0 || len(h.Duplicates) > 0 {
+		s.Revisions = slices.DeleteFunc(s.Revisions, func(r ControllerRevision) bool {
+			for _, i := range p.cleanup {
+				if revisions[i].Name == r.Name {
+					return true
 				}
-				for _, i := range h.Duplicates {
-					if revisions[i].Name == r.Name {
-						return true
-					}
+			}
+			for _, i := range h.Duplicates {
+				if revisions[i].Name == r.Name {
+					return true
 				}
-				return false
-			})
-		}
+			}
+			return false
+		})
 	}
 	st := calculateStatus(&p.v, ds, hash, now)
 	st.ObservedGeneration = ds.Generation

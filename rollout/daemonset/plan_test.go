@@ -2,6 +2,7 @@ package daemonset
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -235,5 +236,40 @@ func TestPlanSurgeOldPodOnMissingNodeFails(t *testing.T) {
 	}
 	if want := `the rolling update failed: couldn't get node for nodeName "gone": node "gone" not found`; !strings.Contains(s.Reason, want) {
 		t.Errorf("Reason %q does not say %q", s.Reason, want)
+	}
+}
+
+// TestPlanFailedRollingUpdateDropsDeletedDuplicates: the history step
+// deletes a duplicate of the current revision before manage; when the
+// rolling update then fails (an old pod on a node that is gone, with
+// surge), the cleanup is skipped but the duplicate is gone all the same,
+// so it must not be among the revisions the sync leaves.
+func TestPlanFailedRollingUpdateDropsDeletedDuplicates(t *testing.T) {
+	f := newFixture(t, nil, num(1)).layout(t, "o:r o:r")
+	f.pods = append(f.pods, Pod{Name: "stray", Node: "gone", Hash: f.oldHash, Phase: PodRunning, Ready: true, ReadySince: t0.Add(-time.Hour)})
+	dup := f.revisions[1]
+	dup.Name, dup.Hash = "agent-copy", "agent-copy"
+	revisions := append(append([]ControllerRevision{}, f.revisions...), dup)
+	s, err := Plan(f.ds, f.nodes, f.pods, revisions, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !s.Requeue || s.RequeueAfter != 0 {
+		t.Fatalf("Plan = %s, requeue %v after %v; want the failed rolling update's rate-limited requeue", kinds(&s), s.Requeue, s.RequeueAfter)
+	}
+	var deleted []string
+	for _, a := range s.Actions {
+		if a.Kind == DeleteRevision {
+			deleted = append(deleted, a.Revision)
+		}
+	}
+	var left []string
+	for _, r := range s.Revisions {
+		left = append(left, r.Name)
+	}
+	// Whichever of the two tied revisions is kept, the other is deleted
+	// and must be absent.
+	if len(deleted) != 1 || len(left) != 2 || slices.Contains(left, deleted[0]) {
+		t.Errorf("deleted %q, revisions left %q; want one duplicate deleted and absent", deleted, left)
 	}
 }
