@@ -27,6 +27,19 @@
 // ownership.ClaimAll decided. Deployment fills rollout.Deployment.Selector
 // from spec.selector, so an empty selector takes rollout.PathSelectingAll.
 //
+// DaemonSets: DaemonSet, DaemonSetPod(s), DaemonSetRevisions and
+// DaemonSetStatus turn an apps/v1 DaemonSet (its template generation read
+// from the deprecated.daemonset.template.generation annotation), its pods
+// (each placed on its node, or while unscheduled on the node its node
+// affinity names) and its ControllerRevisions into the rollout/daemonset
+// types; DaemonSetNode(s) answer the scheduling predicates for a node with
+// a simple predicate (the template's nodeName and nodeSelector, and
+// NoSchedule and NoExecute taints against its tolerations and the ones
+// every daemon pod gets), refusing a template with a required node
+// affinity; DaemonSetRevisionData, DaemonSetRevisionObject and
+// DaemonSetStatusObject give the revision bytes, the ControllerRevision a
+// sync creates and the status it writes.
+//
 // The conversions copy the counters and scalars the library reads; maps
 // (annotations, labels) and pod templates are shared with the input
 // objects, which is safe because the library never modifies its inputs.

@@ -1,0 +1,177 @@
+package daemonset
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func simConfig() Config[spec] {
+	return Config[spec]{Start: t0, Interval: 10 * time.Second, ReadyDelay: 15 * time.Second, TerminationDelay: 5 * time.Second, RecordPods: true}
+}
+
+// TestSimulateTwoUpdates is a 10-node DaemonSet updated with
+// maxUnavailable 2, then again with maxSurge 1.
+func TestSimulateTwoUpdates(t *testing.T) {
+	f := newFixture(t, num(2), nil).layout(t, strings.TrimSpace(strings.Repeat("o:r ", 10)))
+	cfg := simConfig()
+	cfg.Events = []Event[spec]{
+		{Sync: 30, Kind: SetMaxUnavailable, Value: num(0)},
+		{Sync: 30, Kind: SetMaxSurge, Value: num(1)},
+		{Sync: 30, Kind: SetTemplate, Template: spec{Image: "v3"}},
+	}
+	tr, err := Simulate(f.ds, f.nodes, f.pods, f.revisions, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr.Outcome != OutcomeComplete {
+		t.Fatalf("outcome %v after %d syncs", tr.Outcome, tr.Syncs)
+	}
+	v3 := Hash(&spec{Image: "v3"}, nil)
+	for _, p := range tr.Pods {
+		if p.Hash != v3 || !p.Ready || p.Terminating {
+			t.Errorf("pod %+v at the end, want ready at %s", p, v3)
+		}
+	}
+	var creates, deletes, maxDeletesNoSurge int
+	for _, st := range tr.Steps {
+		c, d := 0, 0
+		for _, a := range st.Actions {
+			switch a.Kind {
+			case CreatePod:
+				c++
+			case DeletePod:
+				d++
+			}
+		}
+		creates, deletes = creates+c, deletes+d
+		if st.Sync < 30 {
+			maxDeletesNoSurge = max(maxDeletesNoSurge, d)
+		}
+	}
+	if creates != 20 || deletes != 20 {
+		t.Errorf("%d creations and %d deletions over both updates, want 20 and 20", creates, deletes)
+	}
+	if maxDeletesNoSurge != 2 {
+		t.Errorf("at most %d deletions in one sync with maxUnavailable 2, want 2", maxDeletesNoSurge)
+	}
+	if tr.DaemonSet.Generation != 5 || tr.DaemonSet.Status.ObservedGeneration != 5 || *tr.DaemonSet.TemplateGeneration != 3 {
+		t.Errorf("DaemonSet generation %d observed %d template generation %d, want 5, 5, 3",
+			tr.DaemonSet.Generation, tr.DaemonSet.Status.ObservedGeneration, *tr.DaemonSet.TemplateGeneration)
+	}
+	if len(tr.Revisions) != 3 {
+		t.Errorf("revisions %d, want 3", len(tr.Revisions))
+	}
+}
+
+func TestSimulateNeverReadyStalls(t *testing.T) {
+	f := newFixture(t, num(1), nil).layout(t, "o:r o:r o:r")
+	cfg := simConfig()
+	cfg.NeverReadyHashes = []string{f.newHash}
+	tr, err := Simulate(f.ds, f.nodes, f.pods, f.revisions, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr.Outcome != OutcomeStalled {
+		t.Fatalf("outcome %v, want stalled", tr.Outcome)
+	}
+	old := 0
+	for _, p := range tr.Pods {
+		if p.Hash == f.oldHash && p.Ready {
+			old++
+		}
+	}
+	if old != 2 {
+		t.Errorf("%d old ready pods at the stall, want 2 (maxUnavailable 1 holds)", old)
+	}
+}
+
+func TestSimulateStuckTerminatingStalls(t *testing.T) {
+	f := newFixture(t, num(1), nil).layout(t, "o:r o:r o:r")
+	cfg := simConfig()
+	cfg.NodeTerminationDelays = map[string]time.Duration{"n0": -1}
+	tr, err := Simulate(f.ds, f.nodes, f.pods, f.revisions, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr.Outcome != OutcomeStalled {
+		t.Fatalf("outcome %v, want stalled (the pod on n0 never finishes terminating)", tr.Outcome)
+	}
+	if st := tr.DaemonSet.Status; st.UpdatedNumberScheduled != 0 {
+		t.Errorf("updated %d, want 0: the first deletion hits n0 and blocks everything", st.UpdatedNumberScheduled)
+	}
+}
+
+func TestSimulateNodeEvents(t *testing.T) {
+	f := newFixture(t, nil, num(1)).layout(t, "o:r o:r o:r")
+	cfg := simConfig()
+	cfg.Events = []Event[spec]{
+		{Sync: 2, Kind: AddNodes, Nodes: []Node{{Name: "n9", ShouldRun: true, ShouldContinueRunning: true}}},
+		{Sync: 3, Kind: RemoveNodes, Names: []string{"n1"}},
+		{Sync: 4, Kind: UpdateNodes, Nodes: []Node{{Name: "n2", ShouldContinueRunning: true}}},
+	}
+	tr, err := Simulate(f.ds, f.nodes, f.pods, f.revisions, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// n2 gets a NoSchedule taint while it runs an available old pod: with
+	// surge, the old pod goes once more nodes than desired have an
+	// available pod (the fix of kubernetes#118823), and the rollout
+	// completes on n0 and n9.
+	if tr.Outcome != OutcomeComplete {
+		t.Fatalf("outcome %v, want complete", tr.Outcome)
+	}
+	var on []string
+	for _, p := range tr.Pods {
+		on = append(on, p.Node+":"+map[bool]string{true: "new", false: "old"}[p.Hash == f.newHash])
+	}
+	if diff := cmp.Diff([]string{"n0:new", "n9:new"}, on); diff != "" {
+		t.Errorf("pods at the end mismatch (-want +got):\n%s", diff)
+	}
+	var taintDelete bool
+	for _, st := range tr.Steps {
+		for _, a := range st.Actions {
+			if a.Kind == DeletePod && a.Pod == "n2-0" && st.Sync == 4 {
+				taintDelete = true
+				if want := "node n2 should no longer run the daemon pod and more nodes than the 2 desired have an available pod: deleted n2-0"; a.Reason != want {
+					t.Errorf("reason %q, want %q", a.Reason, want)
+				}
+			}
+		}
+	}
+	if !taintDelete {
+		t.Errorf("n2-0 not deleted by the rolling update of sync 4")
+	}
+	wantEvents := [][]string{{"1 node added"}, {"removed n1"}, {"1 node changed"}}
+	var got [][]string
+	for _, st := range tr.Steps {
+		if len(st.Events) > 0 {
+			got = append(got, st.Events)
+		}
+	}
+	if diff := cmp.Diff(wantEvents, got); diff != "" {
+		t.Errorf("events mismatch (-want +got):\n%s", diff)
+	}
+}
+
+func TestSimulateErrors(t *testing.T) {
+	f := newFixture(t, num(1), nil).layout(t, "o:r")
+	cfg := simConfig()
+	cfg.Events = []Event[spec]{{Sync: 0, Kind: SetTemplate}}
+	if _, err := Simulate(f.ds, f.nodes, f.pods, f.revisions, cfg); err == nil || err.Error() != "daemonset: events[0].sync: 0: must be at least 1" {
+		t.Errorf("Simulate error = %v", err)
+	}
+	cfg.Events = []Event[spec]{{Sync: 1, Kind: 42}}
+	if _, err := Simulate(f.ds, f.nodes, f.pods, f.revisions, cfg); err == nil || err.Error() != "daemonset: events[0].kind: 42: unknown kind" {
+		t.Errorf("Simulate error = %v", err)
+	}
+	// An event that makes the DaemonSet invalid fails at that sync.
+	cfg.Events = []Event[spec]{{Sync: 3, Kind: SetMaxSurge, Value: num(1)}}
+	tr, err := Simulate(f.ds, f.nodes, f.pods, f.revisions, cfg)
+	want := `daemonset: invalid DaemonSet "agent": spec.updateStrategy.rollingUpdate.maxSurge: Invalid value: 1: may not be set when maxUnavailable is non-zero`
+	if err == nil || err.Error() != want || tr.Syncs != 3 {
+		t.Errorf("Simulate = %d syncs, %v; want 3 syncs, %s", tr.Syncs, err, want)
+	}
+}
