@@ -126,7 +126,21 @@ func dsPlanWrites(before *dsObjects, sync *daemonset.Sync[kubeapps.Template]) []
 			}
 		case daemonset.DeleteRevision:
 			w.kind, w.key = "delete controllerrevisions", "delete revision "+a.Revision
-		case daemonset.BumpCollisionCount, daemonset.WriteStatus:
+		case daemonset.BumpCollisionCount:
+			// Upstream finds the collision by trying to create the
+			// revision, which the API server refuses; the action stands
+			// for that attempt (numbered after the highest revision, named
+			// by its hash) and the status write that follows.
+			var number int64
+			for _, r := range before.revs {
+				number = max(number, r.Revision)
+			}
+			hash := strings.TrimPrefix(a.Revision, before.ds.Name+"-")
+			out = append(out, dsWrite{kind: "create controllerrevisions",
+				key: fmt.Sprintf("create revision %s number=%d hash=%s (refused)", a.Revision, number+1, hash)})
+			st := kubeapps.DaemonSetStatusObject(&sync.DaemonSet.Status)
+			w.kind, w.key = "update daemonsets", "status "+statusKey(&st)
+		case daemonset.WriteStatus:
 			st := kubeapps.DaemonSetStatusObject(&sync.DaemonSet.Status)
 			w.kind, w.key = "update daemonsets", "status "+statusKey(&st)
 		default:
@@ -231,23 +245,59 @@ func split(ws []dsWrite) (fixed []string, chosen map[string]int) {
 // dsTally counts what the traces compared.
 type dsTally struct {
 	traces, syncs, writes, rollingSyncs, choiceSyncs, surgeSyncs, failedSyncs, requeueAfter int
+	// kinds counts upstream's writes by verb and resource ("refused"
+	// marks the ones the API server refused).
+	kinds map[string]int
+	// tieReruns counts syncs with tied revision numbers where upstream
+	// was run again until it made Plan's choice.
+	tieReruns int
 }
 
-// compareDsSync compares one sync of upstream with Plan on the same
+// tiedRevisionNumbers reports whether two revisions have the same
+// number. Upstream then orders them at random: dedupCurHistories keeps
+// the last current revision with the highest number in its cache's list
+// order (Go map order), and cleanupHistory deletes old revisions in an
+// unstable sort by number of that list.
+func tiedRevisionNumbers(o *dsObjects) bool {
+	seen := map[int64]bool{}
+	for _, r := range o.revs {
+		if seen[r.Revision] {
+			return true
+		}
+		seen[r.Revision] = true
+	}
+	return false
+}
+
+// dsPlanFunc plans one sync from the converted inputs: daemonset.Plan,
+// or a planted defect.
+type dsPlanFunc func(ds *daemonset.DaemonSet[kubeapps.Template], nodes []daemonset.Node, pods []daemonset.Pod, revs []daemonset.ControllerRevision, now time.Time) (daemonset.Sync[kubeapps.Template], error)
+
+// compareDsSync compares one sync of upstream with plan on the same
 // inputs and returns the differences, empty when they agree.
-func compareDsSync(before *dsObjects, now time.Time, up *dsSyncResult, t *dsTally) []string {
+func compareDsSync(before *dsObjects, now time.Time, up *dsSyncResult, t *dsTally, plan dsPlanFunc) []string {
 	var diffs []string
 	ds := kubeapps.DaemonSet(before.ds)
 	nodes, err := kubeapps.DaemonSetNodes(before.ds, sortedValues(before.nodes))
 	if err != nil {
 		return []string{"DaemonSetNodes: " + err.Error()}
 	}
-	sync, err := daemonset.Plan(&ds, nodes, kubeapps.DaemonSetPods(sortedValues(before.pods)), kubeapps.DaemonSetRevisions(sortedValues(before.revs)), now)
+	sync, err := plan(&ds, nodes, kubeapps.DaemonSetPods(sortedValues(before.pods)), kubeapps.DaemonSetRevisions(sortedValues(before.revs)), now)
 	if err != nil {
 		return []string{"Plan: " + err.Error()}
 	}
 	uw, pw := dsUpstreamWrites(up.actions, up.failed), dsPlanWrites(before, &sync)
 	t.writes += len(uw)
+	if t.kinds == nil {
+		t.kinds = map[string]int{}
+	}
+	for _, w := range uw {
+		k := w.kind
+		if strings.HasSuffix(w.key, "(refused)") {
+			k += " (refused)"
+		}
+		t.kinds[k]++
+	}
 	if sync.RollingUpdate != nil {
 		t.rollingSyncs++
 		surgeNodes, deletePods := choiceClasses(before, sync.Hash, now)
@@ -313,7 +363,7 @@ func compareDsSync(before *dsObjects, now time.Time, up *dsSyncResult, t *dsTall
 }
 
 // runDsTrace drives one trace and returns the first sync's differences.
-func runDsTrace(c *dsLive, seed uint64, syncs int, t *dsTally, logf func(string, ...any)) (int, []string, string) {
+func runDsTrace(c *dsLive, seed uint64, syncs int, t *dsTally, plan dsPlanFunc, logf func(string, ...any)) (int, []string, string) {
 	w := newDsWorld(seed)
 	t.traces++
 	for i := range syncs {
@@ -327,7 +377,20 @@ func runDsTrace(c *dsLive, seed uint64, syncs int, t *dsTally, logf func(string,
 			}
 			logf("sync %d after %q\n%s\nupstream err=%v writes=%q", i, w.log, describeWorld(before, w.now), up.err, keys)
 		}
-		if diffs := compareDsSync(before, w.now, &up, t); len(diffs) > 0 {
+		diffs := compareDsSync(before, w.now, &up, t, plan)
+		if len(diffs) > 0 && tiedRevisionNumbers(before) {
+			// Upstream orders revisions with the same number at random:
+			// run the same sync again until it makes Plan's choice.
+			var scratch dsTally
+			for range 40 {
+				up = c.syncOnce(before, w.now)
+				if diffs = compareDsSync(before, w.now, &up, &scratch, plan); len(diffs) == 0 {
+					t.tieReruns++
+					break
+				}
+			}
+		}
+		if len(diffs) > 0 {
 			return i, diffs, fmt.Sprintf("events since the last sync: %q\n%s", w.log, describeWorld(before, w.now))
 		}
 		w.log = w.log[:0]
@@ -355,6 +418,14 @@ func runDsTrace(c *dsLive, seed uint64, syncs int, t *dsTally, logf func(string,
 // of the set; every other write must be the same. Pods created are
 // compared by node, hash and template generation (the API server names
 // them). The trace follows upstream's world.
+//
+// Revisions with the same number (the traces copy revisions) are ordered
+// at random upstream too: when several hold the template with the
+// highest number, dedupCurHistories keeps the one its cache lists last,
+// in Go map order, and cleanupHistory deletes old revisions in an
+// unstable sort by number; Plan decides ties by name. For such a sync
+// the harness runs upstream again (up to 40 times) until the whole sync
+// matches: Plan's choice is shown to be one upstream makes.
 func TestPlanMatchesDaemonSetControllerSyncBySync(t *testing.T) {
 	c := liveDaemonSetsController()
 	var tally dsTally
@@ -368,7 +439,7 @@ func TestPlanMatchesDaemonSetControllerSyncBySync(t *testing.T) {
 		if *dsTraceOnly >= 0 {
 			logf = t.Logf
 		}
-		at, diffs, world := runDsTrace(c, *dsTraceSeed+uint64(i), *dsTraceSyncs, &tally, logf)
+		at, diffs, world := runDsTrace(c, *dsTraceSeed+uint64(i), *dsTraceSyncs, &tally, daemonset.Plan[kubeapps.Template], logf)
 		if diffs != nil {
 			failures++
 			if failures <= 3 {
@@ -381,4 +452,66 @@ func TestPlanMatchesDaemonSetControllerSyncBySync(t *testing.T) {
 	}
 	t.Logf("%d traces, %d syncs compared (%d writes; %d syncs ran the rolling update, %d with surge candidates; %d picked from a choice class; %d failed syncs; %d requeued after minReadySeconds)",
 		tally.traces, tally.syncs, tally.writes, tally.rollingSyncs, tally.surgeSyncs, tally.choiceSyncs, tally.failedSyncs, tally.requeueAfter)
+	t.Logf("upstream writes by kind: %v; %d syncs with tied revision numbers matched on a rerun", tally.kinds, tally.tieReruns)
+}
+
+// TestDaemonSetDifferentialCatchesPlantedDefects runs the traces of
+// TestPlanMatchesDaemonSetControllerSyncBySync against planners with one
+// planted defect each and requires that the comparison reports a
+// difference within 100 traces: a comparison that cannot fail would pass
+// them all.
+func TestDaemonSetDifferentialCatchesPlantedDefects(t *testing.T) {
+	c := liveDaemonSetsController()
+	type planFn = dsPlanFunc
+	defects := []struct {
+		name string
+		plan planFn
+	}{
+		{"unavailable old pods replaced within the budget (Options.UnavailableOldPods)", func(ds *daemonset.DaemonSet[kubeapps.Template], nodes []daemonset.Node, pods []daemonset.Pod, revs []daemonset.ControllerRevision, now time.Time) (daemonset.Sync[kubeapps.Template], error) {
+			return daemonset.PlanWith(ds, nodes, pods, revs, now, daemonset.Options{UnavailableOldPods: daemonset.ReplaceWithinBudget})
+		}},
+		{"the clock one second late", func(ds *daemonset.DaemonSet[kubeapps.Template], nodes []daemonset.Node, pods []daemonset.Pod, revs []daemonset.ControllerRevision, now time.Time) (daemonset.Sync[kubeapps.Template], error) {
+			return daemonset.Plan(ds, nodes, pods, revs, now.Add(-time.Second))
+		}},
+		{"NoSchedule taints read as NoExecute", func(ds *daemonset.DaemonSet[kubeapps.Template], nodes []daemonset.Node, pods []daemonset.Pod, revs []daemonset.ControllerRevision, now time.Time) (daemonset.Sync[kubeapps.Template], error) {
+			nodes = slices.Clone(nodes)
+			for i := range nodes {
+				if !nodes[i].ShouldRun {
+					nodes[i].ShouldContinueRunning = false
+				}
+			}
+			return daemonset.Plan(ds, nodes, pods, revs, now)
+		}},
+		{"the template generation ignored", func(ds *daemonset.DaemonSet[kubeapps.Template], nodes []daemonset.Node, pods []daemonset.Pod, revs []daemonset.ControllerRevision, now time.Time) (daemonset.Sync[kubeapps.Template], error) {
+			d := *ds
+			d.TemplateGeneration = nil
+			return daemonset.Plan(&d, nodes, pods, revs, now)
+		}},
+		{"maxSurge read as one more node", func(ds *daemonset.DaemonSet[kubeapps.Template], nodes []daemonset.Node, pods []daemonset.Pod, revs []daemonset.ControllerRevision, now time.Time) (daemonset.Sync[kubeapps.Template], error) {
+			d := *ds
+			if ru := d.UpdateStrategy.RollingUpdate; ru != nil && ru.MaxSurge != nil && !ru.MaxSurge.IsString && ru.MaxSurge.Int > 0 {
+				r := *ru
+				v := *ru.MaxSurge
+				v.Int++
+				r.MaxSurge = &v
+				d.UpdateStrategy.RollingUpdate = &r
+			}
+			return daemonset.Plan(&d, nodes, pods, revs, now)
+		}},
+	}
+	for _, d := range defects {
+		var tally dsTally
+		caught := -1
+		for i := range 100 {
+			if at, _, _ := runDsTrace(c, *dsTraceSeed+uint64(i), *dsTraceSyncs, &tally, d.plan, nil); at >= 0 {
+				caught = i
+				break
+			}
+		}
+		if caught < 0 {
+			t.Errorf("planted defect %q: no difference in 100 traces (%d syncs)", d.name, tally.syncs)
+		} else {
+			t.Logf("planted defect %q: caught in trace %d after %d syncs", d.name, caught, tally.syncs)
+		}
+	}
 }

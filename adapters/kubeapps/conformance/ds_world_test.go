@@ -13,8 +13,11 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	appsv1defaults "k8s.io/kubernetes/pkg/apis/apps/v1"
+	"k8s.io/kubernetes/pkg/controller"
 
 	"github.com/rolloutmath/rolloutmath/rollout/daemonset"
 )
@@ -264,7 +267,7 @@ func (w *dsWorld) event() {
 	if w.r.IntN(10) < 6 {
 		return
 	}
-	switch w.r.IntN(14) {
+	switch w.r.IntN(18) {
 	case 0, 1, 2:
 		img := dsImages[w.r.IntN(len(dsImages))]
 		w.userUpdate("image "+img, func(d *appsv1.DaemonSet) { d.Spec.Template.Spec.Containers[0].Image = img })
@@ -323,7 +326,76 @@ func (w *dsWorld) event() {
 			setPodReady(p, false, w.now)
 			w.log = append(w.log, "pod failed: "+p.Name)
 		}
+	case 14:
+		// Someone edits a pod's hash label: the pod still counts as
+		// updated when its pod-template-generation label is the
+		// DaemonSet's template generation (IsPodUpdated).
+		if ps := sortedValues(w.obj.pods); len(ps) > 0 {
+			p := ps[w.r.IntN(len(ps))]
+			p.Labels[appsv1.DefaultDaemonSetUniqueLabelKey] = "edited"
+			w.log = append(w.log, "pod hash label edited: "+p.Name)
+		}
+	case 15:
+		w.collide()
+	case 16:
+		// A copy of a revision under another name (as two controllers
+		// racing could leave): when it holds the current template the
+		// controller keeps one, relabels pods and deletes the others.
+		if rs := sortedValues(w.obj.revs); len(rs) > 0 {
+			r := rs[w.r.IntN(len(rs))].DeepCopy()
+			w.obj.uids++
+			r.Name = fmt.Sprintf("%s-copy%d", dsName, w.obj.uids)
+			r.UID = types.UID(fmt.Sprintf("uid-rev-copy-%d", w.obj.uids))
+			r.Labels[appsv1.DefaultDaemonSetUniqueLabelKey] = r.Name
+			if w.r.IntN(2) == 0 {
+				r.Revision += int64(w.r.IntN(3)) - 1
+			}
+			w.obj.revs[r.Name] = r
+			w.log = append(w.log, fmt.Sprintf("revision copied: %s number=%d", r.Name, r.Revision))
+		}
+	case 17:
+		// A revision loses its hash label; the controller sets it to the
+		// revision's name.
+		if rs := sortedValues(w.obj.revs); len(rs) > 0 {
+			r := rs[w.r.IntN(len(rs))]
+			delete(r.Labels, appsv1.DefaultDaemonSetUniqueLabelKey)
+			w.log = append(w.log, "revision hash label removed: "+r.Name)
+		}
 	}
+}
+
+// collide plants a ControllerRevision, owned by the DaemonSet, under the
+// name the revision of another image would get, holding other data: the
+// next change to that image meets a name collision.
+func (w *dsWorld) collide() {
+	ds := w.obj.ds
+	img := dsImages[w.r.IntN(len(dsImages))]
+	if img == ds.Spec.Template.Spec.Containers[0].Image {
+		return
+	}
+	next := ds.DeepCopy()
+	next.Spec.Template = dsTemplate(img, w.selector)
+	appsv1defaults.SetObjectDefaults_DaemonSet(next)
+	hash := controller.ComputeHash(&next.Spec.Template, ds.Status.CollisionCount)
+	name := ds.Name + "-" + hash
+	if _, ok := w.obj.revs[name]; ok {
+		return
+	}
+	var number int64
+	for _, r := range w.obj.revs {
+		number = max(number, r.Revision)
+	}
+	w.obj.uids++
+	w.obj.revs[name] = &appsv1.ControllerRevision{
+		ObjectMeta: metav1.ObjectMeta{
+			Name: name, Namespace: ds.Namespace, UID: types.UID(fmt.Sprintf("uid-rev-planted-%d", w.obj.uids)),
+			Labels:          map[string]string{"app": "agent", appsv1.DefaultDaemonSetUniqueLabelKey: hash},
+			OwnerReferences: []metav1.OwnerReference{*metav1.NewControllerRef(ds, appsv1.SchemeGroupVersion.WithKind("DaemonSet"))},
+		},
+		Data:     runtime.RawExtension{Raw: []byte(`{"spec":{"template":{"$patch":"replace","metadata":{"labels":{"planted":"yes"}}}}}`)},
+		Revision: number + 1,
+	}
+	w.log = append(w.log, "revision planted: "+name+" (the name of image "+img+")")
 }
 
 func iosText(v *intstr.IntOrString) string {
