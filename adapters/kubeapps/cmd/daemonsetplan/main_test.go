@@ -33,6 +33,7 @@ func TestRunGolden(t *testing.T) {
 		{"today: one sync", []string{"-f", "testdata/today.yaml", "-once"}, ignoredCoreDNS, "today-once.golden"},
 		{"today: switched to maxSurge mid-rollout", []string{"-f", "testdata/today.yaml", "--max-unavailable", "0", "--max-surge", "1"}, ignoredCoreDNS, "today-surge.golden"},
 		{"today: slow pods", []string{"-f", "testdata/today.yaml", "-ready-delay", "45s", "-terminating", "15s", "-interval", "15s"}, ignoredCoreDNS, "today-slow.golden"},
+		{"today: one sync at --now", []string{"-f", "testdata/today.yaml", "-once", "--now", "2026-11-26T11:20:00+01:00"}, ignoredCoreDNS, "today-now.golden"},
 		{"today: one sync as JSON", []string{"-f", "testdata/today.yaml", "-once", "-o", "json"}, ignoredCoreDNS, "today-once.json.golden"},
 		{"settled: an update with maxUnavailable 50%", []string{"-f", "testdata/settled.yaml", "--set-image", "fluentd=fluent/fluentd:v1.17-1", "--max-unavailable", "50%"}, "", "settled-update.golden"},
 		{"misscheduled: a toleration removed", []string{"-f", "testdata/misscheduled.yaml"}, "", "misscheduled.golden"},
