@@ -45,7 +45,7 @@ type adapter struct {
 // adapters are the modules a release tags besides the library, in the
 // order docs/releasing.md tags them.
 var adapters = []adapter{
-	{dir: "adapters/kubeapps", commands: []string{"cmd/rolloutplan", "cmd/statefulsetplan"}, banned: []string{"k8s.io/kubernetes"}},
+	{dir: "adapters/kubeapps", commands: []string{"cmd/rolloutplan", "cmd/statefulsetplan", "cmd/daemonsetplan"}, banned: []string{"k8s.io/kubernetes"}},
 	{dir: "adapters/kruiseapps", commands: []string{"cmd/clonesetplan"}, banned: []string{"k8s.io/kubernetes", "github.com/openkruise/kruise"}},
 }
 
