@@ -42,7 +42,10 @@ func Plan[T any](set *StatefulSet[T], pods []Pod, revisions []ControllerRevision
 //  4. if the set is being deleted, go to 8 with the status counted over
 //     every claimed pod;
 //  5. the replica step, slots ascending ([ProcessReplica]): under
-//     OrderedReady the first stop ends the pod writes (go to 8);
+//     OrderedReady the first stop ends the pod writes (go to 8); a
+//     creation the API server refuses because a pod the set does not own
+//     holds the name ends them under either policy (Parallel: after its
+//     slow-start batch), and the sync fails ([BlockRefused]);
 //  6. the condemned step, descending ([ProcessCondemned]), same rule;
 //  7. the rolling update ([UpdateStep]; nothing for OnDelete);
 //  8. the status ([ComputeStatus] over slots and condemned pods, minus
