@@ -25,7 +25,9 @@ const (
 	// Action.Number. Upstream: UpdateControllerRevision.
 	RenumberRevision
 	// CreatePod creates pod Action.Pod (ordinal Action.Ordinal) at
-	// Action.Revision.
+	// Action.Revision. When Action.Rejected is set the API server
+	// refuses it (a pod the set does not own holds the name), no pod is
+	// created and the sync fails (see BlockRefused).
 	CreatePod
 	// UpdatePod fixes a pod's identity: its PodNameLabel and
 	// PodIndexLabel are set from its name.
@@ -141,8 +143,10 @@ type Action struct {
 	// Batch is the slow-start batch of a Parallel pod write, from 1;
 	// 0 under OrderedReady and for other writes.
 	Batch int32 `json:"batch,omitempty"`
-	// Rejected is, for a WriteStatus the API server refuses, its error
-	// text (a negative currentReplicas); "" otherwise.
+	// Rejected is, for a write the API server refuses, its error text:
+	// a WriteStatus with a negative currentReplicas, or a CreatePod whose
+	// name a pod the set does not own holds (`pods "web-1" already
+	// exists`); "" otherwise.
 	Rejected string `json:"rejected,omitempty"`
 	// Reason says why, for a person. Planner.Plan leaves it "" until
 	// Planner.Explain writes it.
@@ -185,17 +189,18 @@ type Sync[T any] struct {
 	// MaxUnavailable is the resolved maxUnavailable when the gate-on
 	// update step ran, else 0.
 	MaxUnavailable int32 `json:"maxUnavailable,omitempty"`
-	// StoppedAt is the part of the sync where an OrderedReady stop ended
-	// the pod writes (StageReplicas or StageCondemned), or where the update
-	// step ended (StageUpdate); 0 when nothing stopped it. StoppedPod
-	// names the pod it stopped at ("" for a budget used up before any
-	// deletion), and Blocker says why.
+	// StoppedAt is the part of the sync where an OrderedReady stop or a
+	// refused pod creation (BlockRefused, either policy) ended the pod
+	// writes (StageReplicas or StageCondemned), or where the update step
+	// ended (StageUpdate); 0 when nothing stopped it. StoppedPod names
+	// the pod it stopped at (the first refused one for BlockRefused; ""
+	// for a budget used up before any deletion), and Blocker says why.
 	StoppedAt  Stage   `json:"stoppedAt,omitempty"`
 	StoppedPod string  `json:"stoppedPod,omitempty"`
 	Blocker    Blocker `json:"blocker,omitempty"`
 	// Requeue says the controller looks at the set again after
 	// RequeueAfter without an event (RequeueAfter 0: at once,
-	// rate-limited, after a rejected write).
+	// rate-limited, after a rejected write: the sync failed).
 	Requeue      bool          `json:"requeue,omitempty"`
 	RequeueAfter time.Duration `json:"requeueAfter,omitempty"`
 	// Reason summarises the sync in one line. Planner.Plan leaves it ""

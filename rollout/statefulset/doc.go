@@ -46,7 +46,10 @@
 // the deleted pod's revision, and can go negative, a status the API
 // server refuses ([CurrentReplicasCountCurrentOnly]). Scaling to zero
 // completes a rolling update (kubernetes/kubernetes#121534,
-// [ZeroReplicasKeepsCurrent]); OnDelete never does. docs/statefulset.md
+// [ZeroReplicasKeepsCurrent]); OnDelete never does. A slot whose name a
+// pod the set does not own holds (one it released, an orphan it does not
+// adopt) is created anyway, the API server refuses, and the sync fails
+// ([BlockRefused]). docs/statefulset.md
 // explains each rule with examples.
 //
 // # Inputs
@@ -63,9 +66,13 @@
 // What is not modelled: PersistentVolumeClaims (their creation, the
 // retention policy's owner references, the stale-claim skip), pod
 // storage fixes, the adoption of orphan ControllerRevisions (pass the
-// revisions the set owns or will adopt), API errors (every write is
-// taken to succeed, but the status the API server refuses), and the
-// StatefulSetSemanticRevisionComparison rule that needs the API
-// server's defaulting (see [Gates]). The package imports
-// only the standard library and the module's own packages.
+// revisions the set owns or will adopt), API errors (every write is taken
+// to succeed, but a status the API server refuses and a pod creation
+// whose name a pod the set does not own holds, see [BlockRefused]; the
+// identity fix of a pod adopted in the same sync succeeds, where the
+// controller sends it from a cache the adoption made stale and may get a
+// Conflict, depending on when its informer catches up), and the
+// StatefulSetSemanticRevisionComparison rule that needs the API server's
+// defaulting (see [Gates]). The package imports only the standard library
+// and the module's own packages.
 package statefulset

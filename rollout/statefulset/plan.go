@@ -42,7 +42,10 @@ func Plan[T any](set *StatefulSet[T], pods []Pod, revisions []ControllerRevision
 //  4. if the set is being deleted, go to 8 with the status counted over
 //     every claimed pod;
 //  5. the replica step, slots ascending ([ProcessReplica]): under
-//     OrderedReady the first stop ends the pod writes (go to 8);
+//     OrderedReady the first stop ends the pod writes (go to 8); a
+//     creation the API server refuses because a pod the set does not own
+//     holds the name ends them under either policy (Parallel: after its
+//     slow-start batch), and the sync fails ([BlockRefused]);
 //  6. the condemned step, descending ([ProcessCondemned]), same rule;
 //  7. the rolling update ([UpdateStep]; nothing for OnDelete);
 //  8. the status ([ComputeStatus] over slots and condemned pods, minus
@@ -210,9 +213,23 @@ const (
 	podIdentity                   // identity fixed this sync
 )
 
-// slotCreated marks, in planner.slots, a slot whose pod is created this
-// sync (its index in planner.created is slotCreated - 2 - value).
+// slotEmpty marks, in planner.slots, a slot without a pod of the set and
+// without a pod holding its name; a slot whose name is held by input pod
+// i that the set does not own holds heldBy(i), below slotEmpty.
 const slotEmpty = -1
+
+// heldBy is the planner.slots value of a slot whose name input pod i
+// holds without being the set's.
+func heldBy(i int32) int32 { return -2 - i }
+
+// holder returns the input pod holding the name of a slot whose value
+// is v, or -1.
+func holder(v int32) int32 {
+	if v < slotEmpty {
+		return -2 - v
+	}
+	return -1
+}
 
 // planner carries one sync.
 type planner[T any] struct {
@@ -241,6 +258,7 @@ type planner[T any] struct {
 	createdName []string // their pod names
 	createdDel  []bool   // created[i] deleted this sync
 	slotState   []Slot
+	refused     string // the first pod whose creation is refused this sync
 	del         []int32
 	dropRevs    []int
 	whys        []why
@@ -266,6 +284,7 @@ func (p *planner[T]) reset(set *StatefulSet[T], pods []Pod, revisions []Controll
 	p.del = p.del[:0]
 	p.dropRevs = p.dropRevs[:0]
 	p.status = Status{}
+	p.refused = ""
 	p.upd = UpdateDecision{}
 	p.first = firstUnavailable{slot: -1, condemned: -1}
 }
@@ -458,7 +477,7 @@ func (p *planner[T]) selects(labels map[string]string) bool {
 func (p *planner[T]) sortSlots() {
 	for k, i := range p.slots {
 		if i >= 0 && p.state[i]&podClaimed == 0 {
-			p.slots[k] = slotEmpty
+			p.slots[k] = heldBy(i)
 		}
 	}
 	for _, i := range p.others {
@@ -534,18 +553,43 @@ func (p *planner[T]) sync() {
 }
 
 // replicaStep is step 5; it reports whether the sync goes on.
+//
+// A creation whose name a pod the set does not own holds is refused by
+// the API server (AlreadyExists): processReplica returns the error, and
+// runForAll ends the step at once under OrderedReady, and under Parallel
+// once the slow-start batch holding the slot has run; the sync then
+// fails.
 func (p *planner[T]) replicaStep() bool {
 	set := p.set
 	b := newBatcher(len(p.slots))
+	var failed int32 // the Parallel batch holding a refused creation
 	for k := range p.slots {
 		var batch int32
 		if !p.monotonic {
 			batch = b.next()
+			if failed != 0 && batch > failed {
+				p.stop(StageReplicas, p.refused, BlockRefused)
+				return false
+			}
 		}
 		pod := p.slotPod(k)
 		d := ProcessReplica(pod, set.PodManagementPolicy, set.MinReadySeconds, p.now)
 		ord := int32(p.start + int64(k))
 		switch {
+		case d.Create && holder(p.slots[k]) >= 0:
+			h := holder(p.slots[k])
+			name := PodName(set.Name, int64(ord))
+			if p.refused == "" {
+				p.refused = name
+			}
+			failed = batch
+			p.add(Action{Kind: CreatePod, Stage: StageReplicas, Pod: name, Ordinal: ord, Revision: p.placeholderRevision(k), Batch: batch,
+				Rejected: `pods "` + name + `" already exists`}, why{held: p.heldHow(h), label: p.pods[h].ControllerUID})
+			if p.monotonic {
+				p.stop(StageReplicas, name, BlockRefused)
+				return false
+			}
+			continue
 		case d.Create:
 			name := PodName(set.Name, int64(ord))
 			p.created = append(p.created, int32(k))
@@ -564,7 +608,28 @@ func (p *planner[T]) replicaStep() bool {
 			return false
 		}
 	}
+	if failed != 0 {
+		p.stop(StageReplicas, p.refused, BlockRefused)
+		return false
+	}
 	return true
+}
+
+// heldHow says why the set does not own input pod i, which holds a
+// slot's name.
+func (p *planner[T]) heldHow(i int32) heldReason {
+	pod := &p.pods[i]
+	switch {
+	case pod.ControllerUID == p.set.UID:
+		return heldReleased
+	case pod.ControllerUID != "":
+		return heldOwned
+	case p.set.Selector == nil:
+		return heldOrphan
+	case pod.Terminating:
+		return heldTerminating
+	}
+	return heldUnmatched
 }
 
 // stop records where the sync stopped.
@@ -690,6 +755,9 @@ func (p *planner[T]) finish() {
 	out.CurrentRevision, out.UpdateRevision = p.revs.Current, p.revs.Update.Name
 	out.StatefulSet = *set
 	written := false
+	if p.refused != "" {
+		out.Requeue = true
+	}
 	if StatusChanged(&set.Status, st) {
 		a := Action{Kind: WriteStatus, Stage: StageStatus}
 		if list := ValidateStatus(st); len(list) > 0 {

@@ -513,6 +513,9 @@ func (s *sim[T]) take(sync *Sync[T], now time.Time) {
 	for _, a := range sync.Actions {
 		switch a.Kind {
 		case CreatePod:
+			if a.Rejected != "" {
+				continue // the name is taken: no pod is created
+			}
 			sp := &simPod{readyAt: now.Add(s.cfg.ReadyDelay)}
 			if !s.initial[a.Revision] && s.reached[a.Revision] < s.cfg.NeverReady {
 				sp.never = true

@@ -15,8 +15,9 @@ import (
 type Blocker uint8
 
 // The blockers. The first six stop an OrderedReady sync in the replica
-// or condemned step (Parallel never stops); the last two end the update
-// step.
+// or condemned step (Parallel never stops for them); BlockUnavailable
+// and BlockBudget end the update step; BlockRefused ends the pod writes
+// of any sync.
 const (
 	// BlockFailedPod: a Failed or Succeeded pod was deleted (or is
 	// terminating); its slot is recreated next sync.
@@ -38,6 +39,12 @@ const (
 	// BlockBudget: with the gate on, the unavailable slots use up
 	// maxUnavailable.
 	BlockBudget
+	// BlockRefused: the API server refused a pod creation because a pod
+	// the set does not own holds the name (AlreadyExists). The replica
+	// step ends there (under Parallel, at the end of its slow-start
+	// batch), the condemned and update steps do not run, and the sync
+	// fails: it is requeued at once, rate-limited.
+	BlockRefused
 )
 
 // String returns the blocker's name, e.g. "BlockNotReady".
@@ -59,6 +66,8 @@ func (b Blocker) String() string {
 		return "BlockUnavailable"
 	case BlockBudget:
 		return "BlockBudget"
+	case BlockRefused:
+		return "BlockRefused"
 	}
 	return "Blocker(" + strconv.Itoa(int(b)) + ")"
 }

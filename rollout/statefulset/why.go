@@ -11,15 +11,43 @@ import (
 // the sentence is written only when somebody asks (Planner.Explain), so
 // that a sync nobody explains does not pay for formatting.
 type why struct {
-	number      int64    // RenumberRevision: the number before
-	member      bool     // ReleasePod: the pod is a member (its selector no longer matches)
-	phase       PodPhase // DeletePod in the replica step: the pod's phase
-	label       string   // UpdatePod: the pod-name label found
-	first       bool     // DeletePod of a condemned pod: it is the first unavailable
-	limit       int32    // DeleteRevision: the history limit
-	unavailable int32    // DeletePod in the update step, gate on: unavailable slots counted
-	budget      int32    // ... and the resolved maxUnavailable
-	gate        bool     // DeletePod in the update step: the gate is on
+	number      int64      // RenumberRevision: the number before
+	member      bool       // ReleasePod: the pod is a member (its selector no longer matches)
+	phase       PodPhase   // DeletePod in the replica step: the pod's phase
+	label       string     // UpdatePod: the pod-name label found; refused CreatePod: the holder's controller UID
+	held        heldReason // refused CreatePod: why the set does not own the pod holding the name
+	first       bool       // DeletePod of a condemned pod: it is the first unavailable
+	limit       int32      // DeleteRevision: the history limit
+	unavailable int32      // DeletePod in the update step, gate on: unavailable slots counted
+	budget      int32      // ... and the resolved maxUnavailable
+	gate        bool       // DeletePod in the update step: the gate is on
+}
+
+// heldReason says why the set does not own a pod that holds a slot's
+// name.
+type heldReason uint8
+
+const (
+	heldReleased    heldReason = iota + 1 // owned, released this sync
+	heldOwned                             // another controller owns it
+	heldOrphan                            // an orphan, and the caller claims (no selector)
+	heldTerminating                       // a terminating orphan, which is not adopted
+	heldUnmatched                         // an orphan the selector does not match
+)
+
+// text describes the holder, after "held by pod web-1, ".
+func (h heldReason) text(uid string) string {
+	switch h {
+	case heldReleased:
+		return "which the set releases in this sync"
+	case heldOwned:
+		return "which controller " + uid + " owns"
+	case heldOrphan:
+		return "an orphan the set does not own"
+	case heldTerminating:
+		return "a terminating orphan, which the set does not adopt"
+	}
+	return "an orphan the set's selector does not match"
 }
 
 // add appends a to the sync's actions with its reason's facts.
@@ -72,6 +100,14 @@ func (p *planner[T]) reason(a *Action, w *why) string {
 		return fmt.Sprintf("the older revision %s holds the template again (a rollback): renumbered from %d to %d", a.Revision, w.number, a.Number)
 	case CreatePod:
 		k := int64(a.Ordinal) - p.start
+		if a.Rejected != "" {
+			s := fmt.Sprintf("slot %d (ordinal %d) has no pod of the set: creating %s at %s is refused (%s): the name is held by pod %s, %s; the sync fails and is requeued",
+				k, a.Ordinal, a.Pod, p.revisionRole(a.Revision), a.Rejected, a.Pod, w.held.text(w.label))
+			if !p.monotonic {
+				s += fmt.Sprintf(" [Parallel batch %d]", a.Batch)
+			}
+			return s
+		}
 		s := fmt.Sprintf("slot %d (ordinal %d) is empty: created %s at %s", k, a.Ordinal, a.Pod, p.revisionRole(a.Revision))
 		switch {
 		case p.revs.Current == p.revs.Update.Name:
@@ -137,6 +173,8 @@ func blockerText(b Blocker, pod string) string {
 		return "pod " + pod + " is unavailable; the update waits for it"
 	case BlockBudget:
 		return "maxUnavailable is used up"
+	case BlockRefused:
+		return "creating pod " + pod + " is refused: a pod the set does not own holds the name"
 	}
 	return ""
 }
@@ -146,7 +184,12 @@ func blockerText(b Blocker, pod string) string {
 func (p *planner[T]) summary() string {
 	out := p.out
 	var counts [DeleteRevision + 1]int
+	refused := 0
 	for i := range out.Actions {
+		if a := &out.Actions[i]; a.Kind == CreatePod && a.Rejected != "" {
+			refused++
+			continue
+		}
 		counts[out.Actions[i].Kind]++
 	}
 	var parts []string
@@ -154,10 +197,13 @@ func (p *planner[T]) summary() string {
 		n := counts[k]
 		switch {
 		case n == 0:
-		case k == WriteStatus && slices.ContainsFunc(out.Actions, func(a Action) bool { return a.Rejected != "" }):
+		case k == WriteStatus && slices.ContainsFunc(out.Actions, func(a Action) bool { return a.Kind == WriteStatus && a.Rejected != "" }):
 			parts = append(parts, "the status write is refused (requeued)")
 		default:
 			parts = append(parts, kindPhrase(k, n))
+		}
+		if k == CreatePod && refused > 0 {
+			parts = append(parts, fmt.Sprintf("%d pod creation(s) refused", refused))
 		}
 	}
 	s := "nothing to write"
@@ -167,6 +213,8 @@ func (p *planner[T]) summary() string {
 	switch {
 	case p.set.Deleting:
 		s += "; the set is being deleted: status only"
+	case out.Blocker == BlockRefused:
+		s += "; the sync fails (requeued): " + blockerText(out.Blocker, out.StoppedPod)
 	case out.StoppedAt == StageReplicas || out.StoppedAt == StageCondemned:
 		s += "; stopped (OrderedReady): " + blockerText(out.Blocker, out.StoppedPod)
 	case out.StoppedAt == StageUpdate && out.Blocker != BlockDeleted:

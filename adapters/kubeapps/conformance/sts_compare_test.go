@@ -64,13 +64,14 @@ func planStsWrites(sync *statefulset.Sync[kubeapps.Template]) []stsWrite {
 			w.Kind, w.Verb, w.Name = "pod", "release", a.Pod
 		case statefulset.WriteStatus:
 			st := kubeapps.StatefulSetStatusObject(&sync.Status)
-			w.Kind, w.Verb, w.Name, w.Status, w.Refused = "status", "update", stsName, &st, a.Rejected != ""
+			w.Kind, w.Verb, w.Name, w.Status = "status", "update", stsName, &st
 		default:
 			w.Kind, w.Verb, w.Name = "unknown", a.Kind.String(), a.Pod
 		}
 		if a.Kind == statefulset.CreatePod {
 			w.Pod = podAtRevision(a.Pod, a.Revision)
 		}
+		w.Refused = a.Rejected != ""
 		out = append(out, w)
 	}
 	return out
@@ -135,12 +136,13 @@ func revViews(revs []statefulset.ControllerRevision) map[string]revView {
 
 // stsRefusedPodWrites returns the pod writes of upstream's sync s that
 // the API server refused for a reason Plan does not model, by pod name
-// (the verb): a creation whose name is held by a pod the set does not
-// own (one it released, or an orphan it does not adopt), which is
-// AlreadyExists; and the identity fix of a pod adopted earlier in the
-// same sync, sent from the controller's cache with the resourceVersion
-// the adoption replaced, which is a Conflict (UpdateStatefulPod retries
-// from the same stale cache and fails).
+// (the verb): the identity fix of a pod adopted earlier in the same
+// sync, sent from the controller's cache with the resourceVersion the
+// adoption replaced, which is a Conflict (UpdateStatefulPod retries from
+// the same stale cache and fails; in a cluster the informer may catch up
+// between the retries, so the outcome depends on timing). A creation
+// whose name a pod the set does not own holds (AlreadyExists) is not
+// here: Plan models it (BlockRefused) and it is compared exactly.
 func stsRefusedPodWrites(s *stsStep) map[string]string {
 	var out map[string]string
 	adopted := map[string]bool{}
@@ -151,20 +153,7 @@ func stsRefusedPodWrites(s *stsStep) map[string]string {
 		if w.Verb == "adopt" && !w.Refused {
 			adopted[w.Name] = true
 		}
-		if !w.Refused {
-			continue
-		}
-		refused := false
-		switch w.Verb {
-		case "create":
-			if held := s.res.after.pods[w.Name]; s.before.pods[w.Name] != nil && held != nil && held.UID == s.before.pods[w.Name].UID {
-				ref := metav1.GetControllerOfNoCopy(held)
-				refused = ref == nil || ref.UID != stsUID
-			}
-		case "update":
-			refused = adopted[w.Name]
-		}
-		if refused {
+		if w.Refused && w.Verb == "update" && adopted[w.Name] {
 			if out == nil {
 				out = map[string]string{}
 			}
@@ -187,7 +176,8 @@ func slowStartEnd(k int) int {
 }
 
 // refusedWriteModel is the documented difference of stsRefusedPodWrites:
-// Plan makes those writes as if they succeeded. Upstream's write fails,
+// Plan makes those writes as if they succeeded (and may go on to a
+// refused creation of its own beyond them). Upstream's write fails,
 // the slot's processReplica returns the error, and runForAll stops: under
 // OrderedReady at once, under Parallel once the slow-start batch holding
 // the slot finishes; the condemned and update steps do not run; the
@@ -212,14 +202,10 @@ func refusedWriteModel(s *stsStep, sync *statefulset.Sync[kubeapps.Template], re
 		}
 	}
 	pods = podViews(sync.Pods)
-	for name, verb := range refused {
-		if verb == "create" {
-			delete(pods, name)
-		} else {
-			v := pods[name]
-			v.PodNameLabel = s.before.pods[name].Labels[appsv1.StatefulSetPodNameLabel]
-			pods[name] = v
-		}
+	for name := range refused {
+		v := pods[name]
+		v.PodNameLabel = s.before.pods[name].Labels[appsv1.StatefulSetPodNameLabel]
+		pods[name] = v
 	}
 	st := sync.Status
 	dropped := 0
@@ -228,10 +214,11 @@ func refusedWriteModel(s *stsStep, sync *statefulset.Sync[kubeapps.Template], re
 	// failed pod may be deleted twice: by the replica and update steps).
 	undeleted, deleted := map[string]bool{}, map[string]bool{}
 	for _, w := range canonicalOrder(planStsWrites(sync), s.before) {
-		if w.Kind == "pod" && refused[w.Name] == w.Verb {
+		modelled := w.Kind == "pod" && refused[w.Name] == w.Verb
+		if modelled {
 			w.Refused = true
 		}
-		if w.Kind == "pod" && !isClaim(w) && !w.Refused {
+		if w.Kind == "pod" && !isClaim(w) && !modelled {
 			if ph := w.Step; ph != 0 || podOrdinal(w.Name)-start >= cut {
 				dropped++
 				switch w.Verb {
@@ -380,21 +367,28 @@ func stsClasses(s *stsStep, sync *statefulset.Sync[kubeapps.Template]) []string 
 	if set.DeletionTimestamp != nil {
 		out = append(out, "StatefulSet deleting")
 	}
-	for _, verb := range stsRefusedPodWrites(s) {
-		what := map[string]string{"create": "pod name held by a pod the set does not own", "update": "identity fix of a pod adopted in the same sync"}[verb]
+	if len(stsRefusedPodWrites(s)) > 0 {
+		what := "identity fix of a pod adopted in the same sync"
 		out = append(out, "documented: "+what, "documented: "+what+", "+string(set.Spec.PodManagementPolicy))
 	}
 	if cur := set.Status.CurrentRevision; cur != "" && s.before.revs[cur] == nil {
 		out = append(out, "current revision missing")
 	}
+	refusedCreate := false
 	for _, a := range sync.Actions {
 		out = append(out, a.Kind.String())
 		if a.Kind == statefulset.CreateRevision && a.Collisions > 0 {
 			out = append(out, "revision name collision")
 		}
-		if a.Rejected != "" {
+		switch {
+		case a.Rejected != "" && a.Kind == statefulset.CreatePod:
+			refusedCreate = true
+		case a.Rejected != "":
 			out = append(out, "status rejected")
 		}
+	}
+	if refusedCreate {
+		out = append(out, "sync failed: pod name held", "sync failed: pod name held, "+string(set.Spec.PodManagementPolicy))
 	}
 	return out
 }
@@ -410,15 +404,16 @@ func stsClasses(s *stsStep, sync *statefulset.Sync[kubeapps.Template]) []string 
 // statefulset.PlanWith on the same inputs: the writes in order (the
 // order inside a Parallel slow-start batch made canonical), every pod
 // and revision after the sync, the stored status with
-// observedGeneration, failure and requeue. Two differences are
-// tolerated, documented and checked against their model
-// (refusedWriteModel): Plan creates a pod whose name is held by a pod
-// the set does not own, and fixes the identity of a pod it adopted in
-// the same sync, where the API server refuses the write (AlreadyExists,
-// Conflict) and the sync fails.
+// observedGeneration, failure and requeue; a creation the API server
+// refuses because a pod the set does not own holds the name is among
+// them (Plan records it refused and fails the sync as upstream does).
+// One difference is tolerated, documented and checked against its model
+// (refusedWriteModel): Plan fixes the identity of a pod it adopted in
+// the same sync, where upstream sends the fix from its stale cache, gets
+// a Conflict and the sync fails.
 func TestPlanMatchesStatefulSetControllerSyncBySync(t *testing.T) {
 	classes := map[string]int{}
-	writes := 0
+	writes, tolerated := 0, 0
 	traces, syncs := runStsTraces(t, func(t *testing.T, s *stsStep) {
 		sync, err := stsPlanOf(s, statefulset.Options{Gates: statefulset.Gates{MaxUnavailableStatefulSet: s.gate}})
 		if err != nil {
@@ -429,6 +424,9 @@ func TestPlanMatchesStatefulSetControllerSyncBySync(t *testing.T) {
 			return
 		}
 		writes += len(s.writes)
+		if stsRefusedPodWrites(s) != nil {
+			tolerated++
+		}
 		for _, c := range stsClasses(s, &sync) {
 			classes[c]++
 		}
@@ -442,13 +440,15 @@ func TestPlanMatchesStatefulSetControllerSyncBySync(t *testing.T) {
 	for _, k := range names {
 		fmt.Fprintf(&b, "\n  %-40s %d", k, classes[k])
 	}
-	t.Logf("%d traces, %d syncs, %d writes compared with the real StatefulSetController, 0 differences; syncs by class:%s", traces, syncs, writes, b.String())
+	t.Logf("%d traces, %d syncs, %d writes compared with the real StatefulSetController, 0 differences, %d syncs matched through the documented difference (identity fix of a pod adopted in the same sync); syncs by class:%s",
+		traces, syncs, writes, tolerated, b.String())
 }
 
 // TestStatefulSetComparisonCatchesPlantedDefects shows the comparison is
 // not vacuous: Plan run with a defect planted (the gate read inverted;
-// the OrderedReady policy read as Parallel and back; the status of
-// another sync) must be caught on the first traces.
+// the OrderedReady policy read as Parallel and back; the last write
+// dropped; a refused pod creation read as made; currentReplicas counted
+// the fixed way) must be caught on the first traces.
 func TestStatefulSetComparisonCatchesPlantedDefects(t *testing.T) {
 	planted := []struct {
 		name string
@@ -468,6 +468,15 @@ func TestStatefulSetComparisonCatchesPlantedDefects(t *testing.T) {
 			sync, err := stsPlanOf(s, statefulset.Options{Gates: statefulset.Gates{MaxUnavailableStatefulSet: s.gate}})
 			if n := len(sync.Actions); n > 0 {
 				sync.Actions = sync.Actions[:n-1]
+			}
+			return sync, err
+		}},
+		{"refused creation read as made", func(s *stsStep) (statefulset.Sync[kubeapps.Template], error) {
+			sync, err := stsPlanOf(s, statefulset.Options{Gates: statefulset.Gates{MaxUnavailableStatefulSet: s.gate}})
+			for i := range sync.Actions {
+				if sync.Actions[i].Kind == statefulset.CreatePod {
+					sync.Actions[i].Rejected = ""
+				}
 			}
 			return sync, err
 		}},

@@ -87,7 +87,7 @@ func (o *objects) add(doc []byte) error {
 		}
 	default:
 		gvk := obj.GetObjectKind().GroupVersionKind()
-		return fmt.Errorf("want an apps/v1 Deployment or ReplicaSet, got %s %s", gvk.GroupVersion(), gvk.Kind)
+		return wrongKind(gvk.GroupVersion().String(), gvk.Kind)
 	}
 	return nil
 }

@@ -52,9 +52,25 @@ func checkKind(doc []byte) (apiVersion, kind string, err error) {
 		return "", "", fmt.Errorf("want an apps/v1 Deployment or ReplicaSet, got apiVersion %q without a kind", apiVersion)
 	}
 	if _, ok := accepted[[2]string{apiVersion, kind}]; !ok {
-		return "", "", fmt.Errorf("want an apps/v1 Deployment or ReplicaSet, got %s %s", apiVersion, kind)
+		return "", "", wrongKind(apiVersion, kind)
 	}
 	return apiVersion, kind, nil
+}
+
+// otherPrograms name the program of this module that plans a kind
+// rolloutplan does not read.
+var otherPrograms = map[[2]string]string{
+	{"apps/v1", "StatefulSet"}: "statefulsetplan",
+	{"apps/v1", "DaemonSet"}:   "daemonsetplan",
+}
+
+// wrongKind reports a document of a kind rolloutplan does not read,
+// naming the program to use for a StatefulSet or a DaemonSet.
+func wrongKind(apiVersion, kind string) error {
+	if prog, ok := otherPrograms[[2]string{apiVersion, kind}]; ok {
+		return fmt.Errorf("want an apps/v1 Deployment or ReplicaSet, got %s %s (for a %s use %s)", apiVersion, kind, kind, prog)
+	}
+	return fmt.Errorf("want an apps/v1 Deployment or ReplicaSet, got %s %s", apiVersion, kind)
 }
 
 // shortYAMLError returns the YAML parser's message without the

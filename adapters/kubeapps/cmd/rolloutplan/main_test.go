@@ -109,10 +109,14 @@ func TestRunErrors(t *testing.T) {
 		wantStderr string
 	}{
 		{name: "StatefulSet with a field a StatefulSet lacks: the kind is reported first", args: []string{"-f", "testdata/statefulset.yaml"}, wantCode: 1,
-			wantStderr: "rolloutplan: testdata/statefulset.yaml: document 1: want an apps/v1 Deployment or ReplicaSet, got apps/v1 StatefulSet\n"},
+			wantStderr: "rolloutplan: testdata/statefulset.yaml: document 1: want an apps/v1 Deployment or ReplicaSet, got apps/v1 StatefulSet (for a StatefulSet use statefulsetplan)\n"},
 		{name: "StatefulSet in a List", args: []string{"-f", "-"}, wantCode: 1,
 			stdin:      "apiVersion: v1\nkind: List\nitems:\n- apiVersion: apps/v1\n  kind: StatefulSet\n  spec: {strategy: {}}\n",
-			wantStderr: "rolloutplan: standard input: document 1: items[0]: want an apps/v1 Deployment or ReplicaSet, got apps/v1 StatefulSet\n"},
+			wantStderr: "rolloutplan: standard input: document 1: items[0]: want an apps/v1 Deployment or ReplicaSet, got apps/v1 StatefulSet (for a StatefulSet use statefulsetplan)\n"},
+		{name: "a DaemonSet", args: []string{"-f", "-"}, stdin: "apiVersion: apps/v1\nkind: DaemonSet\nspec: {updateStrategy: {}}\n", wantCode: 1,
+			wantStderr: "rolloutplan: standard input: document 1: want an apps/v1 Deployment or ReplicaSet, got apps/v1 DaemonSet (for a DaemonSet use daemonsetplan)\n"},
+		{name: "a StatefulSet of an older apiVersion", args: []string{"-f", "-"}, stdin: "apiVersion: apps/v1beta2\nkind: StatefulSet\n", wantCode: 1,
+			wantStderr: "rolloutplan: standard input: document 1: want an apps/v1 Deployment or ReplicaSet, got apps/v1beta2 StatefulSet\n"},
 		{name: "an older apiVersion", args: []string{"-f", "-"}, stdin: "apiVersion: extensions/v1beta1\nkind: Deployment\n", wantCode: 1,
 			wantStderr: "rolloutplan: standard input: document 1: want an apps/v1 Deployment or ReplicaSet, got extensions/v1beta1 Deployment\n"},
 		{name: "plain text", args: []string{"-f", "-"}, stdin: "hello world\n", wantCode: 1,
