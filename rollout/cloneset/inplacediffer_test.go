@@ -42,6 +42,14 @@ func (s EnvPodSpec) InPlaceDiff(to EnvPodSpec) InPlaceUpdate {
 	return InPlaceUpdate{Possible: true, Images: map[string]string{"main": to.Image}}
 }
 
+// TerseDiffedPodSpec implements InPlaceDiffer and refuses every change
+// without saying why (Possible false, no Blockers).
+type TerseDiffedPodSpec struct{ Image string }
+
+func (s TerseDiffedPodSpec) InPlaceDiff(to TerseDiffedPodSpec) InPlaceUpdate {
+	return InPlaceUpdate{Possible: s == to}
+}
+
 // inPlaceResult is what one sync of a one-pod CloneSet moving from old to
 // new does: the update action's kind and reason, the in-place change, the
 // update failure, or Plan's error.
@@ -152,6 +160,14 @@ func TestPlanInPlaceWithTemplateTypes(t *testing.T) {
 		typ:    InPlaceOnly,
 		want:   inPlaceResult{Failure: "find Pod demo-a update strategy is InPlaceOnly but can not update in-place"},
 		reason: "a diffable type that needs recreation fails as kruise does",
+	}, {
+		name: "TerseDiffedPodSpec/InPlaceIfPossible",
+		plan: func(t *testing.T, s UpdateStrategyType) (inPlaceResult, error) {
+			return planInPlace(t, TerseDiffedPodSpec{"nginx:1.25"}, TerseDiffedPodSpec{"nginx:1.26"}, s)
+		},
+		typ:    InPlaceIfPossible,
+		want:   inPlaceResult{Kind: "RecreatePod", Reason: "update budget 1: pod demo-a marked for deletion, to be recreated at demo-6bc4bc9c5d (cannot update in place (cloneset.TerseDiffedPodSpec.InPlaceDiff says the change needs recreation))"},
+		reason: "a refusal without Blockers still says who refused",
 	}, {
 		name: "corev1-shaped/InPlaceIfPossible",
 		plan: func(t *testing.T, s UpdateStrategyType) (inPlaceResult, error) {
