@@ -309,3 +309,24 @@ func TestSimulateStepCarriesWarnings(t *testing.T) {
 		t.Errorf("first step's warnings (-want +got):\n%s", diff)
 	}
 }
+
+// TestPlanSummaryCountsASingleInPlaceUpdate: the sync's reason names the
+// one pod it updates in place, not only the ones of larger batches.
+func TestPlanSummaryCountsASingleInPlaceUpdate(t *testing.T) {
+	s0, err := Plan(&CloneSet[DiffedPodSpec]{Name: "demo", Template: DiffedPodSpec{"nginx:1.25"}}, nil, nil, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r1 := s0.Revisions[0]
+	cs := &CloneSet[DiffedPodSpec]{Name: "demo", Replicas: 1, Template: DiffedPodSpec{"nginx:1.26"}}
+	cs.UpdateStrategy.Type = InPlaceIfPossible
+	cs.Status.CurrentRevision = r1.Name
+	s, err := Plan(cs, []Pod{upPod("demo-a", r1.Name)}, []ControllerRevision{r1}, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const want = "created revision demo-6bc4bc9c5d (number 2) for the new template; updated 1 pod in place to demo-6bc4bc9c5d (update budget 1)"
+	if s.Reason != want {
+		t.Errorf("Reason = %q\nwant     %q", s.Reason, want)
+	}
+}
