@@ -86,7 +86,8 @@ type Config[T any] struct {
 	// (a broken template).
 	NeverReadyHashes []string `json:"neverReadyHashes,omitempty"`
 	// TerminationDelay is how long a deleted pod stays terminating; 0
-	// means it is gone at the next sync.
+	// means it is gone at the next sync. A pod passed to Simulate that is
+	// already terminating is gone TerminationDelay after Start.
 	TerminationDelay time.Duration `json:"terminationDelay,omitempty"`
 	// NodeTerminationDelays overrides TerminationDelay on the named
 	// nodes; a negative delay means the pod never finishes terminating.
@@ -180,7 +181,9 @@ type Trace[T any] struct {
 // Ready ReadyDelay (per node: NodeReadyDelays) after its creation unless
 // its node or hash never becomes ready; a deleted pod disappears
 // TerminationDelay after its deletion. Input pods that are not ready
-// become ready the same way, counted from their creation. Each sync is
+// become ready the same way, counted from their creation; input pods
+// that are terminating are gone TerminationDelay (per node:
+// NodeTerminationDelays) after cfg.Start. Each sync is
 // [Planner.Plan] with cfg.Options, and the cluster takes its writes: the
 // DaemonSet's status, the pods (deleted ones terminating, created ones
 // pending), the revisions. Because every write is seen by the next sync,
@@ -212,6 +215,11 @@ func Simulate[T any](ds *DaemonSet[T], nodes []Node, pods []Pod, revisions []Con
 	}
 	s := &sim[T]{cfg: &cfg, ds: *ds, nodes: slices.Clone(nodes), pods: slices.Clone(pods), revisions: slices.Clone(revisions),
 		deletedAt: map[string]time.Time{}}
+	for i := range s.pods {
+		if s.pods[i].Terminating {
+			s.deletedAt[s.pods[i].Name] = cfg.Start
+		}
+	}
 	if ru := ds.UpdateStrategy.RollingUpdate; ru != nil {
 		c := *ru
 		s.ds.UpdateStrategy.RollingUpdate = &c
