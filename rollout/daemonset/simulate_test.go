@@ -223,3 +223,47 @@ func TestSimulateRemovesInputTerminatingPods(t *testing.T) {
 		})
 	}
 }
+
+// TestSimulateReadyAt is an input pod that is not ready: without ReadyAt
+// it is ready ReadyDelay after its creation (long before Start); with
+// ReadyAt, at its own time, and the rollout completes only then.
+func TestSimulateReadyAt(t *testing.T) {
+	f := newFixture(t, nil, nil).layout(t, "n:u n:r")
+	cfg := simConfig()
+	tr, err := Simulate(f.ds, f.nodes, f.pods, f.revisions, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Sync 1 writes the status, sync 2 writes nothing.
+	if tr.Outcome != OutcomeComplete || tr.Syncs != 2 {
+		t.Fatalf("without ReadyAt: %v after %d syncs, want OutcomeComplete after 2", tr.Outcome, tr.Syncs)
+	}
+	at := t0.Add(25 * time.Second)
+	cfg.ReadyAt = map[string]time.Time{"n0-0": at}
+	tr, err = Simulate(f.ds, f.nodes, f.pods, f.revisions, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Sync 4 (30 s) sees it ready and writes the status, sync 5 nothing.
+	if tr.Outcome != OutcomeComplete || tr.Syncs != 5 {
+		t.Fatalf("with ReadyAt: %v after %d syncs, want OutcomeComplete after 5", tr.Outcome, tr.Syncs)
+	}
+	i := slices.IndexFunc(tr.Pods, func(p Pod) bool { return p.Name == "n0-0" })
+	if i < 0 || !tr.Pods[i].Ready || !tr.Pods[i].ReadySince.Equal(at) {
+		t.Errorf("pods at the end %+v, want n0-0 ready since %v", tr.Pods, at)
+	}
+}
+
+// TestSimulateIgnoresPodsForNoNode is a pod for no node, at the old
+// revision: the controller ignores it, so the rollout completes beside it.
+func TestSimulateIgnoresPodsForNoNode(t *testing.T) {
+	f := newFixture(t, nil, nil).layout(t, "n:r")
+	f.pods = append(f.pods, Pod{Name: "stray", Hash: f.oldHash, Phase: PodRunning, Ready: true, ReadySince: t0.Add(-time.Hour), Created: t0.Add(-time.Hour)})
+	tr, err := Simulate(f.ds, f.nodes, f.pods, f.revisions, simConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr.Outcome != OutcomeComplete || len(tr.Pods) != 2 {
+		t.Fatalf("%v after %d syncs with pods %+v, want OutcomeComplete with the stray pod kept", tr.Outcome, tr.Syncs, tr.Pods)
+	}
+}
