@@ -66,6 +66,30 @@ func ExampleSelector_Validate_fieldError() {
 	// values[0][app]: Invalid value: "-web": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')
 }
 
+// ValidateFields words a selector's problems as the API server's
+// validation does, all of them, at the selector's own path.
+func ExampleSelector_ValidateFields() {
+	sel := &ownership.Selector{
+		MatchLabels: map[string]string{"app": "web", "bad key": "x"},
+		MatchExpressions: []ownership.Requirement{
+			{Key: "tier", Operator: ownership.In},
+			{Key: "tier", Operator: ownership.Exists, Values: []string{"a"}},
+			{Key: "tier", Operator: "Gt", Values: []string{"1"}},
+		},
+	}
+	errs := sel.ValidateFields("spec.selector")
+	for _, e := range errs {
+		fmt.Println(e)
+	}
+	fmt.Println(errors.Is(errs.ToError(), ownership.ErrInvalidSelector), (&ownership.Selector{MatchLabels: map[string]string{"app": "web"}}).ValidateFields("spec.selector") == nil)
+	// Output:
+	// spec.selector.matchLabels: Invalid value: "bad key": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')
+	// spec.selector.matchExpressions[0].values: Required value: must be specified when `operator` is 'In' or 'NotIn'
+	// spec.selector.matchExpressions[1].values: Forbidden: may not be specified when `operator` is 'Exists' or 'DoesNotExist'
+	// spec.selector.matchExpressions[2].operator: Invalid value: "Gt": not a valid selector operator
+	// true true
+}
+
 func ExampleParseSelector_errors() {
 	_, err := ownership.ParseSelector("a in (b")
 	fmt.Println(err)

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/rolloutmath/rolloutmath/field"
@@ -365,6 +367,79 @@ func labelValueErrors(v string) []string {
 	}
 	if !labelValueRe.MatchString(v) {
 		errs = append(errs, regexMsg(labelValueMsg, labelValueFmt, "MyValue", "my_value", "12345"))
+	}
+	return errs
+}
+
+// ValidateFields checks s as the API server checks the label selector of
+// an object it creates, at path (e.g. "spec.selector"), and returns nil
+// or a [field.ErrorList] in upstream's words and order, each error
+// wrapping ErrInvalidSelector: every matchLabels entry (key, then value)
+// at path.matchLabels, then each matchExpressions entry i at
+// path.matchExpressions[i]: its operator (In and NotIn need values:
+// Required; Exists and DoesNotExist take none: Forbidden; any other is
+// Invalid), its key, then each value. Every problem is reported, unlike
+// [Selector.Validate], which reports the first entry that
+// LabelSelectorAsSelector refuses. A nil s is valid.
+//
+// Upstream reads matchLabels in Go's random map order, so when several
+// entries are invalid the order of its errors varies; ValidateFields
+// reads them in sorted key order.
+// Upstream: ValidateLabelSelector, k8s.io/apimachinery/pkg/apis/meta/v1/validation.
+func (s *Selector) ValidateFields(path string) field.ErrorList {
+	if s == nil {
+		return nil
+	}
+	var errs field.ErrorList
+	invalid := func(f, v, msg string) { // only called on an error path
+		errs = append(errs, &field.Error{Type: field.TypeInvalid, Field: f, Value: strconv.Quote(v), Detail: msg, Err: ErrInvalidSelector})
+	}
+	// The allocation-free checks first, so that a valid selector (the
+	// common case, checked on every sync) allocates nothing.
+	var keys []string
+	for k, v := range s.MatchLabels {
+		if !validLabelKey(k) || !validLabelValue(v) {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		for _, msg := range labelKeyErrors(k) {
+			invalid(path+".matchLabels", k, msg)
+		}
+		for _, msg := range labelValueErrors(s.MatchLabels[k]) {
+			invalid(path+".matchLabels", s.MatchLabels[k], msg)
+		}
+	}
+	for i := range s.MatchExpressions {
+		r := &s.MatchExpressions[i]
+		at := path + ".matchExpressions[" + strconv.Itoa(i) + "]"
+		switch r.Operator {
+		case In, NotIn:
+			if len(r.Values) == 0 {
+				errs = append(errs, &field.Error{Type: field.TypeRequired, Field: at + ".values",
+					Detail: "must be specified when `operator` is 'In' or 'NotIn'", Err: ErrInvalidSelector})
+			}
+		case Exists, DoesNotExist:
+			if len(r.Values) > 0 {
+				errs = append(errs, &field.Error{Type: field.TypeForbidden, Field: at + ".values",
+					Detail: "may not be specified when `operator` is 'Exists' or 'DoesNotExist'", Err: ErrInvalidSelector})
+			}
+		default:
+			invalid(at+".operator", string(r.Operator), "not a valid selector operator")
+		}
+		if !validLabelKey(r.Key) {
+			for _, msg := range labelKeyErrors(r.Key) {
+				invalid(at+".key", r.Key, msg)
+			}
+		}
+		for j, v := range r.Values {
+			if !validLabelValue(v) {
+				for _, msg := range labelValueErrors(v) {
+					invalid(at+".values["+strconv.Itoa(j)+"]", v, msg)
+				}
+			}
+		}
 	}
 	return errs
 }

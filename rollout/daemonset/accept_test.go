@@ -1,6 +1,7 @@
 package daemonset
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -8,6 +9,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/rolloutmath/rolloutmath/field"
 	"github.com/rolloutmath/rolloutmath/intorpercent"
 	"github.com/rolloutmath/rolloutmath/ownership"
 )
@@ -84,6 +86,27 @@ func TestD1ValidationTexts(t *testing.T) {
 		want := []string{"spec.selector: Invalid value: {}: empty selector is invalid for daemonset"}
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("Validate mismatch (-want +got):\n%s", diff)
+		}
+	})
+	// A malformed selector in ValidateLabelSelector's words: every
+	// problem, at its own path.
+	t.Run("malformed selector", func(t *testing.T) {
+		ds := newFixture(t, nil, nil).ds
+		ds.Selector = &ownership.Selector{MatchExpressions: []ownership.Requirement{
+			{Key: "app", Operator: ownership.In}, {Key: "a/b/c", Operator: ownership.Exists}}}
+		var got []string
+		for _, e := range Validate(ds) {
+			got = append(got, e.Error())
+		}
+		want := []string{
+			"spec.selector.matchExpressions[0].values: Required value: must be specified when `operator` is 'In' or 'NotIn'",
+			`spec.selector.matchExpressions[1].key: Invalid value: "a/b/c": a valid label key must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`,
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("Validate mismatch (-want +got):\n%s", diff)
+		}
+		if err := Validate(ds).ToError(); !errors.Is(err, ownership.ErrInvalidSelector) || !errors.Is(err, field.ErrInvalid) {
+			t.Errorf("Validate's error %v does not wrap ownership.ErrInvalidSelector and field.ErrInvalid", err)
 		}
 	})
 }

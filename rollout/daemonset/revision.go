@@ -121,9 +121,14 @@ type History struct {
 // whose Data equals data are current; with none, the revision
 // RevisionName(name, hash) is created numbered one past the highest old
 // number, unless that name is taken (HistoryCollision); with several, the
-// one with the highest number (ties: the last by name) is kept and the
-// others are duplicates; a kept revision numbered below one past the
-// highest old number is renumbered.
+// one with the highest number is kept and the others are duplicates; a
+// kept revision numbered below one past the highest old number is
+// renumbered.
+//
+// Ties: among current revisions sharing the highest number, upstream
+// keeps the last in the order its informer cache lists them, which
+// follows Go's randomised map order, so any of them can be kept; this
+// function keeps the last by name, one of the choices upstream can make.
 //
 // The controller finds a name clash by asking the API server, which
 // knows revisions this DaemonSet does not own; this function sees only

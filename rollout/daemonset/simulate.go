@@ -80,13 +80,23 @@ type Config[T any] struct {
 	ReadyDelay time.Duration `json:"readyDelay,omitempty"`
 	// NodeReadyDelays overrides ReadyDelay for pods on the named nodes.
 	NodeReadyDelays map[string]time.Duration `json:"nodeReadyDelays,omitempty"`
+	// ReadyAt gives, by name, when a pod passed to Simulate that is not
+	// Ready (nor Terminating, nor Failed or Succeeded, nor on a node or
+	// at a hash that never becomes ready) becomes Running and Ready; an
+	// input pod it does not name does so ReadyDelay (per node:
+	// NodeReadyDelays) after its creation. It applies to the input pods
+	// only, not to pods the simulation creates under the same name. A
+	// program reading pods from a cluster sets it to the time each
+	// unready pod's own delay ends.
+	ReadyAt map[string]time.Time `json:"readyAt,omitempty"`
 	// NeverReadyNodes names nodes whose pods never become ready.
 	NeverReadyNodes []string `json:"neverReadyNodes,omitempty"`
 	// NeverReadyHashes names revision hashes whose pods never become ready
 	// (a broken template).
 	NeverReadyHashes []string `json:"neverReadyHashes,omitempty"`
 	// TerminationDelay is how long a deleted pod stays terminating; 0
-	// means it is gone at the next sync.
+	// means it is gone at the next sync. A pod passed to Simulate that is
+	// already terminating is gone TerminationDelay after Start.
 	TerminationDelay time.Duration `json:"terminationDelay,omitempty"`
 	// NodeTerminationDelays overrides TerminationDelay on the named
 	// nodes; a negative delay means the pod never finishes terminating.
@@ -109,7 +119,8 @@ type Outcome uint8
 const (
 	// OutcomeComplete: every node that should run the pod runs exactly one
 	// pod, updated and available, no other node runs one, nothing is
-	// terminating, the status says so, and no event is left.
+	// terminating, the status says so, and no event is left. Pods for no
+	// node (Pod.Node ""), which the controller ignores, do not count.
 	OutcomeComplete Outcome = iota + 1
 	// OutcomeSyncLimit: MaxSyncs syncs ran first.
 	OutcomeSyncLimit
@@ -180,7 +191,10 @@ type Trace[T any] struct {
 // Ready ReadyDelay (per node: NodeReadyDelays) after its creation unless
 // its node or hash never becomes ready; a deleted pod disappears
 // TerminationDelay after its deletion. Input pods that are not ready
-// become ready the same way, counted from their creation. Each sync is
+// become ready the same way, counted from their creation, or at their
+// time in cfg.ReadyAt; input pods
+// that are terminating are gone TerminationDelay (per node:
+// NodeTerminationDelays) after cfg.Start. Each sync is
 // [Planner.Plan] with cfg.Options, and the cluster takes its writes: the
 // DaemonSet's status, the pods (deleted ones terminating, created ones
 // pending), the revisions. Because every write is seen by the next sync,
@@ -211,7 +225,15 @@ func Simulate[T any](ds *DaemonSet[T], nodes []Node, pods []Pod, revisions []Con
 		limit = 1000
 	}
 	s := &sim[T]{cfg: &cfg, ds: *ds, nodes: slices.Clone(nodes), pods: slices.Clone(pods), revisions: slices.Clone(revisions),
-		deletedAt: map[string]time.Time{}}
+		deletedAt: map[string]time.Time{}, readyAt: map[podKey]time.Time{}}
+	for i := range s.pods {
+		p := &s.pods[i]
+		if p.Terminating {
+			s.deletedAt[p.Name] = cfg.Start
+		} else if at, ok := cfg.ReadyAt[p.Name]; ok {
+			s.readyAt[podKey{p.Name, p.Created}] = at
+		}
+	}
 	if ru := ds.UpdateStrategy.RollingUpdate; ru != nil {
 		c := *ru
 		s.ds.UpdateStrategy.RollingUpdate = &c
@@ -271,6 +293,17 @@ type sim[T any] struct {
 	pods      []Pod
 	revisions []ControllerRevision
 	deletedAt map[string]time.Time
+	// readyAt holds Config.ReadyAt for the input pods, by name and
+	// creation time, so that a pod created later under the same name
+	// does not take it.
+	readyAt map[podKey]time.Time
+}
+
+// podKey identifies a pod across syncs: the controller may create a pod
+// under the name of one gone before.
+type podKey struct {
+	name    string
+	created time.Time
 }
 
 func (s *sim[T]) fill(tr *Trace[T]) {
@@ -371,7 +404,11 @@ func (s *sim[T]) observe(now time.Time) {
 		if p.Ready || p.Terminating || p.Unscheduled || s.never(p) {
 			continue
 		}
-		if at := p.Created.Add(s.readyDelay(p.Node)); !at.After(now) {
+		at, ok := s.readyAt[podKey{p.Name, p.Created}]
+		if !ok {
+			at = p.Created.Add(s.readyDelay(p.Node))
+		}
+		if !at.After(now) {
 			p.Phase, p.Ready, p.ReadySince = PodRunning, true, at
 		}
 	}
@@ -423,6 +460,9 @@ func (s *sim[T]) complete(sync *Sync[T], now time.Time) bool {
 	per := map[string]int{}
 	for i := range s.pods {
 		p := &s.pods[i]
+		if p.Node == "" {
+			continue // the controller ignores a pod for no node
+		}
 		if p.Terminating {
 			return false
 		}

@@ -1,6 +1,7 @@
 package daemonset
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -173,5 +174,96 @@ func TestSimulateErrors(t *testing.T) {
 	want := `daemonset: invalid DaemonSet "agent": spec.updateStrategy.rollingUpdate.maxSurge: Invalid value: 1: may not be set when maxUnavailable is non-zero`
 	if err == nil || err.Error() != want || tr.Syncs != 3 {
 		t.Errorf("Simulate = %d syncs, %v; want 3 syncs, %s", tr.Syncs, err, want)
+	}
+}
+
+// TestSimulateRemovesInputTerminatingPods is a pod that is already
+// Terminating when the simulation starts: it is gone TerminationDelay
+// (on its node, NodeTerminationDelays) after Config.Start, and the
+// rollout completes without it.
+func TestSimulateRemovesInputTerminatingPods(t *testing.T) {
+	f := newFixture(t, nil, nil)
+	nodes := []Node{{Name: "n1", ShouldRun: true, ShouldContinueRunning: true}}
+	old := Pod{Name: "ds-old", Node: "n1", Hash: f.newHash, TemplateGeneration: "1", Phase: PodRunning,
+		Ready: true, ReadySince: t0.Add(-time.Hour), Terminating: true, Created: t0.Add(-time.Hour)}
+	for _, tc := range []struct {
+		name   string
+		delays map[string]time.Duration
+		goneBy int // the first sync that no longer sees it
+	}{
+		{"TerminationDelay", nil, 2}, // 5 s: gone by the sync at 10 s
+		{"NodeTerminationDelays", map[string]time.Duration{"n1": 25 * time.Second}, 4}, // gone by the sync at 30 s
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := simConfig()
+			cfg.MaxSyncs, cfg.NodeTerminationDelays = 50, tc.delays
+			tr, err := Simulate(f.ds, nodes, []Pod{old}, f.revisions, cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tr.Outcome != OutcomeComplete {
+				t.Fatalf("outcome %v after %d syncs, want OutcomeComplete", tr.Outcome, tr.Syncs)
+			}
+			if len(tr.Pods) != 1 || tr.Pods[0].Name == "ds-old" || !tr.Pods[0].Ready || tr.Pods[0].Terminating {
+				t.Errorf("pods at the end %+v, want one new ready pod", tr.Pods)
+			}
+			var syncs []int
+			for _, st := range tr.Steps {
+				syncs = append(syncs, st.Sync)
+				held := slices.ContainsFunc(st.Pods, func(p Pod) bool { return p.Name == "ds-old" })
+				if held != (st.Sync < tc.goneBy) {
+					t.Errorf("sync %d holds ds-old: %v, want it gone from sync %d", st.Sync, held, tc.goneBy)
+				}
+			}
+			// The steps must show a sync before the one at which it goes
+			// and that one, or the timing above is not checked.
+			if len(syncs) == 0 || syncs[0] >= tc.goneBy || !slices.Contains(syncs, tc.goneBy) {
+				t.Errorf("recorded syncs %v, want one before %d and %d", syncs, tc.goneBy, tc.goneBy)
+			}
+		})
+	}
+}
+
+// TestSimulateReadyAt is an input pod that is not ready: without ReadyAt
+// it is ready ReadyDelay after its creation (long before Start); with
+// ReadyAt, at its own time, and the rollout completes only then.
+func TestSimulateReadyAt(t *testing.T) {
+	f := newFixture(t, nil, nil).layout(t, "n:u n:r")
+	cfg := simConfig()
+	tr, err := Simulate(f.ds, f.nodes, f.pods, f.revisions, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Sync 1 writes the status, sync 2 writes nothing.
+	if tr.Outcome != OutcomeComplete || tr.Syncs != 2 {
+		t.Fatalf("without ReadyAt: %v after %d syncs, want OutcomeComplete after 2", tr.Outcome, tr.Syncs)
+	}
+	at := t0.Add(25 * time.Second)
+	cfg.ReadyAt = map[string]time.Time{"n0-0": at}
+	tr, err = Simulate(f.ds, f.nodes, f.pods, f.revisions, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Sync 4 (30 s) sees it ready and writes the status, sync 5 nothing.
+	if tr.Outcome != OutcomeComplete || tr.Syncs != 5 {
+		t.Fatalf("with ReadyAt: %v after %d syncs, want OutcomeComplete after 5", tr.Outcome, tr.Syncs)
+	}
+	i := slices.IndexFunc(tr.Pods, func(p Pod) bool { return p.Name == "n0-0" })
+	if i < 0 || !tr.Pods[i].Ready || !tr.Pods[i].ReadySince.Equal(at) {
+		t.Errorf("pods at the end %+v, want n0-0 ready since %v", tr.Pods, at)
+	}
+}
+
+// TestSimulateIgnoresPodsForNoNode is a pod for no node, at the old
+// revision: the controller ignores it, so the rollout completes beside it.
+func TestSimulateIgnoresPodsForNoNode(t *testing.T) {
+	f := newFixture(t, nil, nil).layout(t, "n:r")
+	f.pods = append(f.pods, Pod{Name: "stray", Hash: f.oldHash, Phase: PodRunning, Ready: true, ReadySince: t0.Add(-time.Hour), Created: t0.Add(-time.Hour)})
+	tr, err := Simulate(f.ds, f.nodes, f.pods, f.revisions, simConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr.Outcome != OutcomeComplete || len(tr.Pods) != 2 {
+		t.Fatalf("%v after %d syncs with pods %+v, want OutcomeComplete with the stray pod kept", tr.Outcome, tr.Syncs, tr.Pods)
 	}
 }

@@ -27,7 +27,10 @@ func nonNegative(path string, n int64) *field.Error {
 //
 // Rules, in order:
 //
-//   - the selector, by [ownership.Selector.Validate], and not empty
+//   - the selector, in ValidateLabelSelector's words and order
+//     ([ownership.Selector.ValidateFields]: every malformed entry, e.g.
+//     "spec.selector.matchExpressions[0].values: Required value: must be
+//     specified when `operator` is 'In' or 'NotIn'"), and not empty
 //     ("spec.selector: Invalid value: {}: empty selector is invalid for
 //     daemonset"); a nil selector is reported as Required;
 //   - minReadySeconds >= 0, templateGeneration (when set) >= 0;
@@ -49,17 +52,7 @@ func Validate[T any](ds *DaemonSet[T]) field.ErrorList {
 	case sel == nil:
 		errs = append(errs, &field.Error{Type: field.TypeRequired, Field: "spec.selector", Err: field.ErrRequired})
 	default:
-		if err := sel.Validate(); err != nil {
-			if list, ok := err.(field.ErrorList); ok {
-				for _, e := range list {
-					c := *e
-					if c.Field != "" {
-						c.Field = "spec.selector." + c.Field
-					}
-					errs = append(errs, &c)
-				}
-			}
-		}
+		errs = append(errs, sel.ValidateFields("spec.selector")...)
 		if sel.Empty() {
 			b, _ := json.Marshal(sel)
 			errs = append(errs, &field.Error{Type: field.TypeInvalid, Field: "spec.selector", Value: string(b),

@@ -1,6 +1,7 @@
 package conformance
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -45,11 +46,11 @@ func TestValidateMatchesValidateDaemonSetSpec(t *testing.T) {
 					Type: appsv1.DaemonSetUpdateStrategyType(rapid.SampledFrom([]string{"", "RollingUpdate", "OnDelete", "Foo"}).Draw(t, "strategy"))},
 			},
 		}
-		// Well-formed selectors only: a malformed one (say an In
-		// requirement without values) is reported by daemonset.Validate
-		// in ownership.Selector's words, not ValidateLabelSelector's
-		// (a known difference, not yet resolved).
-		switch rapid.SampledFrom([]string{"nil", "empty", "labels", "labels", "labels", "expressions"}).Draw(t, "selector") {
+		// Selectors well-formed and malformed: matchExpressions with any
+		// operator (an unknown one included), good and bad keys and
+		// values; matchLabels with at most one bad entry, since upstream
+		// reads them in map order.
+		switch rapid.SampledFrom([]string{"nil", "empty", "labels", "labels", "expressions", "drawn", "drawn", "drawn"}).Draw(t, "selector") {
 		case "nil":
 		case "empty":
 			ds.Spec.Selector = &metav1.LabelSelector{}
@@ -57,6 +58,8 @@ func TestValidateMatchesValidateDaemonSetSpec(t *testing.T) {
 			ds.Spec.Selector = &metav1.LabelSelector{MatchExpressions: []metav1.LabelSelectorRequirement{
 				{Key: "app", Operator: metav1.LabelSelectorOpIn, Values: []string{"agent", "other"}},
 				{Key: "app", Operator: metav1.LabelSelectorOpExists}}}
+		case "drawn":
+			ds.Spec.Selector = drawSelector(t)
 		default:
 			ds.Spec.Selector = &metav1.LabelSelector{MatchLabels: map[string]string{"app": "agent"}}
 		}
@@ -102,6 +105,40 @@ func TestValidateMatchesValidateDaemonSetSpec(t *testing.T) {
 		if strings.Join(got, "\n") != strings.Join(want, "\n") {
 			t.Fatalf("Validate:\n%s\nupstream ValidateDaemonSetSpec:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 		}
+		if class == "agree" && strings.Contains(strings.Join(want, "\n"), "spec.selector.") {
+			class = "agree, malformed selector"
+		}
 		count("ValidateDaemonSetSpec", class)
 	})
+}
+
+// dsSelectorKeys and dsSelectorValues are label keys and values, valid
+// and not, for drawn selectors.
+var (
+	dsSelectorKeys   = []string{"app", "example.com/tier", "bad key", "-app", "a/b/c", "/app", "Bad_Prefix.com/app", strings.Repeat("k", 64), ""}
+	dsSelectorValues = []string{"agent", "", "bad value", "-x", strings.Repeat("v", 64)}
+)
+
+// drawSelector draws a label selector that may be malformed: matchLabels
+// with app=agent and at most one more entry (valid or not), then up to
+// three matchExpressions with any operator, key and values.
+func drawSelector(t *rapid.T) *metav1.LabelSelector {
+	sel := &metav1.LabelSelector{}
+	if rapid.Bool().Draw(t, "hasMatchLabels") {
+		sel.MatchLabels = map[string]string{"app": "agent"}
+		if rapid.Bool().Draw(t, "extraLabel") {
+			sel.MatchLabels[rapid.SampledFrom(dsSelectorKeys[1:]).Draw(t, "labelKey")] = rapid.SampledFrom(dsSelectorValues).Draw(t, "labelValue")
+		}
+	}
+	for i := range rapid.IntRange(0, 3).Draw(t, "expressions") {
+		r := metav1.LabelSelectorRequirement{
+			Key:      rapid.SampledFrom(dsSelectorKeys).Draw(t, fmt.Sprintf("key%d", i)),
+			Operator: metav1.LabelSelectorOperator(rapid.SampledFrom([]string{"In", "NotIn", "Exists", "DoesNotExist", "Gt", ""}).Draw(t, fmt.Sprintf("operator%d", i))),
+		}
+		for j := range rapid.IntRange(0, 2).Draw(t, fmt.Sprintf("values%d", i)) {
+			r.Values = append(r.Values, rapid.SampledFrom(dsSelectorValues).Draw(t, fmt.Sprintf("value%d.%d", i, j)))
+		}
+		sel.MatchExpressions = append(sel.MatchExpressions, r)
+	}
+	return sel
 }

@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rolloutmath/rolloutmath/adapters/kubeapps"
 	"github.com/rolloutmath/rolloutmath/internal/golden"
 	"github.com/rolloutmath/rolloutmath/rollout/daemonset"
 )
@@ -86,7 +85,7 @@ func TestTodayFacts(t *testing.T) {
 	if want := time.Date(2026, 11, 26, 10, 14, 31, 0, time.UTC); !in.now.Equal(want) {
 		t.Errorf("now %v, want %v", in.now, want)
 	}
-	tr, err := newCluster(in, &cfg).run(in, &cfg)
+	tr, err := simulate(in, &cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -210,67 +209,5 @@ func TestHelp(t *testing.T) {
 	}
 	if code != 0 || stdout != "" {
 		t.Errorf("-h: %d, stdout %q; want 0 and the text on stderr", code, stdout)
-	}
-}
-
-// TestClusterMatchesSimulate checks the command's cluster model against
-// daemonset.Simulate where both apply (pods that start ready, an update
-// at sync 1, ready and termination delays counted from creation and
-// deletion): the same syncs, writes, statuses and pods, for surge and
-// for maxUnavailable, fast and slow pods.
-func TestClusterMatchesSimulate(t *testing.T) {
-	for _, args := range [][]string{
-		{"--max-unavailable", "50%"},
-		{"--max-unavailable", "0", "--max-surge", "2"},
-		{"--max-unavailable", "2", "-ready-delay", "25s", "-terminating", "15s"},
-		{"--max-unavailable", "0", "--max-surge", "34%", "-ready-delay", "0s", "-interval", "5s", "-terminating", "30s"},
-	} {
-		args = append([]string{"-f", "testdata/settled.yaml", "--set-image", "fluentd=fluent/fluentd:v1.17-1"}, args...)
-		cfg, err := parseFlags(args, &bytes.Buffer{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var objs objects
-		if err := readFile(&objs, cfg.files[0], nil); err != nil {
-			t.Fatal(err)
-		}
-		in, err := prepare(&cfg, &objs, &bytes.Buffer{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, err := newCluster(in, &cfg).run(in, &cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		events := []daemonset.Event[kubeapps.Template]{{Sync: 1, Kind: daemonset.SetTemplate, Template: *in.newTemplate},
-			{Sync: 1, Kind: daemonset.SetMaxSurge, Value: in.maxSurge}, {Sync: 1, Kind: daemonset.SetMaxUnavailable, Value: in.maxUnavailable}}
-		if in.maxSurge == nil {
-			events[1], events[2] = events[2], events[1] // never both non-zero in between
-		}
-		want, err := daemonset.Simulate(&in.ds, in.nodes, in.pods, in.revisions, daemonset.Config[kubeapps.Template]{
-			Start: in.now, Interval: cfg.interval, ReadyDelay: cfg.readyDelay, TerminationDelay: cfg.terminating,
-			MaxSyncs: cfg.maxSyncs, Events: events, RecordPods: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got.Outcome != want.Outcome || got.Syncs != want.Syncs || len(got.Steps) != len(want.Steps) {
-			t.Fatalf("%q: %v after %d syncs, %d steps; Simulate: %v after %d syncs, %d steps", args, got.Outcome, got.Syncs, len(got.Steps), want.Outcome, want.Syncs, len(want.Steps))
-		}
-		for i := range got.Steps {
-			g, w := got.Steps[i], want.Steps[i]
-			g.Events, w.Events = nil, nil // worded differently: "maxSurge 0 -> 2" and "maxSurge set to 2"
-			// The command applies the flags as one write (generation +1),
-			// Simulate as one write per event (+3).
-			if g.Status.ObservedGeneration != in.ds.Generation+1 || w.Status.ObservedGeneration != in.ds.Generation+3 {
-				t.Errorf("%q: step %d observed generations %d and %d, want %d (one write) and %d (three events)", args, i,
-					g.Status.ObservedGeneration, w.Status.ObservedGeneration, in.ds.Generation+1, in.ds.Generation+3)
-			}
-			g.Status.ObservedGeneration, w.Status.ObservedGeneration = 0, 0
-			gj, _ := json.Marshal(g)
-			wj, _ := json.Marshal(w)
-			if !bytes.Equal(gj, wj) {
-				t.Errorf("%q: step %d differs:\n got %s\nwant %s", args, i, gj, wj)
-			}
-		}
 	}
 }
