@@ -127,6 +127,13 @@ func TestSortUpdateIndexes(t *testing.T) {
 			want:       []int{1, 2, 0, 4, 3},
 		},
 		{
+			name:       "order priority with one key",
+			strategy:   UpdateStrategy{PriorityStrategy: &PriorityStrategy{OrderPriority: []OrderTerm{{OrderedKey: "k"}}}},
+			pods:       labelled(map[string]string{"k": "o-3"}, map[string]string{"k": "o-10"}, map[string]string{"k": "o-1"}),
+			candidates: []int{0, 1, 2},
+			want:       []int{1, 0, 2},
+		},
+		{
 			name:     "order priority with NoKeyLast",
 			strategy: UpdateStrategy{PriorityStrategy: &PriorityStrategy{OrderPriority: []OrderTerm{{OrderedKey: "k"}, {OrderedKey: "k2"}}}},
 			opts:     UpdateOrderOptions{NoKey: NoKeyLast},
