@@ -154,3 +154,53 @@ func TestPlannerTakesAnOlderSyncAsInput(t *testing.T) {
 		}
 	})
 }
+
+// TestPlannerTakesAnOlderSyncsPodsAsInput: as above, with only the pods
+// of the Sync two calls old passed back (the revisions and the CloneSet
+// are the caller's copies): the pods live in the memory the call would
+// write, and the call must still plan into new memory.
+func TestPlannerTakesAnOlderSyncsPodsAsInput(t *testing.T) {
+	var p Planner[podTemplate]
+	rapid.Check(t, func(t *rapid.T) {
+		r1 := revisionOf(t, templateOf("nginx:1.25"), 1)
+		r2 := revisionOf(t, templateOf("nginx:1.26"), 2)
+		in := drawPlanInput(t, r1, r2)
+		p.Options = in.opts
+		s, err := p.Plan(in.cs, in.pods, in.revs, in.now)
+		if err != nil {
+			t.Skip("invalid input")
+		}
+		first := *s
+		own := func() (*CloneSet[podTemplate], []ControllerRevision) {
+			cs := first.CloneSet
+			if c := first.CloneSet.Status.CollisionCount; c != nil {
+				v := *c
+				cs.Status.CollisionCount = &v
+			}
+			return &cs, slices.Clone(first.Revisions)
+		}
+		pods := slices.Clone(first.Pods)
+		cs, revs := own()
+		if _, err := p.Plan(cs, first.Pods, revs, in.now.Add(10*time.Second)); err != nil {
+			t.Fatalf("planning the Sync Plan returned: %v", err)
+		}
+		later := in.now.Add(20 * time.Second)
+		cs, revs = own()
+		want, err := PlanWith(cs, pods, revs, later, in.opts)
+		if err != nil {
+			t.Fatalf("PlanWith on a copy of the first Sync: %v", err)
+		}
+		cs, revs = own()
+		got, err := p.Plan(cs, first.Pods, revs, later)
+		if err != nil {
+			t.Fatalf("Planner.Plan on the first Sync's pods, two calls later: %v", err)
+		}
+		p.Explain()
+		if diff := cmp.Diff(want, *got); diff != "" {
+			t.Fatalf("Planner.Plan on the pods of a Sync two calls old differs from PlanWith (-PlanWith +Plan):\n%s", diff)
+		}
+		if diff := cmp.Diff(pods, first.Pods); diff != "" {
+			t.Fatalf("Planner.Plan overwrote the pods of a Sync two calls old it was given (-before +after):\n%s", diff)
+		}
+	})
+}
