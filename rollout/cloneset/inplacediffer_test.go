@@ -330,3 +330,31 @@ func TestPlanSummaryCountsASingleInPlaceUpdate(t *testing.T) {
 		t.Errorf("Reason = %q\nwant     %q", s.Reason, want)
 	}
 }
+
+// TestPlanSummarySaysItRecordedAnInPlaceUpdate: the sync that marks a
+// finished in-place update ready says so in its summary.
+func TestPlanSummarySaysItRecordedAnInPlaceUpdate(t *testing.T) {
+	s0, err := Plan(&CloneSet[DiffedPodSpec]{Name: "demo", Template: DiffedPodSpec{"nginx:1.25"}}, nil, nil, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs := &CloneSet[DiffedPodSpec]{Name: "demo", Replicas: 1, Template: DiffedPodSpec{"nginx:1.25"}}
+	cs.UpdateStrategy.Type = InPlaceIfPossible
+	tr, err := Simulate(cs, nil, s0.Revisions, Config[DiffedPodSpec]{
+		Events: []Event[DiffedPodSpec]{{Sync: 3, Kind: SetTemplate, Template: DiffedPodSpec{"nginx:1.26"}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, st := range tr.Steps {
+		for _, a := range st.Actions {
+			if a.Kind == SetPodInPlaceUpdateReady {
+				got = append(got, st.Reason)
+			}
+		}
+	}
+	want := []string{"in-place update of pod demo-xcvbh is complete: Updating to Normal; recorded 1 in-place update"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("reasons of the syncs that mark an in-place update ready (-want +got):\n%s", diff)
+	}
+}
