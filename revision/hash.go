@@ -119,3 +119,39 @@ func safeEncode(s []byte) string {
 	}
 	return string(s)
 }
+
+// ControllerRevisionHash returns the hash Kubernetes' history package
+// gives a ControllerRevision whose data.raw is data, when the owner's
+// status.collisionCount is collisionCount (0 when unset): FNV-1 (32 bits)
+// over data and then over the decimal text of collisionCount, written in
+// decimal and mapped onto upstream's safe alphabet. It is the hash the
+// StatefulSet controller and kruise's CloneSet controller put in a
+// revision's name and in the controller-revision-hash label; data is
+// the revision's patch bytes, which each engine builds. It is not Hash:
+// a ReplicaSet's pod-template-hash is FNV-1a over the template's
+// printed form. Upstream: history.HashControllerRevision
+// (pkg/controller/history/controller_history.go).
+func ControllerRevisionHash(data []byte, collisionCount int32) string {
+	var buf [10]byte
+	return string(AppendControllerRevisionHash(buf[:0], data, collisionCount))
+}
+
+// AppendControllerRevisionHash appends ControllerRevisionHash's text (at
+// most 10 characters) to dst and returns the extended slice; it
+// allocates only when dst has no room.
+func AppendControllerRevisionHash(dst, data []byte, collisionCount int32) []byte {
+	h := uint32(fnvOffset32)
+	for _, b := range data {
+		h = (h * fnvPrime32) ^ uint32(b)
+	}
+	var cc [11]byte
+	for _, b := range strconv.AppendInt(cc[:0], int64(collisionCount), 10) {
+		h = (h * fnvPrime32) ^ uint32(b)
+	}
+	start := len(dst)
+	dst = strconv.AppendUint(dst, uint64(h), 10)
+	for i := start; i < len(dst); i++ {
+		dst[i] = safeAlphabet[int(dst[i])%len(safeAlphabet)]
+	}
+	return dst
+}

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/rolloutmath/rolloutmath/revision"
 )
 
 // ControllerRevision is one ControllerRevision of a CloneSet as this
@@ -86,25 +88,7 @@ func RevisionData(template []byte) ([]byte, error) {
 // result.
 // Upstream: history.HashControllerRevision with rand.SafeEncodeString.
 func HashRevision(data []byte, collisionCount int32) string {
-	const (
-		offset32 = 2166136261
-		prime32  = 16777619
-	)
-	h := uint32(offset32)
-	for _, b := range data {
-		h *= prime32
-		h ^= uint32(b)
-	}
-	var buf [11]byte
-	for _, b := range strconv.AppendInt(buf[:0], int64(collisionCount), 10) {
-		h *= prime32
-		h ^= uint32(b)
-	}
-	digits := strconv.AppendUint(buf[:0], uint64(h), 10)
-	for i, d := range digits {
-		digits[i] = safeAlphabet[int(d)%len(safeAlphabet)]
-	}
-	return string(digits)
+	return revision.ControllerRevisionHash(data, collisionCount)
 }
 
 // safeAlphabet is Kubernetes' alphabet for encoded hashes, without vowels

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/rolloutmath/rolloutmath/revision"
 )
 
 // RevisionData returns the Data the controller records in a
@@ -57,30 +59,8 @@ func HashRevision(data []byte, collisionCount int32) string {
 
 // appendHash appends HashRevision's text to dst.
 func appendHash(dst, data []byte, collisionCount int32) []byte {
-	const (
-		offset32 = 2166136261
-		prime32  = 16777619
-	)
-	h := uint32(offset32)
-	for _, b := range data {
-		h *= prime32
-		h ^= uint32(b)
-	}
-	var buf [11]byte
-	for _, b := range strconv.AppendInt(buf[:0], int64(collisionCount), 10) {
-		h *= prime32
-		h ^= uint32(b)
-	}
-	start := len(dst)
-	dst = strconv.AppendUint(dst, uint64(h), 10)
-	for i := start; i < len(dst); i++ {
-		dst[i] = safeAlphabet[int(dst[i])%len(safeAlphabet)]
-	}
-	return dst
+	return revision.AppendControllerRevisionHash(dst, data, collisionCount)
 }
-
-// safeAlphabet is Kubernetes' alphabet for encoded hashes.
-const safeAlphabet = "bcdfghjklmnpqrstvwxz2456789"
 
 // maxRevisionPrefix is the longest set name a revision name keeps.
 const maxRevisionPrefix = 223
