@@ -26,8 +26,20 @@ func BatchReplicas(release *Release, replicas, currentBatch int32) (int32, error
 
 // batchReplicas is BatchReplicas on checked arguments.
 func batchReplicas(batches []Batch, replicas, currentBatch int32) int32 {
-	b, _ := strictScaled(&batches[currentBatch].CanaryReplicas, int64(replicas), true)
-	return int32(clamp64(b, 0, int64(replicas)))
+	return int32(batchReplicas64(batches, int64(replicas), currentBatch))
+}
+
+// batchReplicas64 is upstream's CalculateBatchReplicas on any total,
+// negative included: above total gives total, else below 0 gives 0.
+func batchReplicas64(batches []Batch, total int64, currentBatch int32) int64 {
+	b, _ := strictScaled(&batches[currentBatch].CanaryReplicas, total, true)
+	if b > total {
+		return total
+	}
+	if b < 0 {
+		return 0
+	}
+	return b
 }
 
 func checkBatchArgs(release *Release, replicas, currentBatch int32) error {
