@@ -6,11 +6,11 @@ import (
 	"github.com/rolloutmath/rolloutmath/intorpercent"
 )
 
-// Step is one step of a Rollout's canary (or blue-green) strategy, as
-// rollouts.kruise.io/v1beta1 CanaryStep holds it: how many pods run the
+// CanaryStep is one step of a Rollout's canary (or blue-green) strategy,
+// as rollouts.kruise.io/v1beta1 CanaryStep holds it: how many pods run the
 // new revision, how much traffic they get, and how long to wait after.
 // Upstream: CanaryStep, api/v1beta1/rollout_types.go.
-type Step struct {
+type CanaryStep struct {
 	// Replicas is steps[i].replicas as written: a count (5) or a percent
 	// of the workload's replicas ("20%"). nil is rejected by Validate
 	// ("replicas cannot be empty"). It becomes batches[i].canaryReplicas
@@ -42,7 +42,7 @@ type Pause struct {
 // Upstream: CanaryStrategy and BlueGreenStrategy, api/v1beta1/rollout_types.go.
 type Strategy struct {
 	// Steps are the steps in order; Validate rejects an empty list.
-	Steps []Step `json:"steps"`
+	Steps []CanaryStep `json:"steps"`
 	// FailureThreshold is failureThreshold: how many updated pods (a
 	// count or a percent of the updated pods) may be unready when a batch
 	// counts as ready; nil means none. Upstream does not validate it.

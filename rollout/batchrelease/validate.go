@@ -101,7 +101,7 @@ func invalid(path, value, detail string, kind error) *field.Error {
 //     percent-percent) do not decrease; a mixed pair is not compared.
 //
 // Upstream: validateRolloutSpecCanarySteps, rollout_create_update_handler.go.
-func ValidateSteps(steps []Step, style RollingStyle, path string) *field.Error {
+func ValidateSteps(steps []CanaryStep, style RollingStyle, path string) *field.Error {
 	if len(steps) == 0 {
 		v := "[]v1beta1.CanaryStep{}"
 		if steps == nil {

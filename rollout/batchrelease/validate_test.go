@@ -7,20 +7,20 @@ import (
 	"github.com/rolloutmath/rolloutmath/field"
 )
 
-func steps(replicas ...any) []Step {
-	var out []Step
+func steps(replicas ...any) []CanaryStep {
+	var out []CanaryStep
 	for _, r := range replicas {
-		out = append(out, Step{Replicas: isp(r)})
+		out = append(out, CanaryStep{Replicas: isp(r)})
 	}
 	return out
 }
 
-func canaryRollout(kind Kind, s []Step) *Rollout {
+func canaryRollout(kind Kind, s []CanaryStep) *Rollout {
 	return &Rollout{Name: "demo", WorkloadKind: kind, Canary: &Strategy{Steps: s}}
 }
 
 func TestCase55StepValidation(t *testing.T) {
-	traffic := func(s []Step, i int, t string) []Step { s[i].Traffic = &t; return s }
+	traffic := func(s []CanaryStep, i int, t string) []CanaryStep { s[i].Traffic = &t; return s }
 	tests := []struct {
 		name string
 		ro   *Rollout
@@ -44,7 +44,7 @@ func TestCase55StepValidation(t *testing.T) {
 		{`steps ["50%", 2]`, canaryRollout(CloneSet, steps("50%", 2)), ""},
 		{"no steps", canaryRollout(CloneSet, nil),
 			`Spec.Strategy.Canary.Steps: Invalid value: []v1beta1.CanaryStep(nil): The number of Canary.Steps cannot be empty`},
-		{"replicas nil", canaryRollout(CloneSet, []Step{{}}),
+		{"replicas nil", canaryRollout(CloneSet, []CanaryStep{{}}),
 			`Spec.Strategy.Canary.Steps[0].steps: Invalid value: replicas cannot be empty`},
 		{"no strategy", &Rollout{WorkloadKind: CloneSet},
 			`Spec.Strategy: Invalid value: "null": Canary and BlueGreen cannot both be empty`},
