@@ -284,6 +284,7 @@ func (r *reconcile) run() {
 	before := r.rel.Status
 	if st.Phase == 0 {
 		resetStatus(st)
+		r.why.reset = true
 	}
 	if r.syncStatusBeforeExecuting(before) {
 		r.writeStatus(before)

@@ -42,6 +42,7 @@ const (
 // syncWhy holds the facts a Sync's reason is written from.
 type syncWhy struct {
 	special      special
+	reset        bool
 	initWait     bool
 	nextBatch    bool
 	held         bool

@@ -1,0 +1,84 @@
+package batchrelease
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rolloutmath/rolloutmath/rollout/cloneset"
+)
+
+var (
+	simStart = time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC)
+	v125     = json.RawMessage(`{"metadata":{"creationTimestamp":null,"labels":{"app":"demo"}},"spec":{"containers":[{"name":"main","image":"nginx:1.25","resources":{}}]}}`)
+	v126     = json.RawMessage(`{"metadata":{"creationTimestamp":null,"labels":{"app":"demo"}},"spec":{"containers":[{"name":"main","image":"nginx:1.26","resources":{}}]}}`)
+)
+
+// demoCloneSet is 10 pods at rest on nginx:1.25 and the CloneSet just
+// changed to nginx:1.26.
+func demoCloneSet(t testing.TB, replicas int) (*cloneset.CloneSet[json.RawMessage], []cloneset.Pod, []cloneset.ControllerRevision) {
+	r1, err := cloneset.NewRevision("demo", v125, 1, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pods []cloneset.Pod
+	for i := range replicas {
+		pods = append(pods, cloneset.Pod{Name: fmt.Sprintf("demo-%02d", i), Revision: r1.Name, Phase: cloneset.PodRunning, NodeName: "node-1",
+			Ready: true, ReadySince: simStart.Add(-time.Hour), CreationTime: simStart.Add(-time.Hour), Lifecycle: cloneset.Normal})
+	}
+	cs := &cloneset.CloneSet[json.RawMessage]{Name: "demo", Generation: 2, Replicas: int32(replicas), Template: v126}
+	cs.Status = cloneset.Status{ObservedGeneration: 1, Replicas: int32(replicas), ReadyReplicas: int32(replicas), AvailableReplicas: int32(replicas),
+		UpdatedReplicas: int32(replicas), UpdatedReadyReplicas: int32(replicas), UpdatedAvailableReplicas: int32(replicas),
+		CurrentRevision: r1.Name, UpdateRevision: r1.Name}
+	return cs, pods, []cloneset.ControllerRevision{r1}
+}
+
+func TestSimulateCloneSetBatches(t *testing.T) {
+	cs, pods, revs := demoCloneSet(t, 10)
+	rel := releaseOf("20%", "50%", "100%")
+	rel.RolloutID = "v2"
+	rel.BatchPartition = i32(0)
+	thirty := int32(30)
+	tr, err := Simulate(rel, cs, pods, revs, Config{Start: simStart, ReadyDelay: 10 * time.Second, Pauses: []Pause{{&thirty}, {&thirty}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	for _, s := range tr.Steps {
+		lines = append(lines, fmt.Sprintf("%3d bp%2d %-11s b%d %-9s part %-4s pods %2d upd %2d rdy %2d | %s", s.Sync, s.BatchPartition, s.Phase, s.Batch, stateName(s.State), s.Partition, s.Pods, s.Updated, s.UpdatedReady, s.Reason))
+	}
+	t.Log("\n" + strings.Join(lines, "\n"))
+	if tr.Outcome != OutcomeComplete {
+		t.Fatalf("outcome %v after %d syncs", tr.Outcome, tr.Syncs)
+	}
+	checkBatchesReached(t, tr, []int32{2, 5, 10})
+	if got := tr.Workload.Partition; got != nil {
+		t.Errorf("final partition %v, want none (handed back)", got)
+	}
+}
+
+// checkBatchesReached checks that the trace reaches Ready for each batch
+// in order with exactly want[i] updated ready pods, and that the batch
+// never goes backwards.
+func checkBatchesReached(t *testing.T, tr Trace, want []int32) {
+	t.Helper()
+	var got []int32
+	last := int32(0)
+	for _, s := range tr.Steps {
+		if s.Batch < last {
+			t.Errorf("sync %d: batch went back from %d to %d", s.Sync, last, s.Batch)
+		}
+		last = s.Batch
+		if s.State == Ready && s.Phase == Progressing && (len(got) == 0 || int(s.Batch) == len(got)) {
+			if s.Updated != s.Planned || s.UpdatedReady != s.Planned {
+				t.Errorf("sync %d: batch %d ready with %d updated (%d ready), planned %d", s.Sync, s.Batch, s.Updated, s.UpdatedReady, s.Planned)
+			}
+			got = append(got, s.Updated)
+		}
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("batches ready with %v updated pods, want %v", got, want)
+	}
+}
