@@ -82,3 +82,26 @@ func checkBatchesReached(t *testing.T, tr Trace, want []int32) {
 		t.Errorf("batches ready with %v updated pods, want %v", got, want)
 	}
 }
+
+func TestSimulateDeploymentBatches(t *testing.T) {
+	rel := releaseOf("20%", "50%", "100%")
+	rel.BatchPartition = i32(0)
+	thirty := int32(30)
+	d := &AdvancedDeployment{Name: "web", Replicas: 10, NewReplicaSet: "web-v2",
+		Strategy: DeploymentStrategy{RollingUpdate: &RollingUpdate{MaxSurge: isp("25%"), MaxUnavailable: isp("25%")}}}
+	rss := []ReplicaSet{{Name: "web-v1", Revision: "1", CreationTime: simStart.Add(-time.Hour), Replicas: 10, StatusReplicas: 10, ReadyReplicas: 10, AvailableReplicas: 10, DesiredReplicas: i32(10)}}
+	tr, err := SimulateDeployment(rel, d, rss, Config{Start: simStart, ReadyDelay: 10 * time.Second, Pauses: []Pause{{&thirty}, {&thirty}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	for _, s := range tr.Steps {
+		lines = append(lines, fmt.Sprintf("%3d bp%2d %-11s b%d %-9s part %-4s pods %2d upd %2d rdy %2d old %2d | %s | %s", s.Sync, s.BatchPartition, s.Phase, s.Batch, stateName(s.State), s.Partition, s.Pods, s.Updated, s.UpdatedReady, s.Old, strings.Join(s.WorkloadWrites, "; "), s.Reason))
+	}
+	t.Log("\n" + strings.Join(lines, "\n"))
+	if tr.Outcome != OutcomeComplete {
+		t.Fatalf("outcome %v after %d syncs", tr.Outcome, tr.Syncs)
+	}
+	// "100%" is not held back by the R-1 guard: the last batch wants 10.
+	checkBatchesReached(t, tr, []int32{2, 5, 10})
+}
