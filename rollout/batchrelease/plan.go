@@ -488,6 +488,7 @@ func (r *reconcile) initialize() {
 		}
 	}
 	st.Phase = Progressing
+	r.why.initialized = true
 	r.requeue, r.requeueAfter = true, DefaultRequeue
 }
 

@@ -186,7 +186,8 @@ func checkSimRelease(release *Release) error {
 // updated before the first batch: Simulate sets it if absent); release
 // is the BatchRelease the Rollout created (BatchPartition 0 for its
 // first step; Simulate starts it there if nil). The inputs are not
-// modified. Updated pods get the rollout-id label when release has a
+// modified. A release already Progressing (or Finalizing) starts with
+// the CloneSet under its control. Updated pods get the rollout-id label when release has a
 // rolloutID. Simulate ends when the release has completed and the
 // CloneSet has settled (OutcomeComplete), or after Config.MaxSyncs syncs.
 func Simulate[T any](release *Release, cs *cloneset.CloneSet[T], pods []cloneset.Pod, revisions []cloneset.ControllerRevision, cfg Config) (Trace, error) {
@@ -211,7 +212,8 @@ func Simulate[T any](release *Release, cs *cloneset.CloneSet[T], pods []cloneset
 		hundred := intorpercent.FromString("100%")
 		cur.UpdateStrategy.Partition = &hundred
 	}
-	s := &cloneSim[T]{cfg: &cfg, cs: cur, pods: slices.Clone(pods), revs: slices.Clone(revisions), readyAt: map[string]time.Time{}}
+	s := &cloneSim[T]{cfg: &cfg, cs: cur, pods: slices.Clone(pods), revs: slices.Clone(revisions), readyAt: map[string]time.Time{},
+		controlled: release.Status.Phase == Progressing || release.Status.Phase == Finalizing}
 	for i := range s.pods {
 		if !s.pods[i].Ready {
 			s.readyAt[s.pods[i].Name] = cfg.Start.Add(cfg.ReadyDelay)

@@ -43,7 +43,8 @@ func SimulateDeployment(release *Release, d *AdvancedDeployment, rss []ReplicaSe
 		bp := *rel.BatchPartition
 		rel.BatchPartition = &bp
 	}
-	s := &deploySim{cfg: &cfg, d: *d, rss: slices.Clone(rss), pods: map[string][]time.Time{}}
+	s := &deploySim{cfg: &cfg, d: *d, rss: slices.Clone(rss), pods: map[string][]time.Time{},
+		controlled: release.Status.Phase == Progressing || release.Status.Phase == Finalizing}
 	if d.Strategy.RollingUpdate != nil {
 		ru := *d.Strategy.RollingUpdate
 		s.d.Strategy.RollingUpdate = &ru

@@ -72,8 +72,8 @@ func checkBatchesReached(t *testing.T, tr Trace, want []int32) {
 		}
 		last = s.Batch
 		if s.State == Ready && s.Phase == Progressing && (len(got) == 0 || int(s.Batch) == len(got)) {
-			if s.Updated != s.Planned || s.UpdatedReady != s.Planned {
-				t.Errorf("sync %d: batch %d ready with %d updated (%d ready), planned %d", s.Sync, s.Batch, s.Updated, s.UpdatedReady, s.Planned)
+			if s.Updated != s.Desired || s.UpdatedReady != s.Desired {
+				t.Errorf("sync %d: batch %d ready with %d updated (%d ready), desired %d", s.Sync, s.Batch, s.Updated, s.UpdatedReady, s.Desired)
 			}
 			got = append(got, s.Updated)
 		}
@@ -104,4 +104,46 @@ func TestSimulateDeploymentBatches(t *testing.T) {
 	}
 	// "100%" is not held back by the R-1 guard: the last batch wants 10.
 	checkBatchesReached(t, tr, []int32{2, 5, 10})
+}
+
+// TestSimulateRollbackInBatches rolls a CloneSet back to its stable
+// revision in batches: 5 of 10 pods never left nginx:1.25 and count as
+// already at the target (noNeedUpdateReplicas 5), so each batch of
+// 20%/50%/100% is taken of the 5 pods that need the rollback:
+// 5 + ceil(20% of 5) = 6, 5 + ceil(50% of 5) = 8, then 10.
+func TestSimulateRollbackInBatches(t *testing.T) {
+	r1, _ := cloneset.NewRevision("demo", v125, 1, 0)
+	r2, _ := cloneset.NewRevision("demo", v126, 2, 0)
+	var pods []cloneset.Pod
+	for i := range 10 {
+		rev := r1.Name
+		if i >= 5 {
+			rev = r2.Name
+		}
+		pods = append(pods, cloneset.Pod{Name: fmt.Sprintf("demo-%02d", i), Revision: rev, Phase: cloneset.PodRunning, NodeName: "node-1",
+			Ready: true, ReadySince: simStart.Add(-time.Hour), CreationTime: simStart.Add(-time.Hour + time.Duration(i)*time.Second), Lifecycle: cloneset.Normal})
+	}
+	half := isp("50%")
+	cs := &cloneset.CloneSet[json.RawMessage]{Name: "demo", Generation: 3, Replicas: 10, Template: v125,
+		UpdateStrategy: cloneset.UpdateStrategy{Partition: half}}
+	cs.Status = cloneset.Status{ObservedGeneration: 2, Replicas: 10, ReadyReplicas: 10, AvailableReplicas: 10, UpdatedReplicas: 5,
+		UpdatedReadyReplicas: 5, UpdatedAvailableReplicas: 5, CurrentRevision: r1.Name, UpdateRevision: r2.Name}
+	rel := releaseOf("20%", "50%", "100%")
+	rel.RollbackInBatch = true
+	rel.BatchPartition = i32(0)
+	rel.Status = ReleaseStatus{Phase: Progressing, BatchState: Upgrading, ObservedWorkloadReplicas: 10,
+		UpdateRevision: r2.Name, StableRevision: r1.Name, UpdatedReplicas: 5, UpdatedReadyReplicas: 5}
+	tr, err := Simulate(rel, cs, pods, []cloneset.ControllerRevision{r1, r2}, Config{Start: simStart, ReadyDelay: 10 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	for _, s := range tr.Steps {
+		lines = append(lines, fmt.Sprintf("%3d bp%2d %-11s b%d %-9s part %-4s pods %2d upd %2d rdy %2d | %s", s.Sync, s.BatchPartition, s.Phase, s.Batch, stateName(s.State), s.Partition, s.Pods, s.Updated, s.UpdatedReady, s.Reason))
+	}
+	t.Log("\n" + strings.Join(lines, "\n"))
+	if tr.Outcome != OutcomeComplete {
+		t.Fatalf("outcome %v after %d syncs", tr.Outcome, tr.Syncs)
+	}
+	checkBatchesReached(t, tr, []int32{6, 8, 10})
 }

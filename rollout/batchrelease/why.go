@@ -44,6 +44,7 @@ type syncWhy struct {
 	special      special
 	reset        bool
 	initWait     bool
+	initialized  bool
 	nextBatch    bool
 	held         bool
 	canaryWait   bool
@@ -146,6 +147,11 @@ func syncReason(s *Sync) string {
 	switch {
 	case w.initWait:
 		b.WriteString("marked pods already at the target revision; prepare again")
+	case w.initialized:
+		b.WriteString("the release controls the workload (stable " + strconv.Quote(st.StableRevision) + ", update " + strconv.Quote(st.UpdateRevision) + "): start batch " + itoa(st.CurrentBatch))
+		if n := st.NoNeedUpdateReplicas; n != nil {
+			b.WriteString(", " + itoa(*n) + " pods already at the target")
+		}
 	case w.canaryWait:
 		b.WriteString("the canary Deployment is still reconciling: wait")
 	case w.nextBatch:
