@@ -116,16 +116,48 @@ func (s *BatchState) UnmarshalText(text []byte) error {
 	return err
 }
 
+// Phase is status.phase of a BatchRelease. Upstream: RolloutPhase,
+// api/v1beta1.
+type Phase uint8
+
+const (
+	// Preparing: the release initializes the workload (takes control).
+	Preparing Phase = iota + 1
+	// Progressing: the release moves through the batches.
+	Progressing
+	// Finalizing: the release hands the workload back.
+	Finalizing
+	// Completed: nothing is left to do.
+	Completed
+)
+
+var phaseNames = [...]string{"", "Preparing", "Progressing", "Finalizing", "Completed"}
+
+// String returns the phase's name, "Phase(n)" for a value without one.
+func (p Phase) String() string { return enumString(uint8(p), phaseNames[:], "Phase") }
+
+// MarshalText returns the phase's name, "" for the zero value.
+func (p Phase) MarshalText() ([]byte, error) { return marshalEnum(uint8(p), phaseNames[:], "Phase") }
+
+// UnmarshalText sets p to the phase named text; "" is the zero value.
+func (p *Phase) UnmarshalText(text []byte) error {
+	n, err := unmarshalEnum(text, phaseNames[:], "Phase")
+	if err == nil {
+		*p = Phase(n)
+	}
+	return err
+}
+
+// enumString is String for an enum whose names are names (names[0] is
+// unused): the name, or "typ(n)" for a value without one.
 func enumString(v uint8, names []string, typ string) string {
-	if int(v) < len(names) && (v == 0 || names[v] != "") {
-		if v == 0 {
-			return typ + "(0)"
-		}
+	if v > 0 && int(v) < len(names) {
 		return names[v]
 	}
 	return typ + "(" + strconv.Itoa(int(v)) + ")"
 }
 
+// marshalEnum is MarshalText: the name, "" for 0, an error otherwise.
 func marshalEnum(v uint8, names []string, typ string) ([]byte, error) {
 	if v == 0 {
 		return []byte{}, nil
@@ -136,6 +168,7 @@ func marshalEnum(v uint8, names []string, typ string) ([]byte, error) {
 	return nil, &field.Error{Prefix: "batchrelease", Field: typ, Value: strconv.Itoa(int(v)), Detail: "has no name", Err: field.ErrUnsupported}
 }
 
+// unmarshalEnum is UnmarshalText: "" is 0, a name its value.
 func unmarshalEnum(text []byte, names []string, typ string) (uint8, error) {
 	s := string(text)
 	if s == "" {

@@ -6,11 +6,11 @@ import (
 	"github.com/rolloutmath/rolloutmath/intorpercent"
 )
 
-// Step is one step of a Rollout's canary (or blue-green) strategy, as
-// rollouts.kruise.io/v1beta1 CanaryStep holds it: how many pods run the
+// CanaryStep is one step of a Rollout's canary (or blue-green) strategy,
+// as rollouts.kruise.io/v1beta1 CanaryStep holds it: how many pods run the
 // new revision, how much traffic they get, and how long to wait after.
 // Upstream: CanaryStep, api/v1beta1/rollout_types.go.
-type Step struct {
+type CanaryStep struct {
 	// Replicas is steps[i].replicas as written: a count (5) or a percent
 	// of the workload's replicas ("20%"). nil is rejected by Validate
 	// ("replicas cannot be empty"). It becomes batches[i].canaryReplicas
@@ -42,7 +42,7 @@ type Pause struct {
 // Upstream: CanaryStrategy and BlueGreenStrategy, api/v1beta1/rollout_types.go.
 type Strategy struct {
 	// Steps are the steps in order; Validate rejects an empty list.
-	Steps []Step `json:"steps"`
+	Steps []CanaryStep `json:"steps"`
 	// FailureThreshold is failureThreshold: how many updated pods (a
 	// count or a percent of the updated pods) may be unready when a batch
 	// counts as ready; nil means none. Upstream does not validate it.
@@ -118,6 +118,11 @@ type Release struct {
 	// RollingStyle is spec.releasePlan.rollingStyle. The zero value (an
 	// absent field) is released as Partition.
 	RollingStyle RollingStyle `json:"rollingStyle,omitempty"`
+	// RollbackInBatch says the BatchRelease carries the
+	// rollouts.kruise.io/rollback-in-batch annotation: a workload rolled
+	// back to its stable revision is rolled back in batches, counting the
+	// pods already there (NoNeedUpdateReplicas).
+	RollbackInBatch bool `json:"rollbackInBatch,omitempty"`
 
 	// Status is the BatchRelease's status as last written.
 	Status ReleaseStatus `json:"status"`
@@ -126,8 +131,15 @@ type Release struct {
 // ReleaseStatus is a BatchRelease's status: where the release is.
 // Upstream: BatchReleaseStatus and BatchReleaseCanaryStatus.
 type ReleaseStatus struct {
+	// Phase is status.phase; the zero value (an absent field) starts the
+	// release over from Preparing, as upstream's executor does.
+	Phase Phase `json:"phase,omitempty"`
 	// ObservedGeneration is status.observedGeneration.
 	ObservedGeneration int64 `json:"observedGeneration,omitempty"`
+	// ObservedWorkloadReplicas is status.observedWorkloadReplicas: the
+	// workload's replicas when the release was prepared (-1 after a
+	// reset); a change restarts the current batch.
+	ObservedWorkloadReplicas int32 `json:"observedWorkloadReplicas,omitempty"`
 	// ObservedRolloutID is status.observedRolloutID.
 	ObservedRolloutID string `json:"observedRolloutID,omitempty"`
 	// CurrentBatch is status.canaryStatus.currentBatch, from 0.
@@ -165,6 +177,10 @@ type Workload struct {
 	ObservedGeneration int64 `json:"observedGeneration"`
 	// Replicas is spec.replicas (R).
 	Replicas int32 `json:"replicas"`
+	// Controlled says the workload carries the release's control
+	// annotation (rollouts.kruise.io/batch-release-control-info), so
+	// Initialize has nothing left to write.
+	Controlled bool `json:"controlled,omitempty"`
 
 	// Partition is spec.updateStrategy.partition (CloneSet: pods kept at
 	// the stable revision, a count or a percent; StatefulSet: the lowest
@@ -188,6 +204,30 @@ type Workload struct {
 
 	// Status is what the release reads of the workload's status.
 	Status WorkloadStatus `json:"status"`
+
+	// Canary is the extra canary Deployment of the Canary style
+	// (generated name "<name>-<hash>"); nil before it is created.
+	Canary *CanaryDeployment `json:"canary,omitempty"`
+}
+
+// CanaryDeployment is the extra Deployment the Canary style creates next
+// to the stable one: a copy of its spec whose replicas the release raises
+// batch by batch. Upstream: control/canarystyle/deployment/canary.go.
+type CanaryDeployment struct {
+	// Name is metadata.name.
+	Name string `json:"name"`
+	// Generation and ObservedGeneration are metadata.generation and
+	// status.observedGeneration; the release waits while they differ.
+	Generation         int64 `json:"generation"`
+	ObservedGeneration int64 `json:"observedGeneration"`
+	// Replicas is spec.replicas.
+	Replicas int32 `json:"replicas"`
+	// StatusReplicas is status.replicas (the batch's updated pods) and
+	// AvailableReplicas status.availableReplicas (its updated ready pods).
+	StatusReplicas    int32 `json:"statusReplicas"`
+	AvailableReplicas int32 `json:"availableReplicas"`
+	// Pods counts the canary Deployment's pods; nil means not listed.
+	Pods *PodCounts `json:"pods,omitempty"`
 }
 
 // WorkloadStatus is the part of a workload's status (and of its pods)
@@ -209,16 +249,11 @@ type WorkloadStatus struct {
 	// stable revisions as read.
 	UpdateRevision string `json:"updateRevision,omitempty"`
 	StableRevision string `json:"stableRevision,omitempty"`
-	// RolloutIDLabeled counts the non-terminating pods carrying
-	// rollouts.kruise.io/rollout-id = the release's RolloutID; nil means
-	// the pods were not listed (the label check is then skipped, as
-	// upstream skips it when it has no pods).
-	RolloutIDLabeled *int32 `json:"rolloutIDLabeled,omitempty"`
-	// NoNeedUpdateLabeled counts the non-terminating pods at the update
-	// revision labelled rollouts.kruise.io/no-need-update = RolloutID,
-	// which the controller recounts into NoNeedUpdateReplicas before each
-	// upgrade; nil means not counted.
-	NoNeedUpdateLabeled *int32 `json:"noNeedUpdateLabeled,omitempty"`
+	// Pods counts the workload's pods as the release lists them; nil
+	// means they were not listed (upstream lists them only when the
+	// release has a rolloutID), which skips the label check of batch
+	// readiness.
+	Pods *PodCounts `json:"pods,omitempty"`
 }
 
 // BatchContext is what a release controller computes for the current
@@ -254,6 +289,23 @@ type BatchContext struct {
 	// the one this batch wants (blue-green style only).
 	CurrentSurge intorpercent.IntOrString `json:"currentSurge,omitempty"`
 	DesiredSurge intorpercent.IntOrString `json:"desiredSurge,omitempty"`
-	// RolloutIDLabeled is Workload.Status.RolloutIDLabeled.
-	RolloutIDLabeled *int32 `json:"rolloutIDLabeled,omitempty"`
+	// Pods is Workload.Status.Pods (canary style: the canary
+	// Deployment's pods); nil means not listed.
+	Pods *PodCounts `json:"pods,omitempty"`
+}
+
+// PodCounts counts a workload's pods as the batch release reads them.
+type PodCounts struct {
+	// Listed is how many pods the release listed (owned by the
+	// workload, terminating ones included). With none listed the label
+	// check of batch readiness passes, as upstream's does.
+	Listed int32 `json:"listed"`
+	// RolloutIDLabeled counts the non-terminating pods labelled
+	// rollouts.kruise.io/rollout-id = the release's rolloutID.
+	RolloutIDLabeled int32 `json:"rolloutIDLabeled"`
+	// NoNeedUpdate counts the non-terminating pods at the update revision
+	// labelled rollouts.kruise.io/no-need-update = the release's
+	// rolloutID, which the controller recounts into noNeedUpdateReplicas
+	// before each upgrade when rolling back in batches.
+	NoNeedUpdate int32 `json:"noNeedUpdate"`
 }
