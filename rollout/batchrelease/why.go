@@ -198,7 +198,9 @@ func checkPlanInput(release *Release, workload *Workload) error {
 	case st.BatchState > Ready:
 		return &field.Error{Prefix: prefix(), Field: "status.canaryStatus.batchState", Value: itoa(int32(st.BatchState)), Detail: "unknown state", Err: field.ErrUnsupported}
 	}
-	wprefix := func() string { return "batchrelease: invalid " + workload.Kind.String() + " " + strconv.Quote(workload.Name) }
+	wprefix := func() string {
+		return "batchrelease: invalid " + workload.Kind.String() + " " + strconv.Quote(workload.Name)
+	}
 	wneg := func(path string, v int32) error {
 		return &field.Error{Prefix: wprefix(), Field: path, Value: itoa(v), Detail: "must not be negative", Err: field.ErrNegative}
 	}
