@@ -176,12 +176,14 @@ func checkPlanInput(release *Release, workload *Workload) error {
 	if workload == nil {
 		return &field.Error{Prefix: "batchrelease", Field: "workload", Detail: "must not be nil", Err: field.ErrRequired}
 	}
-	prefix := "batchrelease: invalid BatchRelease " + strconv.Quote(release.Name)
+	// The prefixes are built only on the failing path: Plan does not
+	// allocate for valid input.
+	prefix := func() string { return "batchrelease: invalid BatchRelease " + strconv.Quote(release.Name) }
 	neg := func(path string, v int32) error {
-		return &field.Error{Prefix: prefix, Field: path, Value: itoa(v), Detail: "must not be negative", Err: field.ErrNegative}
+		return &field.Error{Prefix: prefix(), Field: path, Value: itoa(v), Detail: "must not be negative", Err: field.ErrNegative}
 	}
 	if len(release.Batches) == 0 {
-		return &field.Error{Prefix: prefix, Field: "spec.releasePlan.batches", Detail: "must not be empty", Err: field.ErrRequired}
+		return &field.Error{Prefix: prefix(), Field: "spec.releasePlan.batches", Detail: "must not be empty", Err: field.ErrRequired}
 	}
 	st := &release.Status
 	switch {
@@ -192,13 +194,15 @@ func checkPlanInput(release *Release, workload *Workload) error {
 	case st.NoNeedUpdateReplicas != nil && *st.NoNeedUpdateReplicas < 0:
 		return neg("status.canaryStatus.noNeedUpdateReplicas", *st.NoNeedUpdateReplicas)
 	case st.Phase > Completed:
-		return &field.Error{Prefix: prefix, Field: "status.phase", Value: itoa(int32(st.Phase)), Detail: "unknown phase", Err: field.ErrUnsupported}
+		return &field.Error{Prefix: prefix(), Field: "status.phase", Value: itoa(int32(st.Phase)), Detail: "unknown phase", Err: field.ErrUnsupported}
 	case st.BatchState > Ready:
-		return &field.Error{Prefix: prefix, Field: "status.canaryStatus.batchState", Value: itoa(int32(st.BatchState)), Detail: "unknown state", Err: field.ErrUnsupported}
+		return &field.Error{Prefix: prefix(), Field: "status.canaryStatus.batchState", Value: itoa(int32(st.BatchState)), Detail: "unknown state", Err: field.ErrUnsupported}
 	}
-	wprefix := "batchrelease: invalid " + workload.Kind.String() + " " + strconv.Quote(workload.Name)
+	wprefix := func() string {
+		return "batchrelease: invalid " + workload.Kind.String() + " " + strconv.Quote(workload.Name)
+	}
 	wneg := func(path string, v int32) error {
-		return &field.Error{Prefix: wprefix, Field: path, Value: itoa(v), Detail: "must not be negative", Err: field.ErrNegative}
+		return &field.Error{Prefix: wprefix(), Field: path, Value: itoa(v), Detail: "must not be negative", Err: field.ErrNegative}
 	}
 	ws := &workload.Status
 	for _, c := range [...]struct {
@@ -211,7 +215,7 @@ func checkPlanInput(release *Release, workload *Workload) error {
 		}
 	}
 	if workload.Kind < CloneSet || workload.Kind > Deployment {
-		return &field.Error{Prefix: wprefix, Field: "kind", Value: itoa(int32(workload.Kind)), Detail: "unknown kind", Err: field.ErrUnsupported}
+		return &field.Error{Prefix: wprefix(), Field: "kind", Value: itoa(int32(workload.Kind)), Detail: "unknown kind", Err: field.ErrUnsupported}
 	}
 	if p := ws.Pods; p != nil && (p.Listed < 0 || p.RolloutIDLabeled < 0 || p.NoNeedUpdate < 0) {
 		return wneg("status.pods", min(p.Listed, p.RolloutIDLabeled, p.NoNeedUpdate))
