@@ -104,11 +104,11 @@ func strategy(steps []CanaryStep, routings []json.RawMessage, threshold *intstr.
 		TrafficRoutings:  int32(len(routings)),
 	}
 	if steps != nil {
-		out.Steps = make([]batchrelease.Step, len(steps))
+		out.Steps = make([]batchrelease.CanaryStep, len(steps))
 	}
 	for i := range steps {
 		s := &steps[i]
-		out.Steps[i] = batchrelease.Step{
+		out.Steps[i] = batchrelease.CanaryStep{
 			Replicas: intOrString(s.Replicas),
 			Traffic:  clonePtr(s.Traffic),
 			Matches:  s.Matches,
@@ -119,19 +119,21 @@ func strategy(steps []CanaryStep, routings []json.RawMessage, threshold *intstr.
 }
 
 // ConvertBatchRelease returns the BatchRelease as package batchrelease
-// reads it: name, generation, the kind of its workload, the release plan
-// and the status.
+// reads it: name, generation, the kind of its workload, the release plan,
+// whether it carries the rollouts.kruise.io/rollback-in-batch annotation
+// (any value but "", as the executor tests it), and the status.
 //
 // An empty spec.releasePlan.rollingStyle with enableExtraWorkloadForCanary
 // set is the Canary style, as kruise-rollout's executor reads it; empty
 // without the flag stays the zero value, which batchrelease releases as
 // Partition. An empty status.canaryStatus.batchState stays the zero
-// value too (released as Upgrading).
+// value too (released as Upgrading), as does an empty status.phase
+// (the release starts over from Preparing).
 //
 // The error, a *field.Error prefixed `kruiserollouts: invalid
 // BatchRelease "name"`, reports a nil br, a workload kind batchrelease
-// does not model, or a rolling style or batch state kruise-rollout
-// v0.6.3 does not have (wrapping field.ErrUnsupported).
+// does not model, or a rolling style, batch state or phase
+// kruise-rollout v0.6.3 does not have (wrapping field.ErrUnsupported).
 func ConvertBatchRelease(br *BatchRelease) (batchrelease.Release, error) {
 	if br == nil {
 		return batchrelease.Release{}, &field.Error{Prefix: "kruiserollouts", Field: "batchRelease", Detail: "must not be nil", Err: field.ErrRequired}
@@ -149,6 +151,7 @@ func ConvertBatchRelease(br *BatchRelease) (batchrelease.Release, error) {
 		BatchPartition:   clonePtr(plan.BatchPartition),
 		RolloutID:        plan.RolloutID,
 		FailureThreshold: intOrString(plan.FailureThreshold),
+		RollbackInBatch:  br.Annotations[RollbackInBatchAnnotation] != "",
 	}
 	if plan.Batches != nil {
 		out.Batches = make([]batchrelease.Batch, len(plan.Batches))
@@ -170,20 +173,29 @@ func ConvertBatchRelease(br *BatchRelease) (batchrelease.Release, error) {
 	}
 	cs := &br.Status.CanaryStatus
 	out.Status = batchrelease.ReleaseStatus{
-		ObservedGeneration:   br.Status.ObservedGeneration,
-		ObservedRolloutID:    br.Status.ObservedRolloutID,
-		CurrentBatch:         cs.CurrentBatch,
-		UpdatedReplicas:      cs.UpdatedReplicas,
-		UpdatedReadyReplicas: cs.UpdatedReadyReplicas,
-		NoNeedUpdateReplicas: clonePtr(cs.NoNeedUpdateReplicas),
-		UpdateRevision:       br.Status.UpdateRevision,
-		StableRevision:       br.Status.StableRevision,
+		ObservedGeneration:       br.Status.ObservedGeneration,
+		ObservedWorkloadReplicas: br.Status.ObservedWorkloadReplicas,
+		ObservedRolloutID:        br.Status.ObservedRolloutID,
+		CurrentBatch:             cs.CurrentBatch,
+		UpdatedReplicas:          cs.UpdatedReplicas,
+		UpdatedReadyReplicas:     cs.UpdatedReadyReplicas,
+		NoNeedUpdateReplicas:     clonePtr(cs.NoNeedUpdateReplicas),
+		UpdateRevision:           br.Status.UpdateRevision,
+		StableRevision:           br.Status.StableRevision,
 	}
 	if cs.CurrentBatchState != "" {
 		if err := out.Status.BatchState.UnmarshalText([]byte(cs.CurrentBatchState)); err != nil {
 			return batchrelease.Release{}, &field.Error{
 				Prefix: prefix, Field: "status.canaryStatus.batchState", Value: strconv.Quote(cs.CurrentBatchState),
 				Detail: `supported values: "Upgrading", "Verifying", "Ready"`, Err: field.ErrUnsupported,
+			}
+		}
+	}
+	if br.Status.Phase != "" {
+		if err := out.Status.Phase.UnmarshalText([]byte(br.Status.Phase)); err != nil {
+			return batchrelease.Release{}, &field.Error{
+				Prefix: prefix, Field: "status.phase", Value: strconv.Quote(br.Status.Phase),
+				Detail: `supported values: "Preparing", "Progressing", "Finalizing", "Completed"`, Err: field.ErrUnsupported,
 			}
 		}
 	}

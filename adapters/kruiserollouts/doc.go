@@ -10,6 +10,10 @@
 //	br, err := kruiserollouts.ConvertBatchRelease(objs.BatchReleases[0])
 //	w, err := kruiserollouts.CloneSet(objs.CloneSets[0])       // or Deployment, StatefulSet, AdvancedStatefulSet
 //	err = kruiserollouts.Pods(&w, objs.Pods, br.RolloutID)     // counts taken from the pods, if any
+//	w.Controlled = kruiserollouts.ControlledBy(objs.CloneSets[0], objs.BatchReleases[0])
+//
+// For the Canary style, CanaryDeployment reads the extra canary
+// Deployment into the stable Deployment's Workload.Canary.
 //
 // The Rollout and BatchRelease types are this package's own mirror of
 // the CRDs' JSON (api/v1beta1 of github.com/openkruise/rollouts v0.6.3),

@@ -218,9 +218,9 @@ func ExamplePods() {
 		panic(err)
 	}
 	err = kruiserollouts.Pods(&w, pods, "v2")
-	fmt.Println(w.Status.UpdatedReadyReplicas, *w.Status.RolloutIDLabeled, *w.Status.NoNeedUpdateLabeled, err)
+	fmt.Println(w.Status.UpdatedReadyReplicas, w.Status.Pods.Listed, w.Status.Pods.RolloutIDLabeled, w.Status.Pods.NoNeedUpdate, err)
 	// Output:
-	// 1 2 1 <nil>
+	// 1 3 2 1 <nil>
 }
 
 func ExampleWorkloadKind() {
@@ -236,4 +236,38 @@ func ExampleWorkloadKind() {
 	// CloneSet <nil>
 	// AdvancedStatefulSet <nil>
 	// Kind(0) spec.workloadRef.kind: "apps/v1/DaemonSet": supported workloads: apps/v1 Deployment or StatefulSet, apps.kruise.io/v1alpha1 CloneSet, apps.kruise.io/v1alpha1 or v1beta1 StatefulSet
+}
+
+// A workload is controlled by the BatchRelease whose UID its control-info
+// annotation (or its controller owner reference) holds.
+func ExampleControlledBy() {
+	br := &kruiserollouts.BatchRelease{ObjectMeta: metav1.ObjectMeta{Name: "demo", UID: "0f3e8a5d"}}
+	cs := &kruise.CloneSet{ObjectMeta: metav1.ObjectMeta{Name: "demo", Annotations: map[string]string{
+		kruiserollouts.ControlInfoAnnotation: `{"apiVersion":"rollouts.kruise.io/v1beta1","kind":"BatchRelease","name":"demo","uid":"0f3e8a5d","controller":true}`,
+	}}}
+	fmt.Println(kruiserollouts.ControlledBy(cs, br))
+	br.UID = "another"
+	fmt.Println(kruiserollouts.ControlledBy(cs, br))
+	// Output:
+	// true
+	// false
+}
+
+// The Canary style's extra Deployment, attached to the stable one.
+func ExampleCanaryDeployment() {
+	stableReplicas, canaryReplicas := int32(10), int32(2)
+	stable := &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Name: "web"}, Spec: appsv1.DeploymentSpec{Replicas: &stableReplicas}}
+	canary := &appsv1.Deployment{
+		ObjectMeta: metav1.ObjectMeta{Name: "web-7d9c4", Labels: map[string]string{kruiserollouts.CanaryDeploymentLabel: "web"}},
+		Spec:       appsv1.DeploymentSpec{Replicas: &canaryReplicas},
+		Status:     appsv1.DeploymentStatus{Replicas: 2, AvailableReplicas: 1},
+	}
+	w, err := kruiserollouts.Deployment(stable)
+	if err != nil {
+		panic(err)
+	}
+	w.Canary, err = kruiserollouts.CanaryDeployment(canary, nil, "")
+	fmt.Println(w.Replicas, w.Canary.Name, w.Canary.Replicas, w.Canary.StatusReplicas, w.Canary.AvailableReplicas, err)
+	// Output:
+	// 10 web-7d9c4 2 2 1 <nil>
 }

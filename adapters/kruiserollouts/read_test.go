@@ -7,6 +7,9 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/rolloutmath/rolloutmath/field"
 	"github.com/rolloutmath/rolloutmath/intorpercent"
@@ -50,7 +53,7 @@ func TestReadCloneSetList(t *testing.T) {
 	wantRollout := batchrelease.Rollout{
 		Name:         "rollouts-demo",
 		WorkloadKind: batchrelease.CloneSet,
-		Canary: &batchrelease.Strategy{Steps: []batchrelease.Step{
+		Canary: &batchrelease.Strategy{Steps: []batchrelease.CanaryStep{
 			{Replicas: ios("20%")},
 			{Replicas: ios("50%"), Pause: batchrelease.Pause{Duration: ptr[int32](60)}},
 			{Replicas: ios("100%")},
@@ -77,12 +80,14 @@ func TestReadCloneSetList(t *testing.T) {
 		BatchPartition: ptr[int32](0),
 		RollingStyle:   batchrelease.Partition,
 		Status: batchrelease.ReleaseStatus{
-			ObservedGeneration:   1,
-			BatchState:           batchrelease.Ready,
-			UpdatedReplicas:      2,
-			UpdatedReadyReplicas: 2,
-			UpdateRevision:       "echoserver-6d7b9c5f4f",
-			StableRevision:       "echoserver-5c8b7f6d9",
+			Phase:                    batchrelease.Progressing,
+			ObservedWorkloadReplicas: 10,
+			ObservedGeneration:       1,
+			BatchState:               batchrelease.Ready,
+			UpdatedReplicas:          2,
+			UpdatedReadyReplicas:     2,
+			UpdateRevision:           "echoserver-6d7b9c5f4f",
+			StableRevision:           "echoserver-5c8b7f6d9",
 		},
 	}
 	if d := cmp.Diff(wantRelease, br); d != "" {
@@ -114,6 +119,82 @@ func TestReadCloneSetList(t *testing.T) {
 	if d := cmp.Diff(wantWorkload, w); d != "" {
 		t.Errorf("CloneSet (-want +got):\n%s", d)
 	}
+	if !ControlledBy(objs.CloneSets[0], objs.BatchReleases[0]) {
+		t.Errorf("ControlledBy: the CloneSet's control-info annotation names the BatchRelease's UID, want true")
+	}
+	if ControlledBy(objs.CloneSets[0], &BatchRelease{}) {
+		t.Errorf("ControlledBy(a BatchRelease without UID) = true, want false")
+	}
+}
+
+// TestRollbackInBatchAnnotation: any value but "" asks for a rollback in
+// batches, as the executor tests it.
+func TestRollbackInBatchAnnotation(t *testing.T) {
+	for _, tc := range []struct {
+		annotations map[string]string
+		want        bool
+	}{
+		{nil, false},
+		{map[string]string{RollbackInBatchAnnotation: ""}, false},
+		{map[string]string{RollbackInBatchAnnotation: "true"}, true},
+		{map[string]string{RollbackInBatchAnnotation: "false"}, true},
+	} {
+		br := &BatchRelease{}
+		br.Annotations = tc.annotations
+		br.Spec.WorkloadRef = ObjectRef{APIVersion: "apps.kruise.io/v1alpha1", Kind: "CloneSet", Name: "c"}
+		got, err := ConvertBatchRelease(br)
+		if err != nil || got.RollbackInBatch != tc.want {
+			t.Errorf("annotations %v: RollbackInBatch %v, err %v; want %v", tc.annotations, got.RollbackInBatch, err, tc.want)
+		}
+	}
+}
+
+// TestPodsCounts: terminating pods are listed but not counted; the
+// no-need-update label counts only at the update revision; rolloutID ""
+// counts no labels; a nil pod is an error.
+func TestPodsCounts(t *testing.T) {
+	now := metav1.Now()
+	mk := func(rev string, ready, terminating bool, labels ...string) *corev1.Pod {
+		p := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{appsv1.DefaultDeploymentUniqueLabelKey: rev}}}
+		for i := 0; i+1 < len(labels); i += 2 {
+			p.Labels[labels[i]] = labels[i+1]
+		}
+		if terminating {
+			p.DeletionTimestamp = &now
+		}
+		if ready {
+			p.Status.Conditions = []corev1.PodCondition{{Type: corev1.PodReady, Status: corev1.ConditionTrue}}
+		}
+		return p
+	}
+	pods := []*corev1.Pod{
+		mk("new1", true, false, RolloutIDLabel, "r", NoNeedUpdateLabel, "r"),
+		mk("new1", true, true, RolloutIDLabel, "r", NoNeedUpdateLabel, "r"),
+		mk("old0", true, false, RolloutIDLabel, "r", NoNeedUpdateLabel, "r"),
+		mk("new1", false, false, RolloutIDLabel, "other"),
+	}
+	w := batchrelease.Workload{Kind: batchrelease.AdvancedStatefulSet, Status: batchrelease.WorkloadStatus{UpdateRevision: "db-new1", UpdatedReadyReplicas: 7}}
+	if err := Pods(&w, pods, "r"); err != nil {
+		t.Fatal(err)
+	}
+	want := batchrelease.PodCounts{Listed: 4, RolloutIDLabeled: 2, NoNeedUpdate: 1}
+	if w.Status.Pods == nil || *w.Status.Pods != want || w.Status.UpdatedReadyReplicas != 1 {
+		t.Errorf("Pods: counts %+v, updatedReady %d; want %+v, 1", w.Status.Pods, w.Status.UpdatedReadyReplicas, want)
+	}
+	c := batchrelease.Workload{Kind: batchrelease.CloneSet, Status: batchrelease.WorkloadStatus{UpdateRevision: "cs-new1", UpdatedReadyReplicas: 7}}
+	if err := Pods(&c, pods, ""); err != nil {
+		t.Fatal(err)
+	}
+	if *c.Status.Pods != (batchrelease.PodCounts{Listed: 4}) || c.Status.UpdatedReadyReplicas != 7 {
+		t.Errorf("Pods(rolloutID \"\") on a CloneSet: counts %+v, updatedReady %d; want only Listed 4, and the status's 7 kept", *c.Status.Pods, c.Status.UpdatedReadyReplicas)
+	}
+	err := Pods(&c, []*corev1.Pod{nil}, "r")
+	if err == nil || err.Error() != "kruiserollouts: pods[0]: must not be nil" || !errors.Is(err, field.ErrRequired) {
+		t.Errorf("Pods(nil pod) = %v", err)
+	}
+	if none := (batchrelease.Workload{}); Pods(&none, nil, "r") != nil || none.Status.Pods != nil {
+		t.Errorf("Pods(no pods) set counts")
+	}
 }
 
 // TestReadDeploymentDocuments reads a Rollout with traffic, matches and
@@ -137,7 +218,7 @@ func TestReadDeploymentDocuments(t *testing.T) {
 		Name:         "web",
 		WorkloadKind: batchrelease.Deployment,
 		Canary: &batchrelease.Strategy{
-			Steps: []batchrelease.Step{
+			Steps: []batchrelease.CanaryStep{
 				{Replicas: ioi(1), Traffic: ptr("5%"), Pause: batchrelease.Pause{Duration: ptr[int32](300)}},
 				{Replicas: ioi(3), Matches: ro.Canary.Steps[1].Matches},
 				{Replicas: ios("50%")},
@@ -264,6 +345,13 @@ func TestConvertErrors(t *testing.T) {
 	wantText = `kruiserollouts: invalid BatchRelease "b": status.canaryStatus.batchState: "Done": supported values: "Upgrading", "Verifying", "Ready"`
 	if err == nil || err.Error() != wantText {
 		t.Errorf("ConvertBatchRelease(Done) = %v\nwant %s", err, wantText)
+	}
+	state.Status.CanaryStatus.CurrentBatchState = ""
+	state.Status.Phase = "Healthy"
+	_, err = ConvertBatchRelease(state)
+	wantText = `kruiserollouts: invalid BatchRelease "b": status.phase: "Healthy": supported values: "Preparing", "Progressing", "Finalizing", "Completed"`
+	if err == nil || err.Error() != wantText || !errors.Is(err, field.ErrUnsupported) {
+		t.Errorf("ConvertBatchRelease(Healthy) = %v\nwant %s", err, wantText)
 	}
 
 	for _, tc := range []struct {

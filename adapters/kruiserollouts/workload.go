@@ -11,6 +11,7 @@ import (
 	kruisebeta "github.com/openkruise/kruise-api/apps/v1beta1"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/rolloutmath/rolloutmath/field"
 	"github.com/rolloutmath/rolloutmath/intorpercent"
@@ -202,63 +203,135 @@ func annotationError(prefix, key string, err error) error {
 	}
 }
 
-// Pods sets, on w, the counts a release takes from the workload's pods
-// (those the workload owns; the caller selects them): how many
-// non-terminating pods carry rollouts.kruise.io/rollout-id = rolloutID
-// (Status.RolloutIDLabeled, which the batch readiness check compares
-// with the planned updated pods), how many non-terminating pods at
-// the update revision carry rollouts.kruise.io/no-need-update =
-// rolloutID (Status.NoNeedUpdateLabeled, a rollback in batches), and,
-// for StatefulSets of either kind, status.updatedReadyReplicas counted
-// as kruise-rollout counts it: non-terminating pods at the update
-// revision (pod-template-hash or controller-revision-hash a suffix of
-// it) whose Ready condition is True.
+// Pods sets, on w, what a release reads from the workload's pods (those
+// the workload owns; the caller selects them): Status.Pods counts the
+// pods listed (terminating ones included), the non-terminating pods
+// carrying rollouts.kruise.io/rollout-id = rolloutID (which the batch
+// readiness check compares with the planned updated pods) and the
+// non-terminating pods at the update revision carrying
+// rollouts.kruise.io/no-need-update = rolloutID (a rollback in batches);
+// for StatefulSets of either kind it also sets
+// Status.UpdatedReadyReplicas as kruise-rollout counts it:
+// non-terminating pods at the update revision (pod-template-hash or
+// controller-revision-hash a suffix of it) whose Ready condition is
+// True.
 // Upstream: batchLabelSatisfied (pkg/controller/batchrelease/context),
 // countAndUpdateNoNeedUpdateReplicas (control/partitionstyle), the
 // StatefulSet partition-style controller's BuildController, and
 // IsConsistentWithRevision (pkg/util/pod_utils.go).
 //
-// With no pods, the counts stay nil (kruise-rollout skips the label
-// check when it has no pods). The error, a *field.Error wrapping
-// field.ErrRequired, reports a nil pod; a count beyond int32 wraps
-// field.ErrRange.
+// kruise-rollout lists the pods only when the release has a rolloutID
+// (and, for a StatefulSet, to count its updated ready pods), so call
+// Pods with the release's rolloutID; with rolloutID "" the label counts
+// are 0 and the label check is skipped anyway. With no pods w.Status.Pods
+// stays nil. The error, a *field.Error wrapping field.ErrRequired,
+// reports a nil pod; more pods than an int32 counts wrap field.ErrRange.
 func Pods(w *batchrelease.Workload, pods []*corev1.Pod, rolloutID string) error {
 	if len(pods) == 0 {
 		return nil
 	}
-	var labeled, noNeed, ready int64
+	counts, ready, err := countPods(pods, rolloutID, w.Status.UpdateRevision)
+	if err != nil {
+		return err
+	}
+	w.Status.Pods = &counts
+	if w.Kind == batchrelease.StatefulSet || w.Kind == batchrelease.AdvancedStatefulSet {
+		w.Status.UpdatedReadyReplicas = ready
+	}
+	return nil
+}
+
+// countPods counts pods as Pods describes, and the ready ones at
+// revision.
+func countPods(pods []*corev1.Pod, rolloutID, revision string) (batchrelease.PodCounts, int32, error) {
+	if int64(len(pods)) > math.MaxInt32 {
+		return batchrelease.PodCounts{}, 0, &field.Error{Prefix: "kruiserollouts", Field: "pods", Value: strconv.Itoa(len(pods)), Detail: "more pods than an int32 counts", Err: field.ErrRange}
+	}
+	c := batchrelease.PodCounts{Listed: int32(len(pods))}
+	var ready int32
 	for i, p := range pods {
 		if p == nil {
-			return &field.Error{Prefix: "kruiserollouts", Field: fmt.Sprintf("pods[%d]", i), Detail: "must not be nil", Err: field.ErrRequired}
+			return batchrelease.PodCounts{}, 0, &field.Error{Prefix: "kruiserollouts", Field: fmt.Sprintf("pods[%d]", i), Detail: "must not be nil", Err: field.ErrRequired}
 		}
 		if p.DeletionTimestamp != nil {
 			continue
 		}
 		if rolloutID != "" && p.Labels[RolloutIDLabel] == rolloutID {
-			labeled++
+			c.RolloutIDLabeled++
 		}
-		if !atRevision(p.Labels, w.Status.UpdateRevision) {
+		if !atRevision(p.Labels, revision) {
 			continue
 		}
 		if rolloutID != "" && p.Labels[NoNeedUpdateLabel] == rolloutID {
-			noNeed++
+			c.NoNeedUpdate++
 		}
 		if podReady(p) {
 			ready++
 		}
 	}
-	if int64(len(pods)) > math.MaxInt32 {
-		return &field.Error{Prefix: "kruiserollouts", Field: "pods", Value: strconv.Itoa(len(pods)), Detail: "more pods than an int32 counts", Err: field.ErrRange}
+	return c, ready, nil
+}
+
+// ControlInfoAnnotation is the workload annotation in which a
+// BatchRelease records that it controls the workload (its controller
+// owner reference, as JSON).
+const ControlInfoAnnotation = "batchrelease.rollouts.kruise.io/control-info"
+
+// ControlledBy reports whether br controls the workload obj, as
+// kruise-rollout decides it: obj's controller owner reference, or the
+// owner reference in its batchrelease.rollouts.kruise.io/control-info
+// annotation, has br's UID. Set batchrelease.Workload.Controlled from it.
+// Upstream: IsControlledByBatchRelease, control/util.go.
+func ControlledBy(obj metav1.Object, br *BatchRelease) bool {
+	if obj == nil || br == nil {
+		return false
 	}
-	if rolloutID != "" {
-		l, n := int32(labeled), int32(noNeed)
-		w.Status.RolloutIDLabeled = &l
-		w.Status.NoNeedUpdateLabeled = &n
+	if owner := metav1.GetControllerOfNoCopy(obj); owner != nil && owner.UID == br.UID {
+		return true
 	}
-	if w.Kind == batchrelease.StatefulSet || w.Kind == batchrelease.AdvancedStatefulSet {
-		w.Status.UpdatedReadyReplicas = int32(ready)
+	if info := obj.GetAnnotations()[ControlInfoAnnotation]; info != "" {
+		var ref metav1.OwnerReference
+		if err := json.Unmarshal([]byte(info), &ref); err == nil && ref.UID == br.UID {
+			return true
+		}
 	}
-	return nil
+	return false
+}
+
+// CanaryDeploymentLabel is the label kruise-rollout's Canary style puts
+// on the extra canary Deployment, whose value is the stable Deployment's
+// name.
+const CanaryDeploymentLabel = "rollouts.kruise.io/canary-deployment"
+
+// CanaryDeployment returns the extra canary Deployment of the Canary
+// style (the one labelled rollouts.kruise.io/canary-deployment = the
+// stable Deployment's name, not being deleted; the caller picks it) as a
+// release reads it: name, generations, spec.replicas (nil is 1),
+// status.replicas and availableReplicas, and, when pods are given (the
+// canary Deployment's own), their counts as Pods makes them. Set
+// batchrelease.Workload.Canary of the stable Deployment's workload to it.
+// Upstream: the canary-style controller (control/canarystyle/deployment).
+// The error reports a nil d or a nil pod.
+func CanaryDeployment(d *appsv1.Deployment, pods []*corev1.Pod, rolloutID string) (*batchrelease.CanaryDeployment, error) {
+	if d == nil {
+		return nil, &field.Error{Prefix: "kruiserollouts", Field: "deployment", Detail: "must not be nil", Err: field.ErrRequired}
+	}
+	c := &batchrelease.CanaryDeployment{
+		Name:               d.Name,
+		Generation:         d.Generation,
+		ObservedGeneration: d.Status.ObservedGeneration,
+		Replicas:           replicas(d.Spec.Replicas),
+		StatusReplicas:     d.Status.Replicas,
+		AvailableReplicas:  d.Status.AvailableReplicas,
+	}
+	if len(pods) > 0 {
+		counts, _, err := countPods(pods, rolloutID, "")
+		if err != nil {
+			return nil, err
+		}
+		c.Pods = &counts
+	}
+	return c, nil
 }
 
 // atRevision reports whether a pod with these labels is at revision, as

@@ -97,6 +97,9 @@ func genMeta(t *rapid.T) metav1.ObjectMeta {
 	}
 	if rapid.Bool().Draw(t, "annotations") {
 		m.Annotations = map[string]string{"note": rapid.String().Draw(t, "note")}
+		if v := rapid.SampledFrom([]string{"-", "", "true", "false"}).Draw(t, "rollbackInBatch"); v != "-" {
+			m.Annotations[kruiserollouts.RollbackInBatchAnnotation] = v
+		}
 	}
 	if rapid.Bool().Draw(t, "finalizers") {
 		m.Finalizers = []string{"rollouts.kruise.io/rollout"}
@@ -297,7 +300,7 @@ func genBatchRelease(t *rapid.T) *v1beta1.BatchRelease {
 	s.ObservedWorkloadReplicas = rapid.Int32().Draw(t, "observedWorkloadReplicas")
 	s.CollisionCount = genInt32Ptr(t, "collisionCount")
 	s.ObservedReleasePlanHash = rapid.StringMatching(`[a-z0-9]{0,16}`).Draw(t, "planHash")
-	s.Phase = v1beta1.RolloutPhase(rapid.SampledFrom([]string{"", "Preparing", "Progressing", "Completed"}).Draw(t, "phase"))
+	s.Phase = v1beta1.RolloutPhase(rapid.SampledFrom([]string{"", "Preparing", "Progressing", "Finalizing", "Completed", "Initial"}).Draw(t, "phase"))
 	s.Message = rapid.String().Draw(t, "message")
 	return br
 }
@@ -455,7 +458,7 @@ func wantStrategy(steps []v1beta1.CanaryStep, routings int, threshold *intstr.In
 			js, _ := json.Marshal(m)
 			matches = append(matches, js)
 		}
-		s.Steps = append(s.Steps, batchrelease.Step{
+		s.Steps = append(s.Steps, batchrelease.CanaryStep{
 			Replicas: convertIntOrString(st.Replicas),
 			Traffic:  st.Traffic,
 			Matches:  matches,
@@ -683,6 +686,8 @@ func TestBatchReleaseMirrorReadsUpstreamJSON(t *testing.T) {
 			wantErr = fmt.Sprintf(`kruiserollouts: invalid BatchRelease %q: spec.releasePlan.rollingStyle: %q: supported values: "Partition", "Canary", "BlueGreen"`, up.Name, style)
 		case s.CanaryStatus.CurrentBatchState == "Done":
 			wantErr = fmt.Sprintf(`kruiserollouts: invalid BatchRelease %q: status.canaryStatus.batchState: "Done": supported values: "Upgrading", "Verifying", "Ready"`, up.Name)
+		case s.Phase == "Initial":
+			wantErr = fmt.Sprintf(`kruiserollouts: invalid BatchRelease %q: status.phase: "Initial": supported values: "Preparing", "Progressing", "Finalizing", "Completed"`, up.Name)
 		}
 		if wantErr != "" {
 			if err == nil || err.Error() != wantErr {
@@ -697,9 +702,12 @@ func TestBatchReleaseMirrorReadsUpstreamJSON(t *testing.T) {
 		wantBR := batchrelease.Release{
 			Name: up.Name, Generation: up.Generation, WorkloadKind: kind,
 			BatchPartition: p.BatchPartition, RolloutID: p.RolloutID, FailureThreshold: convertIntOrString(p.FailureThreshold),
+			// The executor tests the annotation against "".
+			RollbackInBatch: up.Annotations[v1beta1.RollbackInBatchAnnotation] != "",
 			Status: batchrelease.ReleaseStatus{
 				ObservedGeneration: s.ObservedGeneration, ObservedRolloutID: s.ObservedRolloutID,
-				CurrentBatch: s.CanaryStatus.CurrentBatch, UpdatedReplicas: s.CanaryStatus.UpdatedReplicas,
+				ObservedWorkloadReplicas: s.ObservedWorkloadReplicas,
+				CurrentBatch:             s.CanaryStatus.CurrentBatch, UpdatedReplicas: s.CanaryStatus.UpdatedReplicas,
 				UpdatedReadyReplicas: s.CanaryStatus.UpdatedReadyReplicas, NoNeedUpdateReplicas: s.CanaryStatus.NoNeedUpdateReplicas,
 				UpdateRevision: s.UpdateRevision, StableRevision: s.StableRevision,
 			},
@@ -725,6 +733,16 @@ func TestBatchReleaseMirrorReadsUpstreamJSON(t *testing.T) {
 			wantBR.Status.BatchState = batchrelease.Verifying
 		case v1beta1.ReadyBatchState:
 			wantBR.Status.BatchState = batchrelease.Ready
+		}
+		switch s.Phase {
+		case v1beta1.RolloutPhasePreparing:
+			wantBR.Status.Phase = batchrelease.Preparing
+		case v1beta1.RolloutPhaseProgressing:
+			wantBR.Status.Phase = batchrelease.Progressing
+		case v1beta1.RolloutPhaseFinalizing:
+			wantBR.Status.Phase = batchrelease.Finalizing
+		case v1beta1.RolloutPhaseCompleted:
+			wantBR.Status.Phase = batchrelease.Completed
 		}
 		sameConverted(t, "ConvertBatchRelease", got, wantBR)
 		count("BatchRelease JSON (mirror, read, convert)", "agree")
