@@ -28,7 +28,8 @@ func clonesetUpdated(t testing.TB, stable, all int32, batch intorpercent.IntOrSt
 // pods CloneSet keeps old under PercentPartition(s, R) are from s, and
 // checks the documented bound (docs/batchrelease.md): exact for R <= 100,
 // strictly less than R/100 pods for every R <= 1,000 (upstream's claim
-// in its unit test). It logs the largest error found.
+// in its unit test), and never more pods kept old than wanted except
+// through the "1%" fallback. It logs the largest error found.
 func TestPercentPartitionRoundTripWithinOnePercent(t *testing.T) {
 	batch := intorpercent.FromString("50%")
 	var maxErr int64
@@ -53,6 +54,9 @@ func TestPercentPartitionRoundTripWithinOnePercent(t *testing.T) {
 			}
 			if 100*d >= int64(all) {
 				t.Errorf("R=%d s=%d: kept %d, error %d not below R/100", all, s, kept, d)
+			}
+			if kept > s && (p.Str != "1%" || 100*int64(s) >= int64(all)) {
+				t.Errorf("R=%d s=%d: kept %d old pods, more than wanted, without the 1%% fallback (%s)", all, s, kept, p.Str)
 			}
 			if all <= 100 && d != 0 {
 				t.Errorf("R=%d s=%d: kept %d, want exactly %d for R <= 100", all, s, kept, s)
