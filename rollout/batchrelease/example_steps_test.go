@@ -298,3 +298,27 @@ func ExampleReconcileOldReplicaSets() {
 	// Output:
 	// ScaleUpOldReplicaSet web-v1 3 -> 7
 }
+
+func ExampleReleaseFor() {
+	twenty, half, all, minute := intorpercent.FromString("20%"), intorpercent.FromString("50%"), intorpercent.FromString("100%"), int32(60)
+	ro := &batchrelease.Rollout{Name: "demo", WorkloadKind: batchrelease.CloneSet, CurrentStepIndex: 2,
+		Canary: &batchrelease.Strategy{Steps: []batchrelease.CanaryStep{
+			{Replicas: &twenty, Pause: batchrelease.Pause{Duration: &minute}}, {Replicas: &half}, {Replicas: &all}}}}
+	rel, err := batchrelease.ReleaseFor(ro)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(rel.Batches, *rel.BatchPartition, rel.RollingStyle)
+	// Output:
+	// [{20%} {50%} {100%}] 1 Partition
+}
+
+func ExampleRollingStyleOf() {
+	ro := &batchrelease.Rollout{WorkloadKind: batchrelease.CloneSet, Canary: &batchrelease.Strategy{EnableExtraWorkloadForCanary: true}}
+	// The Rollout writes Canary; the BatchRelease controller releases a
+	// CloneSet by its partition all the same.
+	fmt.Println(batchrelease.RollingStyleOf(ro), batchrelease.ValidationStyle(ro))
+	// Output:
+	// Canary Partition
+}

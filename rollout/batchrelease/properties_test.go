@@ -2,7 +2,9 @@ package batchrelease
 
 import (
 	"encoding/json"
+	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -276,4 +278,72 @@ func TestAdvancedRoundInputOrderNeverMatters(t *testing.T) {
 			t.Fatalf("sizes depend on order")
 		}
 	})
+}
+
+// TestSimulatedBatchesEndAtBatchReplicas runs whole CloneSet releases of
+// random sizes and plans and checks that each batch becomes ready with
+// exactly the updated pods its context wants (BatchReplicas, read back
+// through the percent partition, which is exact for R <= 100), that the
+// release completes, and that the order of the pods passed in changes
+// nothing in the batch table.
+func TestSimulatedBatchesEndAtBatchReplicas(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		replicas := rapid.IntRange(1, 30).Draw(t, "replicas")
+		n := rapid.IntRange(1, 4).Draw(t, "batches")
+		rel := &Release{Name: "demo", RolloutID: rapid.SampledFrom([]string{"", "v2"}).Draw(t, "rolloutID")}
+		prev := int32(0)
+		for i := range n {
+			p := rapid.Int32Range(prev+1, 100).Draw(t, "percent")
+			if i == n-1 {
+				p = 100
+			}
+			prev = p
+			if p >= 100 {
+				p = 100
+			}
+			rel.Batches = append(rel.Batches, Batch{CanaryReplicas: intorpercent.FromString(itoa(p) + "%")})
+			if p == 100 {
+				break
+			}
+		}
+		cs, pods, revs := demoCloneSet(t, replicas)
+		cfg := Config{Start: simStart, ReadyDelay: time.Duration(rapid.IntRange(0, 30).Draw(t, "readyDelay")) * time.Second, MaxSyncs: 3000}
+		tr, err := Simulate(rel, cs, pods, revs, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tr.Outcome != OutcomeComplete {
+			t.Fatalf("outcome %v after %d syncs", tr.Outcome, tr.Syncs)
+		}
+		seen := 0
+		for _, s := range tr.Steps {
+			if s.State != Ready || s.Phase != Progressing || int(s.Batch) != seen {
+				continue
+			}
+			want, _ := BatchReplicas(rel, int32(replicas), s.Batch)
+			if s.Updated != want || s.UpdatedReady != want {
+				t.Fatalf("batch %d ready with %d updated (%d ready), BatchReplicas %d", s.Batch, s.Updated, s.UpdatedReady, want)
+			}
+			seen++
+		}
+		if seen != len(rel.Batches) {
+			t.Fatalf("%d of %d batches seen ready", seen, len(rel.Batches))
+		}
+		perm := rapid.Permutation(pods).Draw(t, "podOrder")
+		tr2, err := Simulate(rel, cs, perm, revs, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if table(tr) != table(tr2) {
+			t.Fatalf("pod order changed the batch table:\n%s\n%s", table(tr), table(tr2))
+		}
+	})
+}
+
+func table(tr Trace) string {
+	var b strings.Builder
+	for _, s := range tr.Steps {
+		fmt.Fprintf(&b, "%d %v %d %v %d %d %d %d %s\n", s.Sync, s.Phase, s.Batch, s.State, s.Pods, s.Updated, s.UpdatedReady, s.Ready, s.Partition)
+	}
+	return b.String()
 }
