@@ -478,9 +478,8 @@ func (r *reconcile) initialize() {
 					w.Status.Pods.NoNeedUpdate += toLabel
 				}
 				// Upstream returns an error after labelling: the phase
-				// stays Preparing and the next reconcile counts again.
-				r.p.n32[1] = atRevision
-				st.NoNeedUpdateReplicas = &r.p.n32[1]
+				// stays Preparing, noNeedUpdateReplicas is not written,
+				// and the next reconcile counts again.
 				r.why.initWait = true
 				return
 			}
@@ -659,7 +658,8 @@ func (r *reconcile) upgradeBatch() bool {
 
 // labelPods is PatchPodBatchLabel counted: the pods at the update
 // revision not yet labelled with the rollout id, up to what the batches
-// so far plan (the positive increments of BatchReplicas).
+// so far plan (the positive increments of BatchReplicas). Pods are
+// counted, not chosen: which pod gets which batch id is the caller's.
 func (r *reconcile) labelPods() {
 	c := &r.ctx
 	pods := r.w.Status.Pods
@@ -676,9 +676,16 @@ func (r *reconcile) labelPods() {
 		}
 		prev = b
 	}
+	// The pods the patcher may label: every pod at the update revision,
+	// or, when rolling back in batches, those that needed the update plus
+	// as many of the N that did not as the plan asks beyond them
+	// (FilterPodsForUnorderedUpdate, labelpatch/filter.go).
 	eligible := int64(r.w.Status.UpdatedReplicas)
-	if c.NoNeedUpdatedReplicas != nil {
-		eligible -= int64(*c.NoNeedUpdatedReplicas)
+	if nn := c.NoNeedUpdatedReplicas; nn != nil && *nn > 0 {
+		n := int64(*nn)
+		if need := int64(c.DesiredUpdatedReplicas) - n; need > 0 {
+			eligible = max(eligible-n, 0) + min(max(int64(c.PlannedUpdatedReplicas)-need, 0), n)
+		}
 	}
 	n := min(planned, eligible) - int64(pods.RolloutIDLabeled)
 	if n <= 0 {
