@@ -288,6 +288,7 @@ func (r *reconcile) run() {
 		r.why.reset = true
 	}
 	if r.syncStatusBeforeExecuting(before) {
+		r.why.stopped = true
 		r.writeStatus(before)
 		return
 	}
@@ -723,4 +724,5 @@ func (r *reconcile) finalize() {
 		r.act(a)
 	}
 	st.Phase = Completed
+	r.why.finalized = true
 }

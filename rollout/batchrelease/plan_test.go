@@ -239,3 +239,52 @@ func TestJSONUsesCRDNamesAndEnumNames(t *testing.T) {
 	}
 	_ = intorpercent.FromInt
 }
+
+// TestPlanSpecialCases covers what the executor checks before it runs a
+// phase: each row names the case, the status after, and the reason.
+func TestPlanSpecialCases(t *testing.T) {
+	base := func() (*Release, *Workload) {
+		w := workload(CloneSet, 10, 2, 2)
+		w.Partition = isp("80%")
+		return progressing(releaseOf("20%", "100%"), w, 0, Ready), w
+	}
+	tests := []struct {
+		name   string
+		change func(*Release, *Workload)
+		check  func(Sync) bool
+		reason string
+	}{
+		{"completed", func(r *Release, _ *Workload) { r.Status.Phase = Completed },
+			func(s Sync) bool { return len(s.Actions) == 0 }, "the release plan is completed: nothing to do"},
+		{"workload scaled", func(_ *Release, w *Workload) { w.Replicas = 12 },
+			func(s Sync) bool {
+				return s.Release.Status.BatchState == Upgrading && s.Release.Status.ObservedWorkloadReplicas == 12 && kinds(s) == "WriteStatus"
+			}, "the workload's replicas changed: redo the current batch (status written; requeue)"},
+		{"template changed", func(_ *Release, w *Workload) { w.Status.UpdateRevision = "v3" },
+			func(s Sync) bool { return s.Release.Status.UpdateRevision == "v3" && kinds(s) == "WriteStatus" },
+			`the workload's update revision changed to "v3": wait`},
+		{"still reconciling", func(_ *Release, w *Workload) { w.Generation = 3 },
+			func(s Sync) bool { return len(s.Actions) == 0 }, "the workload is still reconciling (observed generation behind): wait"},
+		{"batch beyond the plan", func(r *Release, _ *Workload) { r.Status.CurrentBatch = 2 },
+			func(s Sync) bool { return s.Release.Status.Phase == Preparing && s.Release.Status.CurrentBatch == 0 },
+			"the current batch is beyond the plan: start over"},
+		{"no batch partition", func(r *Release, _ *Workload) { r.BatchPartition = nil },
+			func(s Sync) bool { return s.Release.Status.Phase == Finalizing && kinds(s) == "WriteStatus" },
+			"the release plan has no batch partition or is finalizing: finalize (status written; requeue)"},
+		{"finalizing", func(r *Release, _ *Workload) { r.BatchPartition, r.Status.Phase = nil, Finalizing },
+			func(s Sync) bool {
+				return s.Release.Status.Phase == Completed && kinds(s) == "ReleaseControl WriteStatus" && s.Workload.Partition == nil && !s.Workload.Controlled
+			}, "the release plan has no batch partition or is finalizing: finalize; the release is completed: the workload is handed back"},
+	}
+	for _, tt := range tests {
+		rel, w := base()
+		tt.change(rel, w)
+		s, err := Plan(rel, w, simStart)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		if !tt.check(s) || s.Reason != tt.reason {
+			t.Errorf("%s: %s %+v\nreason %q\nwant   %q", tt.name, kinds(s), s.Release.Status, s.Reason, tt.reason)
+		}
+	}
+}
