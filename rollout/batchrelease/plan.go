@@ -639,9 +639,7 @@ func (r *reconcile) upgradeBatch() bool {
 		}
 		reached := IsCurrentMoreThanOrEqualToDesired(cur, c.DesiredPartition)
 		if r.opts.CompareDeploymentPartitionsOnReplicas {
-			a, _ := strictScaled(&cur, total, true)
-			b, _ := strictScaled(&c.DesiredPartition, total, true)
-			reached = a >= b
+			reached = NewRSReplicasLimit(cur, w.Replicas) >= NewRSReplicasLimit(c.DesiredPartition, w.Replicas)
 		}
 		if !reached {
 			w.Partition = r.p.newIOS(c.DesiredPartition)

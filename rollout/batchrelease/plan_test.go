@@ -288,3 +288,29 @@ func TestPlanSpecialCases(t *testing.T) {
 		}
 	}
 }
+
+// TestDeploymentStallsUpstream pins the two Deployment stalls of K3 and
+// the option that lifts them: ["50%", 8] and ["101%", "100%"] on small
+// Deployments never reach their last batch upstream.
+func TestDeploymentStallsUpstream(t *testing.T) {
+	for _, plan := range [][]any{{"50%", 8}, {"101%", "100%"}} {
+		for _, fix := range []bool{false, true} {
+			rel := releaseOf(plan...)
+			r := int32(10)
+			d := &AdvancedDeployment{Name: "web", Replicas: r, NewReplicaSet: "web-v2",
+				Strategy: DeploymentStrategy{RollingUpdate: &RollingUpdate{MaxSurge: isp("25%"), MaxUnavailable: isp("25%")}}}
+			rss := []ReplicaSet{{Name: "web-v1", Revision: "1", Replicas: r, StatusReplicas: r, ReadyReplicas: r, AvailableReplicas: r, DesiredReplicas: &r}}
+			tr, err := SimulateDeployment(rel, d, rss, Config{Start: simStart, MaxSyncs: 300, Options: Options{CompareDeploymentPartitionsOnReplicas: fix}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := OutcomeSyncLimit
+			if fix {
+				want = OutcomeComplete
+			}
+			if tr.Outcome != want {
+				t.Errorf("plan %v, option %v: %v, want %v", plan, fix, tr.Outcome, want)
+			}
+		}
+	}
+}
