@@ -225,7 +225,8 @@ func CanaryBatchContext(release *Release, workload *Workload) (BatchContext, err
 // int32 as upstream converts it), and for a Deployment
 // [NewRSReplicasLimit] (at most R - 1 for a percent other than "100%").
 // The failure threshold is not carried (blue-green tolerates no unready
-// pod). Upstream: CalculateBatchContext,
+// pod), nor are the pods: the blue-green control plane lists them when it
+// checks the batch (Plan does the same). Upstream: CalculateBatchContext,
 // control/bluegreenstyle/{cloneset,deployment}/control.go.
 func BlueGreenBatchContext(release *Release, workload *Workload) (BatchContext, error) {
 	if err := checkContextArgs(release, workload); err != nil {
@@ -250,7 +251,6 @@ func BlueGreenBatchContext(release *Release, workload *Workload) (BatchContext, 
 		DesiredUpdatedReplicas: planned,
 		DesiredSurge:           desired,
 		CurrentSurge:           currentSurge(workload.MaxSurge),
-		Pods:                   rolloutPods(release, workload.Status.Pods),
 	}
 	return c, nil
 }

@@ -554,6 +554,12 @@ func (r *reconcile) ensureReady() bool {
 	if !r.context() {
 		return false
 	}
+	if r.style() == BlueGreen {
+		// The blue-green control plane lists the pods and labels them
+		// here, before the check, not when it upgrades the batch.
+		r.ctx.Pods = r.w.Status.Pods
+		r.labelPods()
+	}
 	r.readiness = r.ctx.IsBatchReady()
 	if r.opts.FailureThresholdFallback && r.readiness == TooFewUpdatedReady && r.ctx.FailureThreshold == nil && r.style() != BlueGreen {
 		r.readiness = fallbackReadiness(&r.ctx, r.w.MaxUnavailable)
@@ -616,6 +622,7 @@ func (r *reconcile) upgradeBatch() bool {
 			}
 			r.act(a)
 		}
+		return true // no pod labels here (see ensureReady)
 	case w.Kind == CloneSet:
 		var d int64
 		if c.DesiredPartition.IsString {
