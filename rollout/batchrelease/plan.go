@@ -389,7 +389,7 @@ func (r *reconcile) syncStatusBeforeExecuting(before ReleaseStatus) bool {
 	case ev == eventStillReconciling:
 		r.why.special = specialUnstable
 		stop = true
-	case (ev == eventRollbackInBatch || r.rel.RollbackInBatch) && st.NoNeedUpdateReplicas == nil && progressing:
+	case (ev == eventRollbackInBatch || r.rel.RollbackInBatch) && st.NoNeedUpdateReplicas == nil && progressing && r.style() != Canary:
 		if r.w.Status.StableRevision == r.w.Status.UpdateRevision && r.rel.RollbackInBatch {
 			r.why.special = specialRollback
 			st.Phase = Preparing
@@ -400,9 +400,16 @@ func (r *reconcile) syncStatusBeforeExecuting(before ReleaseStatus) bool {
 			stop = true
 		}
 	}
-	// refreshStatus
+	// refreshStatus: the Canary style reads the canary Deployment's
+	// replicas and available replicas.
 	st.UpdatedReplicas = r.w.Status.UpdatedReplicas
 	st.UpdatedReadyReplicas = r.w.Status.UpdatedReadyReplicas
+	if r.style() == Canary {
+		st.UpdatedReplicas, st.UpdatedReadyReplicas = 0, 0
+		if c := r.w.Canary; c != nil {
+			st.UpdatedReplicas, st.UpdatedReadyReplicas = c.StatusReplicas, c.AvailableReplicas
+		}
+	}
 	st.ObservedRolloutID = r.rel.RolloutID
 	if !statusEqual(&before, st) {
 		stop = true
@@ -428,11 +435,8 @@ func (r *reconcile) initialize() {
 			w.Paused = false
 			a.MaxSurge, a.MaxUnavailable = w.MaxSurge, w.MaxUnavailable
 		case Canary:
-			if w.Canary == nil {
-				r.p.canary = CanaryDeployment{Name: w.Name + "-canary"}
-				w.Canary = &r.p.canary
-				r.act(Action{Kind: ScaleCanaryDeployment, Replicas: 0, why: actionWhy{create: true}})
-			}
+			// Taking control of the stable Deployment comes first; the
+			// canary Deployment is created after it (below).
 		default:
 			switch w.Kind {
 			case CloneSet:
@@ -459,6 +463,11 @@ func (r *reconcile) initialize() {
 		}
 		a.why = actionWhy{style: r.style(), kind: w.Kind}
 		r.act(a)
+	}
+	if r.style() == Canary && w.Canary == nil {
+		r.p.canary = CanaryDeployment{Name: w.Name + "-canary"}
+		w.Canary = &r.p.canary
+		r.act(Action{Kind: ScaleCanaryDeployment, Replicas: 0, why: actionWhy{create: true}})
 	}
 	st.StableRevision = w.Status.StableRevision
 	st.UpdateRevision = w.Status.UpdateRevision
@@ -551,8 +560,16 @@ func (r *reconcile) ensureReady() bool {
 	if replicas == 0 {
 		return true
 	}
+	if c := r.w.Canary; r.style() == Canary && c != nil && c.ObservedGeneration < c.Generation {
+		r.why.canaryWait = true
+		return false
+	}
 	if !r.context() {
 		return false
+	}
+	if r.style() == Canary {
+		// The canary control plane labels the canary pods here.
+		r.labelPods()
 	}
 	if r.style() == BlueGreen {
 		// The blue-green control plane lists the pods and labels them
@@ -668,7 +685,13 @@ func (r *reconcile) upgradeBatch() bool {
 // counted, not chosen: which pod gets which batch id is the caller's.
 func (r *reconcile) labelPods() {
 	c := &r.ctx
-	pods := r.w.Status.Pods
+	pods, updated := r.w.Status.Pods, r.w.Status.UpdatedReplicas
+	if r.style() == Canary {
+		pods, updated = nil, 0
+		if cd := r.w.Canary; cd != nil {
+			pods, updated = cd.Pods, cd.StatusReplicas
+		}
+	}
 	if c.RolloutID == "" || pods == nil || pods.Listed == 0 {
 		return
 	}
@@ -686,7 +709,7 @@ func (r *reconcile) labelPods() {
 	// or, when rolling back in batches, those that needed the update plus
 	// as many of the N that did not as the plan asks beyond them
 	// (FilterPodsForUnorderedUpdate, labelpatch/filter.go).
-	eligible := int64(r.w.Status.UpdatedReplicas)
+	eligible := int64(updated)
 	if nn := c.NoNeedUpdatedReplicas; nn != nil && *nn > 0 {
 		n := int64(*nn)
 		if need := int64(c.DesiredUpdatedReplicas) - n; need > 0 {

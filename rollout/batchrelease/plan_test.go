@@ -314,3 +314,24 @@ func TestDeploymentStallsUpstream(t *testing.T) {
 		}
 	}
 }
+
+// TestPlanCanaryStyleReadsTheCanaryDeployment checks that the Canary
+// style's status and readiness come from the canary Deployment, and that
+// it waits while the canary Deployment is still reconciling.
+func TestPlanCanaryStyleReadsTheCanaryDeployment(t *testing.T) {
+	w := workload(Deployment, 10, 0, 0)
+	w.Canary = &CanaryDeployment{Name: "web-canary", Generation: 2, ObservedGeneration: 2, Replicas: 2, StatusReplicas: 2, AvailableReplicas: 2}
+	rel := releaseOf("20%", "100%")
+	rel.RollingStyle = Canary
+	rel = progressing(rel, w, 0, Verifying)
+	rel.Status.UpdatedReplicas, rel.Status.UpdatedReadyReplicas = 2, 2
+	s, err := Plan(rel, w, simStart)
+	if err != nil || !s.Ready || s.Readiness != BatchReady {
+		t.Fatalf("canary 2/2 of 2: %v %v %q, %v", s.Ready, s.Readiness, s.Reason, err)
+	}
+	w.Canary.Generation = 3
+	s, _ = Plan(rel, w, simStart)
+	if s.Ready || s.Release.Status.BatchState != Upgrading || s.Reason != "the canary Deployment is still reconciling: wait" {
+		t.Errorf("canary reconciling: %v %v %q", s.Ready, s.Release.Status.BatchState, s.Reason)
+	}
+}
