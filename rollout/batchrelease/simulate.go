@@ -31,6 +31,41 @@ type Config struct {
 	MaxSyncs int `json:"maxSyncs,omitempty"`
 	// Options are the options of every batch release reconcile.
 	Options Options `json:"options"`
+	// Events are the user's changes, in any order, each applied just
+	// before its sync.
+	Events []Event `json:"events,omitempty"`
+}
+
+// Event is a change a user makes during a simulated release, applied
+// just before sync number Sync (from 1).
+type Event struct {
+	// Sync is the sync the change comes before.
+	Sync int `json:"sync"`
+	// Replicas, when set, scales the workload to that many replicas (an
+	// HPA or kubectl scale): the release redoes its current batch, and a
+	// Deployment's ReplicaSets are scaled in proportion.
+	Replicas *int32 `json:"replicas,omitempty"`
+}
+
+// eventsAt returns the descriptions of the events of sync k and the
+// replicas they set (the last one wins), -1 when none.
+func eventsAt(events []Event, k int) (replicas int32, ok bool) {
+	for _, e := range events {
+		if e.Sync == k && e.Replicas != nil {
+			replicas, ok = *e.Replicas, true
+		}
+	}
+	return replicas, ok
+}
+
+func checkEvents(events []Event) error {
+	for i, e := range events {
+		if e.Replicas != nil && *e.Replicas < 0 {
+			return &field.Error{Prefix: "batchrelease", Field: "config.events[" + strconv.Itoa(i) + "].replicas", Value: itoa(*e.Replicas),
+				Detail: "must not be negative", Err: field.ErrNegative}
+		}
+	}
+	return nil
 }
 
 // Outcome is how a simulation ended.
@@ -82,9 +117,10 @@ type Step struct {
 	Batch int32      `json:"batch"`
 	State BatchState `json:"state,omitempty"`
 	// Planned and Desired are the batch's planned and desired updated
-	// pods, when the reconcile computed a batch context.
-	Planned int32 `json:"planned"`
-	Desired int32 `json:"desired"`
+	// pods, when the reconcile computed a batch context (HasContext).
+	HasContext bool  `json:"hasContext,omitempty"`
+	Planned    int32 `json:"planned"`
+	Desired    int32 `json:"desired"`
 	// Actions and Reason are the batch release reconcile's.
 	Actions []Action `json:"actions,omitempty"`
 	Reason  string   `json:"reason"`
@@ -199,6 +235,9 @@ func Simulate[T any](release *Release, cs *cloneset.CloneSet[T], pods []cloneset
 	if cs == nil {
 		return tr, &field.Error{Prefix: "batchrelease", Field: "cloneSet", Detail: "must not be nil", Err: field.ErrRequired}
 	}
+	if err := checkEvents(cfg.Events); err != nil {
+		return tr, err
+	}
 	rel := *release
 	rel.Batches = slices.Clone(release.Batches)
 	if rel.BatchPartition == nil {
@@ -231,6 +270,10 @@ func Simulate[T any](release *Release, cs *cloneset.CloneSet[T], pods []cloneset
 		tr.Syncs = k
 		now := cfg.Start.Add(time.Duration(k) * cfg.Interval)
 		s.observe(now)
+		if n, ok := eventsAt(cfg.Events, k); ok {
+			s.cs.Replicas = n
+			s.cs.Generation++
+		}
 		side.advance(&rel, now)
 		w := s.workload(&rel)
 		sync, err := planner.Plan(&rel, &w, now)
@@ -254,7 +297,7 @@ func Simulate[T any](release *Release, cs *cloneset.CloneSet[T], pods []cloneset
 				Batch: rel.Status.CurrentBatch, State: rel.Status.BatchState, Actions: slices.Clone(sync.Actions), Reason: sync.Reason,
 				WorkloadWrites: writes}
 			if sync.HasContext {
-				st.Planned, st.Desired = sync.Context.PlannedUpdatedReplicas, sync.Context.DesiredUpdatedReplicas
+				st.HasContext, st.Planned, st.Desired = true, sync.Context.PlannedUpdatedReplicas, sync.Context.DesiredUpdatedReplicas
 			}
 			for i := range st.Actions {
 				st.Actions[i].Partition = clonePtrIOS(st.Actions[i].Partition)
@@ -291,9 +334,13 @@ func cloneLabels(m map[string]string) map[string]string {
 // RolloutIDLabel is the pod label kruise-rollout writes with the
 // release's rolloutID; BatchIDLabel the batch (from 1) a pod was
 // released in. Upstream: RolloutIDLabel, RolloutBatchIDLabel, api/v1beta1.
+// NoNeedUpdateLabel marks, with the rolloutID, the pods already at the
+// target revision when rolling back in batches. Upstream: NoNeedUpdatePodLabel,
+// pkg/util.
 const (
-	RolloutIDLabel = "rollouts.kruise.io/rollout-id"
-	BatchIDLabel   = "rollouts.kruise.io/rollout-batch-id"
+	RolloutIDLabel    = "rollouts.kruise.io/rollout-id"
+	BatchIDLabel      = "rollouts.kruise.io/rollout-batch-id"
+	NoNeedUpdateLabel = "rollouts.kruise.io/no-need-update"
 )
 
 // cloneSim is the simulated CloneSet and its pods.
@@ -395,6 +442,9 @@ func (s *cloneSim[T]) workload(rel *Release) Workload {
 			if !p.Terminating && p.Labels[RolloutIDLabel] == rel.RolloutID {
 				pc.RolloutIDLabeled++
 			}
+			if !p.Terminating && cloneset.IsPodAtRevision(p, st.UpdateRevision) && p.Labels[NoNeedUpdateLabel] == rel.RolloutID {
+				pc.NoNeedUpdate++
+			}
 		}
 		w.Status.Pods = &pc
 	}
@@ -421,6 +471,8 @@ func (s *cloneSim[T]) apply(sync *Sync, rel *Release) {
 			}
 		case LabelPods:
 			s.label(a.Count, rel, sync.Context.CurrentBatch)
+		case LabelNoNeedUpdatePods:
+			s.labelNoNeedUpdate(rel)
 		}
 	}
 }
@@ -449,6 +501,23 @@ func (s *cloneSim[T]) label(n int32, rel *Release, batch int32) {
 		p.Labels[RolloutIDLabel] = rel.RolloutID
 		p.Labels[BatchIDLabel] = strconv.Itoa(int(batch) + 1)
 		n--
+	}
+}
+
+// labelNoNeedUpdate marks every pod at the update revision as needing no
+// update, as markNoNeedUpdatePodsIfNeeds does.
+func (s *cloneSim[T]) labelNoNeedUpdate(rel *Release) {
+	upd := s.cs.Status.UpdateRevision
+	for i := range s.pods {
+		p := &s.pods[i]
+		if p.Terminating || !cloneset.IsPodAtRevision(p, upd) || p.Labels[NoNeedUpdateLabel] == rel.RolloutID {
+			continue
+		}
+		p.Labels = cloneLabels(p.Labels)
+		if p.Labels == nil {
+			p.Labels = map[string]string{}
+		}
+		p.Labels[NoNeedUpdateLabel] = rel.RolloutID
 	}
 }
 

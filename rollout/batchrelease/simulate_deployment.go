@@ -35,6 +35,9 @@ func SimulateDeployment(release *Release, d *AdvancedDeployment, rss []ReplicaSe
 	if err := checkAdvanced(d, rss); err != nil {
 		return tr, err
 	}
+	if err := checkEvents(cfg.Events); err != nil {
+		return tr, err
+	}
 	rel := *release
 	rel.Batches = slices.Clone(release.Batches)
 	if rel.BatchPartition == nil {
@@ -66,6 +69,12 @@ func SimulateDeployment(release *Release, d *AdvancedDeployment, rss []ReplicaSe
 		tr.Syncs = k
 		now := cfg.Start.Add(time.Duration(k) * cfg.Interval)
 		s.observe(now)
+		if n, ok := eventsAt(cfg.Events, k); ok {
+			s.d.Replicas = n
+			if s.handedBack {
+				s.d.Strategy.Partition = intorpercent.FromInt(n)
+			}
+		}
 		side.advance(&rel, now)
 		w := s.workload(&rel)
 		sync, err := planner.Plan(&rel, &w, now)
@@ -101,7 +110,7 @@ func SimulateDeployment(release *Release, d *AdvancedDeployment, rss []ReplicaSe
 				Batch: rel.Status.CurrentBatch, State: rel.Status.BatchState, Actions: slices.Clone(sync.Actions), Reason: sync.Reason,
 				WorkloadWrites: writes}
 			if sync.HasContext {
-				st.Planned, st.Desired = sync.Context.PlannedUpdatedReplicas, sync.Context.DesiredUpdatedReplicas
+				st.HasContext, st.Planned, st.Desired = true, sync.Context.PlannedUpdatedReplicas, sync.Context.DesiredUpdatedReplicas
 			}
 			for i := range st.Actions {
 				st.Actions[i].Partition = clonePtrIOS(st.Actions[i].Partition)
@@ -120,6 +129,8 @@ func SimulateDeployment(release *Release, d *AdvancedDeployment, rss []ReplicaSe
 		tr.Outcome = OutcomeSyncLimit
 	}
 	tr.Release = rel
+	// The final workload as the last sync left it, its status observed.
+	s.observe(cfg.Start.Add(time.Duration(tr.Syncs) * cfg.Interval))
 	tr.Workload = s.workload(&rel)
 	return tr, nil
 }

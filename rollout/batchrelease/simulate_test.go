@@ -18,7 +18,7 @@ var (
 
 // demoCloneSet is 10 pods at rest on nginx:1.25 and the CloneSet just
 // changed to nginx:1.26.
-func demoCloneSet(t testing.TB, replicas int) (*cloneset.CloneSet[json.RawMessage], []cloneset.Pod, []cloneset.ControllerRevision) {
+func demoCloneSet(t interface{ Fatal(...any) }, replicas int) (*cloneset.CloneSet[json.RawMessage], []cloneset.Pod, []cloneset.ControllerRevision) {
 	r1, err := cloneset.NewRevision("demo", v125, 1, 0)
 	if err != nil {
 		t.Fatal(err)
@@ -112,6 +112,12 @@ func TestSimulateDeploymentBatches(t *testing.T) {
 // 20%/50%/100% is taken of the 5 pods that need the rollback:
 // 5 + ceil(20% of 5) = 6, 5 + ceil(50% of 5) = 8, then 10.
 func TestSimulateRollbackInBatches(t *testing.T) {
+	for _, id := range []string{"", "r2"} {
+		t.Run("rolloutID="+id, func(t *testing.T) { testRollbackInBatches(t, id) })
+	}
+}
+
+func testRollbackInBatches(t *testing.T, rolloutID string) {
 	r1, _ := cloneset.NewRevision("demo", v125, 1, 0)
 	r2, _ := cloneset.NewRevision("demo", v126, 2, 0)
 	var pods []cloneset.Pod
@@ -130,6 +136,7 @@ func TestSimulateRollbackInBatches(t *testing.T) {
 		UpdatedReadyReplicas: 5, UpdatedAvailableReplicas: 5, CurrentRevision: r1.Name, UpdateRevision: r2.Name}
 	rel := releaseOf("20%", "50%", "100%")
 	rel.RollbackInBatch = true
+	rel.RolloutID = rolloutID
 	rel.BatchPartition = i32(0)
 	rel.Status = ReleaseStatus{Phase: Progressing, BatchState: Upgrading, ObservedWorkloadReplicas: 10,
 		UpdateRevision: r2.Name, StableRevision: r1.Name, UpdatedReplicas: 5, UpdatedReadyReplicas: 5}
@@ -146,4 +153,46 @@ func TestSimulateRollbackInBatches(t *testing.T) {
 		t.Fatalf("outcome %v after %d syncs", tr.Outcome, tr.Syncs)
 	}
 	checkBatchesReached(t, tr, []int32{6, 8, 10})
+}
+
+// TestSimulateScalingDuringARelease scales the workload from 10 to 20
+// while batch 1 (50%) is under way: the release redoes the batch against
+// 20 replicas (10 updated), on a CloneSet and on a Deployment, whose
+// advanced controller first spreads the new replicas in proportion.
+func TestSimulateScalingDuringARelease(t *testing.T) {
+	twenty := int32(20)
+	events := []Event{{Sync: 14, Replicas: &twenty}}
+	cs, pods, revs := demoCloneSet(t, 10)
+	rel := releaseOf("20%", "50%", "100%")
+	tr, err := Simulate(rel, cs, pods, revs, Config{Start: simStart, ReadyDelay: 10 * time.Second, Events: events})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr.Outcome != OutcomeComplete {
+		t.Fatalf("CloneSet: %v\n%s", tr.Outcome, tr.String())
+	}
+	checkBatchesReached(t, tr, []int32{2, 10, 20})
+
+	d := &AdvancedDeployment{Name: "web", Replicas: 10, NewReplicaSet: "web-v2",
+		Strategy: DeploymentStrategy{RollingUpdate: &RollingUpdate{MaxSurge: isp("25%"), MaxUnavailable: isp("25%")}}}
+	ten := int32(10)
+	rss := []ReplicaSet{{Name: "web-v1", Revision: "1", Replicas: 10, StatusReplicas: 10, ReadyReplicas: 10, AvailableReplicas: 10, DesiredReplicas: &ten}}
+	tr, err = SimulateDeployment(rel, d, rss, Config{Start: simStart, ReadyDelay: 10 * time.Second, Events: events})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr.Outcome != OutcomeComplete {
+		t.Fatalf("Deployment: %v\n%s", tr.Outcome, tr.String())
+	}
+	t.Log("\n" + tr.String())
+	proportional := false
+	for _, s := range tr.Steps {
+		for _, w := range s.WorkloadWrites {
+			proportional = proportional || strings.Contains(w, "ScaleProportionally")
+		}
+	}
+	if !proportional {
+		t.Errorf("the Deployment was not scaled in proportion")
+	}
+	checkBatchesReached(t, tr, []int32{2, 10, 20})
 }
