@@ -28,7 +28,9 @@ const TrafficRoutingAnnotation = "rollouts.kruise.io/trafficrouting"
 type RolloutV1alpha1 struct {
 	metav1.TypeMeta   `json:",inline"`
 	metav1.ObjectMeta `json:"metadata,omitempty"`
-	Spec              struct {
+	// Spec holds the workload reference, the canary strategy and
+	// disabled.
+	Spec struct {
 		// ObjectRef.WorkloadRef is the workload released.
 		ObjectRef struct {
 			WorkloadRef *ObjectRef `json:"workloadRef,omitempty"`
@@ -41,6 +43,8 @@ type RolloutV1alpha1 struct {
 		// Disabled stops the Rollout from acting on its workload.
 		Disabled bool `json:"disabled"`
 	} `json:"spec,omitempty"`
+	// Status holds the fields of RolloutStatus that v1alpha1 has: each
+	// is the field of the same name there.
 	Status struct {
 		ObservedGeneration int64                 `json:"observedGeneration,omitempty"`
 		CanaryStatus       *CanaryStatusV1alpha1 `json:"canaryStatus,omitempty"`
@@ -75,7 +79,9 @@ type CanaryStepV1alpha1 struct {
 	Pause RolloutPause `json:"pause,omitempty"`
 }
 
-// CanaryStatusV1alpha1 is a v1alpha1 Rollout's status.canaryStatus.
+// CanaryStatusV1alpha1 is a v1alpha1 Rollout's status.canaryStatus: one
+// struct where v1beta1 has CommonStatus inside CanaryStatus; each field
+// is the CommonStatus or CanaryStatus field of the same name.
 type CanaryStatusV1alpha1 struct {
 	ObservedWorkloadGeneration int64        `json:"observedWorkloadGeneration,omitempty"`
 	ObservedRolloutID          string       `json:"observedRolloutID,omitempty"`
@@ -191,12 +197,15 @@ func (r *RolloutV1alpha1) ToV1beta1() (*Rollout, error) {
 type BatchReleaseV1alpha1 struct {
 	metav1.TypeMeta   `json:",inline"`
 	metav1.ObjectMeta `json:"metadata,omitempty"`
-	Spec              struct {
+	// Spec holds the workload reference (targetReference.workloadRef)
+	// and the release plan, whose JSON is v1beta1's.
+	Spec struct {
 		TargetRef struct {
 			WorkloadRef *ObjectRef `json:"workloadRef,omitempty"`
 		} `json:"targetReference"`
 		ReleasePlan ReleasePlan `json:"releasePlan"`
 	} `json:"spec,omitempty"`
+	// Status is as in v1beta1, less the message v1alpha1 does not have.
 	Status BatchReleaseStatus `json:"status,omitempty"`
 }
 
