@@ -12,6 +12,7 @@ import (
 	batchcontext "github.com/openkruise/rollouts/pkg/controller/batchrelease/context"
 	bgcloneset "github.com/openkruise/rollouts/pkg/controller/batchrelease/control/bluegreenstyle/cloneset"
 	bgdeployment "github.com/openkruise/rollouts/pkg/controller/batchrelease/control/bluegreenstyle/deployment"
+	canarydeployment "github.com/openkruise/rollouts/pkg/controller/batchrelease/control/canarystyle/deployment"
 	"github.com/openkruise/rollouts/pkg/controller/batchrelease/control/partitionstyle"
 	"github.com/openkruise/rollouts/pkg/controller/batchrelease/control/partitionstyle/cloneset"
 	"github.com/openkruise/rollouts/pkg/controller/batchrelease/control/partitionstyle/deployment"
@@ -530,5 +531,70 @@ func TestDeploymentBlueGreenCalculateBatchContextMatchesUpstream(t *testing.T) {
 		}
 		sameContext(t, up, &c)
 		count("Deployment blue-green style CalculateBatchContext (fake client)", "agree")
+	})
+}
+
+// TestDeploymentCanaryCalculateBatchContextMatchesUpstream drives the
+// Canary style's controller: the stable Deployment and the canary
+// Deployment it created (owned by the BatchRelease, labelled with the
+// stable's name, at the stable's template) on the fake client,
+// BuildStableController, BuildCanaryController, CalculateBatchContext;
+// the library reads the stable with Deployment and the canary with
+// CanaryDeployment (with the canary's pods) and calls CanaryBatchContext.
+func TestDeploymentCanaryCalculateBatchContextMatchesUpstream(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		r := rapid.Int32Range(0, 200).Draw(t, "replicas")
+		stable := &appsv1.Deployment{
+			TypeMeta:   metav1.TypeMeta{APIVersion: "apps/v1", Kind: "Deployment"},
+			ObjectMeta: metav1.ObjectMeta{Name: "demo", Namespace: "default", UID: "stable-uid"},
+			Spec: appsv1.DeploymentSpec{Replicas: &r, Paused: true, Template: advancedTemplate,
+				Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": "demo"}}},
+			Status: appsv1.DeploymentStatus{Replicas: r, UpdatedReplicas: r},
+		}
+		br := genRelease(t, v1beta1.ObjectRef{APIVersion: "apps/v1", Kind: "Deployment", Name: "demo"}, r)
+		br.Spec.ReleasePlan.RollingStyle = v1beta1.CanaryRollingStyle
+		cr := rapid.Int32Range(0, r+2).Draw(t, "canaryReplicas")
+		canary := &appsv1.Deployment{
+			TypeMeta: metav1.TypeMeta{APIVersion: "apps/v1", Kind: "Deployment"},
+			ObjectMeta: metav1.ObjectMeta{Name: "demo-7d9c4", Namespace: "default", UID: workloadUID,
+				Labels:          map[string]string{kruiserollouts.CanaryDeploymentLabel: "demo"},
+				OwnerReferences: []metav1.OwnerReference{*metav1.NewControllerRef(br, v1beta1.SchemeGroupVersion.WithKind("BatchRelease"))}},
+			Spec: appsv1.DeploymentSpec{Replicas: &cr, Template: advancedTemplate,
+				Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": "demo"}}},
+			Status: appsv1.DeploymentStatus{Replicas: rapid.Int32Range(0, cr+1).Draw(t, "canaryStatusReplicas")},
+		}
+		canary.Status.AvailableReplicas = rapid.Int32Range(0, canary.Status.Replicas).Draw(t, "canaryAvailable")
+		pods := genOwnedPods(t, *metav1.NewControllerRef(canary, appsv1.SchemeGroupVersion.WithKind("Deployment")), cr)
+		objs := []client.Object{stable.DeepCopy(), canary.DeepCopy()}
+		for _, p := range pods {
+			objs = append(objs, p.DeepCopy())
+		}
+		cli := fake.NewClientBuilder().WithScheme(scheme).WithObjects(objs...).Build()
+		ctrl := canarydeployment.NewController(cli, types.NamespacedName{Namespace: "default", Name: "demo"})
+		if _, err := ctrl.BuildStableController(); err != nil {
+			t.Fatalf("BuildStableController: %v", err)
+		}
+		if _, err := ctrl.BuildCanaryController(br); err != nil {
+			t.Fatalf("BuildCanaryController: %v", err)
+		}
+		up, err := ctrl.CalculateBatchContext(br)
+		if err != nil {
+			t.Fatalf("CalculateBatchContext: %v", err)
+		}
+
+		rel := libRelease(t, br)
+		w, err := kruiserollouts.Deployment(stable)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if w.Canary, err = kruiserollouts.CanaryDeployment(canary, owned(pods), rel.RolloutID); err != nil {
+			t.Fatal(err)
+		}
+		c, err := batchrelease.CanaryBatchContext(&rel, &w)
+		if err != nil {
+			t.Fatalf("CanaryBatchContext: %v", err)
+		}
+		sameContext(t, up, &c)
+		count("Deployment canary style CalculateBatchContext (fake client)", "agree")
 	})
 }
