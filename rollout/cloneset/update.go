@@ -309,10 +309,7 @@ func (u *updater[T]) run() (UpdateDecision, error) {
 		target = u.revs.current()
 	}
 	u.d.Target = target
-	cands, err := sortUpdateIndexes(cs.UpdateStrategy, u.pods, UpdateCandidates(u.pods, update, d.UpdateNum), u.opts.UpdateOrder)
-	if err != nil {
-		return UpdateDecision{}, err
-	}
+	cands := sortUpdateIndexes(cs.UpdateStrategy, u.pods, UpdateCandidates(u.pods, update, d.UpdateNum), u.opts.UpdateOrder)
 	chosen := LimitUpdateIndexes(u.pods, cands, d.UpdateNum, d.UpdateMaxUnavailable, target, cs.MinReadySeconds, u.now)
 	u.d.Candidates = podNameList(u.pods, cands)
 	if k := len(chosen); k > 0 { // chosen is cands[:k]

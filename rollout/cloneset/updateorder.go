@@ -114,32 +114,30 @@ func SortUpdateIndexes(strategy UpdateStrategy, pods []Pod, candidates []int, op
 	if err := checkPods(pods); err != nil {
 		return nil, err
 	}
-	return sortUpdateIndexes(strategy, pods, candidates, opts)
-}
-
-// sortUpdateIndexes is SortUpdateIndexes on pods already checked
-// (checkPods); the candidates are checked here.
-func sortUpdateIndexes(strategy UpdateStrategy, pods []Pod, candidates []int, opts UpdateOrderOptions) ([]int, error) {
 	if err := checkCandidates(pods, candidates); err != nil {
 		return nil, err
 	}
-	out := activeOrder(pods, candidates)
+	return sortUpdateIndexes(strategy, pods, candidates, opts), nil
+}
+
+// sortUpdateIndexes is SortUpdateIndexes on pods and candidates already
+// checked (checkPods, checkCandidates), as UpdateCandidates' are.
+func sortUpdateIndexes(strategy UpdateStrategy, pods []Pod, candidates []int, opts UpdateOrderOptions) []int {
+	out, preparing := activeOrder(pods, candidates)
 	prioritySort(strategy.PriorityStrategy, opts.NoKey, pods, out)
 	if len(strategy.ScatterStrategy) > 0 {
 		out = scatterSort(strategy.ScatterStrategy, opts.Scatter, pods, out)
 	}
-	preparingUpdateFirst(pods, out)
-	return out, nil
+	if preparing {
+		preparingUpdateFirst(pods, out)
+	}
+	return out
 }
 
 // preparingUpdateFirst moves the pods in PreparingUpdate to the front of
-// idx, keeping the order within both groups: a stable partition, one
-// pass when no pod is in PreparingUpdate (the usual case).
+// idx, keeping the order within both groups: a stable partition.
 func preparingUpdateFirst(pods []Pod, idx []int) {
 	preparing := func(i int) bool { return pods[i].Lifecycle == PreparingUpdate }
-	if !slices.ContainsFunc(idx, preparing) {
-		return
-	}
 	rest := make([]int, 0, len(idx))
 	k := 0
 	for _, i := range idx { // idx[k] is written after idx[k:] is read
@@ -173,7 +171,8 @@ func checkCandidates(pods []Pod, candidates []int) error {
 }
 
 // activeOrder returns candidates (indices into pods, checked) sorted by
-// compareActive, as a new slice.
+// compareActive, as a new slice, and whether one of them is in
+// PreparingUpdate.
 //
 // The sort runs over a key per candidate that holds no pointers (so the
 // garbage collector never scans the key array) and compares integers:
@@ -182,20 +181,21 @@ func checkCandidates(pods []Pod, candidates []int) error {
 // prefer when both times have one, or an instant more than about 285
 // years from 1970) sends the whole sort to compareActive itself, so the
 // order is compareActive's either way.
-func activeOrder(pods []Pod, candidates []int) []int {
-	out := make([]int, len(candidates))
+func activeOrder(pods []Pod, candidates []int) (out []int, preparing bool) {
+	out = make([]int, len(candidates))
 	keys := make([]updateKey, len(candidates))
 	fast := len(pods) <= math.MaxInt32
 	for n, i := range candidates {
-		if !fast {
-			break
+		p := &pods[i]
+		preparing = preparing || p.Lifecycle == PreparingUpdate
+		if fast {
+			keys[n], fast = updateKeyOf(p, i)
 		}
-		keys[n], fast = updateKeyOf(&pods[i], i)
 	}
 	if !fast {
 		copy(out, candidates)
 		slices.SortFunc(out, func(a, b int) int { return compareActive(&pods[a], &pods[b]) })
-		return out
+		return out, preparing
 	}
 	slices.SortFunc(keys, func(a, b updateKey) int {
 		if c := compareUpdateKeys(&a, &b); c != 0 {
@@ -206,7 +206,7 @@ func activeOrder(pods []Pod, candidates []int) []int {
 	for n := range keys {
 		out[n] = int(keys[n].idx)
 	}
-	return out
+	return out, preparing
 }
 
 // updateKey is what the ActivePods order reads of one pod but its name,

@@ -506,7 +506,7 @@ func TestUpdateKeysOrderAsCompareActive(t *testing.T) {
 		}
 		perm := rapid.Permutation(all).Draw(t, "order")
 		want := slices.SortedFunc(slices.Values(perm), func(a, b int) int { return compareActive(&pods[a], &pods[b]) })
-		if got := activeOrder(pods, perm); !slices.Equal(got, want) {
+		if got, _ := activeOrder(pods, perm); !slices.Equal(got, want) {
 			t.Fatalf("activeOrder = %v, compareActive's order %v", got, want)
 		}
 	})
