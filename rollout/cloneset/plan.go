@@ -611,9 +611,16 @@ func (p *planner[T]) sync() (string, error) {
 		return "", nil
 	}
 	p.mem.revOrder = slices.Grow(p.mem.revOrder[:0], len(p.outRevs)) // room for update's order
-	// The update step appends its writes to p.actions and p.whys.
+	// The update step appends its writes to p.actions and p.whys. The
+	// scale step modified nothing, so its diffs are the update step's
+	// but for the pods in PreparingUpdate that the
+	// PreparingUpdateAsUpdate gate counts as updated for scaling only.
+	var diffs *Diffs
+	if !p.opts.Gates.PreparingUpdateAsUpdate {
+		diffs = &p.scale.Diffs
+	}
 	p.updFirst = len(p.actions)
-	ud, actions, whys, err := update(cs, p.pods, p.outRevs, p.mem.revOrder, p.revs, p.now, p.opts, p.actions, p.whys)
+	ud, actions, whys, err := update(cs, p.pods, p.outRevs, p.mem.revOrder, p.revs, p.now, p.opts, p.actions, p.whys, diffs)
 	p.actions, p.whys, p.updEnd = actions, whys, len(actions)
 	if err != nil {
 		return "", err

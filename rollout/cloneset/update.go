@@ -160,7 +160,7 @@ func Update[T any](cs *CloneSet[T], pods []Pod, revisions []ControllerRevision, 
 	if err := checkPods(pods); err != nil {
 		return UpdateDecision{}, err
 	}
-	d, _, whys, err := update(cs, pods, revisions, nil, revs, now, opts, nil, nil)
+	d, _, whys, err := update(cs, pods, revisions, nil, revs, now, opts, nil, nil, nil)
 	if err != nil {
 		return UpdateDecision{}, err
 	}
@@ -179,7 +179,12 @@ func Update[T any](cs *CloneSet[T], pods []Pod, revisions []ControllerRevision, 
 // returned with them, so that the update step's writes are made once, in
 // the caller's memory: d.Actions is the appended part of allActions (nil
 // when there is none), allWhys[len(whys):] their facts.
-func update[T any](cs *CloneSet[T], pods []Pod, revisions []ControllerRevision, revOrder []int, revs Revisions, now time.Time, opts Options, actions []Action, whys []why) (d UpdateDecision, allActions []Action, allWhys []why, err error) {
+//
+// diffs, when not nil, are the update-step diffs the caller already has
+// (the scale step's of the same pods, which are the same unless the
+// PreparingUpdateAsUpdate gate is on), so that they are not counted
+// again.
+func update[T any](cs *CloneSet[T], pods []Pod, revisions []ControllerRevision, revOrder []int, revs Revisions, now time.Time, opts Options, actions []Action, whys []why, diffs *Diffs) (d UpdateDecision, allActions []Action, allWhys []why, err error) {
 	if revOrder, err = sortRevisionsInto(revOrder, revisions); err != nil {
 		return UpdateDecision{}, actions, whys, err
 	}
@@ -192,7 +197,7 @@ func update[T any](cs *CloneSet[T], pods []Pod, revisions []ControllerRevision, 
 		return UpdateDecision{}, actions, whys, inputError("spec.updateStrategy.type", "%q: must be ReCreate, InPlaceIfPossible, InPlaceOnly or OnDelete", string(strategy))
 	}
 	base := len(actions)
-	u := updater[T]{cs: cs, pods: pods, revisions: revisions, revOrder: revOrder, revs: revs, now: now, opts: opts, actions: actions, whys: whys}
+	u := updater[T]{cs: cs, pods: pods, revisions: revisions, revOrder: revOrder, revs: revs, now: now, opts: opts, actions: actions, whys: whys, diffs: diffs}
 	if d, err = u.run(); err != nil {
 		return UpdateDecision{}, u.actions, u.whys, err
 	}
@@ -218,6 +223,7 @@ type updater[T any] struct {
 	// d.Actions from actions.
 	actions []Action
 	whys    []why
+	diffs   *Diffs // the update-step diffs, when the caller has them
 	inPlace map[[2]string]inPlaceCache
 	// differ is 1 when T implements InPlaceDiffer, 2 when revision data
 	// is diffed as kruise does, 0 before the first in-place decision.
@@ -298,7 +304,12 @@ func (u *updater[T]) run() (UpdateDecision, error) {
 	}
 
 	// The CloneSet and pods were checked on the way in.
-	d := calculateDiffs(cs, u.pods, u.revs, u.now, ForUpdate, u.opts)
+	var d Diffs
+	if u.diffs != nil {
+		d = *u.diffs
+	} else {
+		d = calculateDiffs(cs, u.pods, u.revs, u.now, ForUpdate, u.opts)
+	}
 	u.d.Diffs = d
 	if d.UpdateNum == 0 {
 		u.d.Branch = UpdateNothing
