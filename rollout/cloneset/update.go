@@ -320,7 +320,8 @@ func (u *updater[T]) run() (UpdateDecision, error) {
 		target = u.revs.current()
 	}
 	u.d.Target = target
-	cands := sortUpdateIndexes(cs.UpdateStrategy, u.pods, UpdateCandidates(u.pods, update, d.UpdateNum), u.opts.UpdateOrder)
+	cands := updateCandidates(u.pods, update, d.UpdateNum)
+	cands = sortUpdateIndexes(cs.UpdateStrategy, u.pods, cands, cands, u.opts.UpdateOrder)
 	chosen := LimitUpdateIndexes(u.pods, cands, d.UpdateNum, d.UpdateMaxUnavailable, target, cs.MinReadySeconds, u.now)
 	u.d.Candidates = podNameList(u.pods, cands)
 	if k := len(chosen); k > 0 { // chosen is cands[:k]

@@ -58,6 +58,24 @@ func UpdateCandidates(pods []Pod, updateRevision string, updateNum int32) []int 
 	return out
 }
 
+// updateCandidates is UpdateCandidates in one pass, into a slice with
+// room for every pod (the update step sorts it in place).
+func updateCandidates(pods []Pod, updateRevision string, updateNum int32) []int {
+	if updateNum == 0 {
+		return nil
+	}
+	var out []int
+	for i := range pods {
+		if isUpdateCandidate(&pods[i], updateRevision, updateNum) {
+			if out == nil {
+				out = make([]int, 0, len(pods)-i)
+			}
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
 // isUpdateCandidate is UpdateCandidates' test of one pod.
 func isUpdateCandidate(p *Pod, updateRevision string, updateNum int32) bool {
 	if !IsPodActive(p) || IsPodAtRevision(p, updateRevision) != (updateNum < 0) {
@@ -117,13 +135,14 @@ func SortUpdateIndexes(strategy UpdateStrategy, pods []Pod, candidates []int, op
 	if err := checkCandidates(pods, candidates); err != nil {
 		return nil, err
 	}
-	return sortUpdateIndexes(strategy, pods, candidates, opts), nil
+	return sortUpdateIndexes(strategy, pods, candidates, make([]int, len(candidates)), opts), nil
 }
 
 // sortUpdateIndexes is SortUpdateIndexes on pods and candidates already
-// checked (checkPods, checkCandidates), as UpdateCandidates' are.
-func sortUpdateIndexes(strategy UpdateStrategy, pods []Pod, candidates []int, opts UpdateOrderOptions) []int {
-	out, preparing := activeOrder(pods, candidates)
+// checked (checkPods, checkCandidates), as UpdateCandidates' are,
+// written into out (len(candidates) long; it may be candidates itself).
+func sortUpdateIndexes(strategy UpdateStrategy, pods []Pod, candidates, out []int, opts UpdateOrderOptions) []int {
+	out, preparing := activeOrder(pods, candidates, out)
 	prioritySort(strategy.PriorityStrategy, opts.NoKey, pods, out)
 	if len(strategy.ScatterStrategy) > 0 {
 		out = scatterSort(strategy.ScatterStrategy, opts.Scatter, pods, out)
@@ -171,8 +190,8 @@ func checkCandidates(pods []Pod, candidates []int) error {
 }
 
 // activeOrder returns candidates (indices into pods, checked) sorted by
-// compareActive, as a new slice, and whether one of them is in
-// PreparingUpdate.
+// compareActive, written into out (len(candidates) long; it may be
+// candidates itself), and whether one of them is in PreparingUpdate.
 //
 // The sort runs over a key per candidate that holds no pointers (so the
 // garbage collector never scans the key array) and compares integers:
@@ -181,8 +200,7 @@ func checkCandidates(pods []Pod, candidates []int) error {
 // prefer when both times have one, or an instant more than about 285
 // years from 1970) sends the whole sort to compareActive itself, so the
 // order is compareActive's either way.
-func activeOrder(pods []Pod, candidates []int) (out []int, preparing bool) {
-	out = make([]int, len(candidates))
+func activeOrder(pods []Pod, candidates, out []int) (_ []int, preparing bool) {
 	keys := make([]updateKey, len(candidates))
 	fast := len(pods) <= math.MaxInt32
 	for n, i := range candidates {

@@ -506,8 +506,11 @@ func TestUpdateKeysOrderAsCompareActive(t *testing.T) {
 		}
 		perm := rapid.Permutation(all).Draw(t, "order")
 		want := slices.SortedFunc(slices.Values(perm), func(a, b int) int { return compareActive(&pods[a], &pods[b]) })
-		if got, _ := activeOrder(pods, perm); !slices.Equal(got, want) {
+		if got, _ := activeOrder(pods, perm, make([]int, len(perm))); !slices.Equal(got, want) {
 			t.Fatalf("activeOrder = %v, compareActive's order %v", got, want)
+		}
+		if got, _ := activeOrder(pods, perm, perm); !slices.Equal(got, want) { // in place, as the update step sorts
+			t.Fatalf("activeOrder in place = %v, compareActive's order %v", got, want)
 		}
 	})
 }
@@ -548,4 +551,22 @@ func TestTimeKeyReach(t *testing.T) {
 			t.Errorf("timeKey(%s: %v) = %d, %v; want %d, %v", tt.name, tt.t, got, ok, tt.want, tt.ok)
 		}
 	}
+}
+
+// TestUpdateCandidatesInOnePass: the update step's one-pass candidates
+// are UpdateCandidates'.
+func TestUpdateCandidatesInOnePass(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		pods := drawUpdatePods(t, 20)
+		for i := range pods {
+			pods[i].Terminating = rapid.IntRange(0, 4).Draw(t, "terminating") == 0
+			if rapid.IntRange(0, 4).Draw(t, "held") == 0 {
+				pods[i].InPlaceUpdateGrace = &InPlaceUpdateGrace{Revision: "cs-new", GraceSeconds: 1}
+			}
+		}
+		num := rapid.Int32Range(-2, 2).Draw(t, "updateNum")
+		if got, want := updateCandidates(pods, "cs-new", num), UpdateCandidates(pods, "cs-new", num); !slices.Equal(got, want) || (got == nil) != (want == nil) {
+			t.Fatalf("updateCandidates = %v, UpdateCandidates %v", got, want)
+		}
+	})
 }
