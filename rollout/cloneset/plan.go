@@ -620,7 +620,10 @@ func (p *planner[T]) sync() (string, error) {
 		diffs = &p.scale.Diffs
 	}
 	p.updFirst = len(p.actions)
-	ud, actions, whys, err := update(cs, p.pods, p.outRevs, p.mem.revOrder, p.revs, p.now, p.opts, p.actions, p.whys, diffs)
+	// After the update step's actions come at most WriteStatus,
+	// TrimPodsToDelete and a DeleteRevision per revision (finish).
+	spare := 2 + len(p.revisions)
+	ud, actions, whys, err := update(cs, p.pods, p.outRevs, p.mem.revOrder, p.revs, p.now, p.opts, p.actions, p.whys, diffs, spare)
 	p.actions, p.whys, p.updEnd = actions, whys, len(actions)
 	if err != nil {
 		return "", err
@@ -684,8 +687,8 @@ func (p *planner[T]) applyScale() {
 	case ScaleNone:
 		return
 	}
-	// The deleting branches.
-	p.grow(len(sd.PrepareDelete) + len(sd.Delete))
+	// The deleting branches; then finish's actions (see sync).
+	p.grow(len(sd.PrepareDelete) + len(sd.Delete) + 2 + len(p.revisions))
 	idx := p.indexByName()
 	for _, name := range sd.PrepareDelete {
 		p.setLifecycle(idx.index(name), PreparingDelete, why{kind: whyPrepareDelete})

@@ -160,7 +160,7 @@ func Update[T any](cs *CloneSet[T], pods []Pod, revisions []ControllerRevision, 
 	if err := checkPods(pods); err != nil {
 		return UpdateDecision{}, err
 	}
-	d, _, whys, err := update(cs, pods, revisions, nil, revs, now, opts, nil, nil, nil)
+	d, _, whys, err := update(cs, pods, revisions, nil, revs, now, opts, nil, nil, nil, 0)
 	if err != nil {
 		return UpdateDecision{}, err
 	}
@@ -183,8 +183,9 @@ func Update[T any](cs *CloneSet[T], pods []Pod, revisions []ControllerRevision, 
 // diffs, when not nil, are the update-step diffs the caller already has
 // (the scale step's of the same pods, which are the same unless the
 // PreparingUpdateAsUpdate gate is on), so that they are not counted
-// again.
-func update[T any](cs *CloneSet[T], pods []Pod, revisions []ControllerRevision, revOrder []int, revs Revisions, now time.Time, opts Options, actions []Action, whys []why, diffs *Diffs) (d UpdateDecision, allActions []Action, allWhys []why, err error) {
+// again. spare is how many actions the caller appends after the update
+// step's: room for them is made with the room for the update step's.
+func update[T any](cs *CloneSet[T], pods []Pod, revisions []ControllerRevision, revOrder []int, revs Revisions, now time.Time, opts Options, actions []Action, whys []why, diffs *Diffs, spare int) (d UpdateDecision, allActions []Action, allWhys []why, err error) {
 	if revOrder, err = sortRevisionsInto(revOrder, revisions); err != nil {
 		return UpdateDecision{}, actions, whys, err
 	}
@@ -197,7 +198,7 @@ func update[T any](cs *CloneSet[T], pods []Pod, revisions []ControllerRevision, 
 		return UpdateDecision{}, actions, whys, inputError("spec.updateStrategy.type", "%q: must be ReCreate, InPlaceIfPossible, InPlaceOnly or OnDelete", string(strategy))
 	}
 	base := len(actions)
-	u := updater[T]{cs: cs, pods: pods, revisions: revisions, revOrder: revOrder, revs: revs, now: now, opts: opts, actions: actions, whys: whys, diffs: diffs}
+	u := updater[T]{cs: cs, pods: pods, revisions: revisions, revOrder: revOrder, revs: revs, now: now, opts: opts, actions: actions, whys: whys, diffs: diffs, spare: spare}
 	if d, err = u.run(); err != nil {
 		return UpdateDecision{}, u.actions, u.whys, err
 	}
@@ -224,6 +225,7 @@ type updater[T any] struct {
 	actions []Action
 	whys    []why
 	diffs   *Diffs // the update-step diffs, when the caller has them
+	spare   int    // room for the caller's actions after the update step's
 	inPlace map[[2]string]inPlaceCache
 	// differ is 1 when T implements InPlaceDiffer, 2 when revision data
 	// is diffed as kruise does, 0 before the first in-place decision.
@@ -328,9 +330,9 @@ func (u *updater[T]) run() (UpdateDecision, error) {
 		u.d.Chosen = u.d.Candidates[:k:k]
 	}
 	u.d.Branch = UpdatePods
-	// At most one action per chosen pod.
-	u.actions = slices.Grow(u.actions, len(chosen))
-	u.whys = slices.Grow(u.whys, len(chosen))
+	// At most one action per chosen pod, then the caller's.
+	u.actions = slices.Grow(u.actions, len(chosen)+u.spare)
+	u.whys = slices.Grow(u.whys, len(chosen)+u.spare)
 	for _, i := range chosen {
 		if failure, err := u.updatePod(&u.pods[i], target, d); err != nil {
 			return UpdateDecision{}, err
