@@ -611,13 +611,26 @@ func (p *planner[T]) sync() (string, error) {
 		return "", nil
 	}
 	p.mem.revOrder = slices.Grow(p.mem.revOrder[:0], len(p.outRevs)) // room for update's order
-	ud, whys, err := update(cs, p.pods, p.outRevs, p.mem.revOrder, p.revs, p.now, p.opts)
+	// The update step appends its writes to p.actions and p.whys. The
+	// scale step modified nothing, so its diffs are the update step's
+	// but for the pods in PreparingUpdate that the
+	// PreparingUpdateAsUpdate gate counts as updated for scaling only.
+	var diffs *Diffs
+	if !p.opts.Gates.PreparingUpdateAsUpdate {
+		diffs = &p.scale.Diffs
+	}
+	p.updFirst = len(p.actions)
+	// After the update step's actions come at most WriteStatus,
+	// TrimPodsToDelete and a DeleteRevision per revision (finish).
+	spare := 2 + len(p.revisions)
+	ud, actions, whys, err := update(cs, p.pods, p.outRevs, p.mem.revOrder, p.revs, p.now, p.opts, p.actions, p.whys, diffs, spare)
+	p.actions, p.whys, p.updEnd = actions, whys, len(actions)
 	if err != nil {
 		return "", err
 	}
 	p.mem.update = ud
 	p.update = &p.mem.update
-	p.applyUpdate(whys)
+	p.applyUpdate()
 	if ud.Requeue > 0 {
 		p.after(ud.Requeue)
 	}
@@ -674,8 +687,8 @@ func (p *planner[T]) applyScale() {
 	case ScaleNone:
 		return
 	}
-	// The deleting branches.
-	p.grow(len(sd.PrepareDelete) + len(sd.Delete))
+	// The deleting branches; then finish's actions (see sync).
+	p.grow(len(sd.PrepareDelete) + len(sd.Delete) + 2 + len(p.revisions))
 	idx := p.indexByName()
 	for _, name := range sd.PrepareDelete {
 		p.setLifecycle(idx.index(name), PreparingDelete, why{kind: whyPrepareDelete})
@@ -721,14 +734,13 @@ func (p *planner[T]) setLifecycle(i int, to LifecycleState, w why) {
 	q.Lifecycle = to
 }
 
-// applyUpdate records the update step's writes and applies them to p.out.
-// whys[n] holds the facts of ud.Actions[n]'s reason.
-func (p *planner[T]) applyUpdate(whys []why) {
+// applyUpdate applies the update step's writes, which update appended
+// to p.actions (p.actions[p.updFirst:p.updEnd], the memory of
+// ud.Actions, their facts in p.whys), to p.out.
+func (p *planner[T]) applyUpdate() {
 	ud := p.update
 	idx := p.indexByName()
 	var inPlace, recreate, track, moves int
-	p.grow(len(ud.Actions))
-	p.updFirst = len(p.actions)
 	for n := range ud.Actions {
 		ua := &ud.Actions[n]
 		q := p.outPod(idx.index(ua.Pod))
@@ -769,9 +781,7 @@ func (p *planner[T]) applyUpdate(whys []why) {
 			q.InPlaceUpdateGrace = nil
 			track++
 		}
-		p.act(*ua, whys[n])
 	}
-	p.updEnd = len(p.actions)
 	d := &ud.Diffs
 	if inPlace > 0 {
 		p.summary = append(p.summary, why{kind: sumInPlace, count: inPlace})

@@ -574,3 +574,61 @@ func TestPlanReasonsCountNouns(t *testing.T) {
 		})
 	}
 }
+
+// TestPlanUpdateDiffsAreTheUpdateStepsOwn: the diffs of a Plan's update
+// step are those Update computes for the same pods, with the
+// PreparingUpdateAsUpdate gate on or off (Plan reuses the scale step's
+// diffs only when the gate, which counts pods in PreparingUpdate as
+// updated for scaling alone, is off).
+func TestPlanUpdateDiffsAreTheUpdateStepsOwn(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		r1 := revisionOf(t, templateOf("nginx:1.25"), 1)
+		r2 := revisionOf(t, templateOf("nginx:1.26"), 2)
+		in := drawPlanInput(t, r1, r2)
+		in.opts.Gates.PreparingUpdateAsUpdate = rapid.Bool().Draw(t, "preparingUpdateAsUpdate")
+		s, err := PlanWith(in.cs, in.pods, in.revs, in.now, in.opts)
+		if err != nil || s.Update == nil {
+			return
+		}
+		d, err := Update(in.cs, in.pods, s.Revisions, s.Revs, in.now, in.opts)
+		if err != nil {
+			t.Fatalf("Update after Plan: %v", err)
+		}
+		if diff := cmp.Diff(d.Diffs, s.Update.Diffs); diff != "" {
+			t.Fatalf("Plan's update diffs differ from Update's (-Update +Plan):\n%s", diff)
+		}
+	})
+}
+
+// TestPlanUpdateDiffsWithPreparingUpdateAsUpdate: with the gate on, a
+// pod in PreparingUpdate at an old revision counts as updated in the
+// scale step's diffs and as old in the update step's; the Sync holds the
+// update step's own.
+func TestPlanUpdateDiffsWithPreparingUpdateAsUpdate(t *testing.T) {
+	r1 := revisionOf(t, templateOf("nginx:1.25"), 1)
+	r2 := revisionOf(t, templateOf("nginx:1.26"), 2)
+	cs := &CloneSet[podTemplate]{Name: "demo", Replicas: 2, Generation: 1, Template: templateOf("nginx:1.25")}
+	cs.UpdateStrategy.Type = ReCreate
+	pods := []Pod{
+		{Name: "demo-a", Revision: r1.Name, Phase: PodPending, CreationTime: t0},
+		{Name: "demo-b", Revision: r2.Name, Phase: PodPending, Lifecycle: PreparingUpdate, CreationTime: t0},
+	}
+	opts := Options{Gates: Gates{PreparingUpdateAsUpdate: true}}
+	s, err := PlanWith(cs, pods, []ControllerRevision{r1, r2}, t0, opts)
+	if err != nil || s.Update == nil {
+		t.Fatalf("PlanWith: update step %v, %v; want it run", s.Update, err)
+	}
+	if c := s.Scale.Diffs.Counts; c.New != 2 || c.Old != 0 {
+		t.Errorf("scale step's counts: %d new, %d old; want 2, 0", c.New, c.Old)
+	}
+	if c := s.Update.Diffs.Counts; c.New != 1 || c.Old != 1 || c.ActiveNew != 1 || c.ActiveOld != 1 {
+		t.Errorf("update step's counts: %+v; want 1 new and 1 old, both active", c)
+	}
+	d, err := Update(cs, pods, s.Revisions, s.Revs, t0, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(d.Diffs, s.Update.Diffs); diff != "" {
+		t.Errorf("Plan's update diffs differ from Update's (-Update +Plan):\n%s", diff)
+	}
+}

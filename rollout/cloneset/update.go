@@ -72,7 +72,8 @@ type UpdateDecision struct {
 	// Chosen is the prefix of Candidates within the budget: the pods
 	// Update acts on this round (an action is written for each, except a
 	// pod that waits for its inPlaceUpdate hook or is already marked for
-	// deletion).
+	// deletion). It shares Candidates' memory (capacity clipped to its
+	// length): writing a name into one writes it into the other.
 	Chosen []string `json:"chosen,omitempty"`
 	// Actions are the writes, in kruise's order: the bookkeeping of every
 	// pod (by name), then the chosen pods in update order. Their kinds
@@ -159,7 +160,7 @@ func Update[T any](cs *CloneSet[T], pods []Pod, revisions []ControllerRevision, 
 	if err := checkPods(pods); err != nil {
 		return UpdateDecision{}, err
 	}
-	d, whys, err := update(cs, pods, revisions, nil, revs, now, opts)
+	d, _, whys, err := update(cs, pods, revisions, nil, revs, now, opts, nil, nil, nil, 0)
 	if err != nil {
 		return UpdateDecision{}, err
 	}
@@ -172,23 +173,40 @@ func Update[T any](cs *CloneSet[T], pods []Pod, revisions []ControllerRevision, 
 // checkPods); the revisions and the strategy are checked here. The
 // actions' reasons are not written: whys[i] holds the facts of
 // Actions[i]'s. revOrder is memory for the revisions' order (may be nil).
-func update[T any](cs *CloneSet[T], pods []Pod, revisions []ControllerRevision, revOrder []int, revs Revisions, now time.Time, opts Options) (d UpdateDecision, whys []why, err error) {
+//
+// The actions and their facts are appended to actions and whys (a
+// caller's writes so far, of the same length; both may be nil), which are
+// returned with them, so that the update step's writes are made once, in
+// the caller's memory: d.Actions is the appended part of allActions (nil
+// when there is none), allWhys[len(whys):] their facts.
+//
+// diffs, when not nil, are the update-step diffs the caller already has
+// (the scale step's of the same pods, which are the same unless the
+// PreparingUpdateAsUpdate gate is on), so that they are not counted
+// again. spare is how many actions the caller appends after the update
+// step's: room for them is made with the room for the update step's.
+func update[T any](cs *CloneSet[T], pods []Pod, revisions []ControllerRevision, revOrder []int, revs Revisions, now time.Time, opts Options, actions []Action, whys []why, diffs *Diffs, spare int) (d UpdateDecision, allActions []Action, allWhys []why, err error) {
 	if revOrder, err = sortRevisionsInto(revOrder, revisions); err != nil {
-		return UpdateDecision{}, nil, err
+		return UpdateDecision{}, actions, whys, err
 	}
 	strategy := cs.UpdateStrategy.Type
 	switch strategy {
 	case "", ReCreate, InPlaceIfPossible, InPlaceOnly:
 	case OnDelete:
-		return UpdateDecision{Branch: UpdateOnDelete}, nil, nil
+		return UpdateDecision{Branch: UpdateOnDelete}, actions, whys, nil
 	default:
-		return UpdateDecision{}, nil, inputError("spec.updateStrategy.type", "%q: must be ReCreate, InPlaceIfPossible, InPlaceOnly or OnDelete", string(strategy))
+		return UpdateDecision{}, actions, whys, inputError("spec.updateStrategy.type", "%q: must be ReCreate, InPlaceIfPossible, InPlaceOnly or OnDelete", string(strategy))
 	}
-	u := updater[T]{cs: cs, pods: pods, revisions: revisions, revOrder: revOrder, revs: revs, now: now, opts: opts}
+	base := len(actions)
+	u := updater[T]{cs: cs, pods: pods, revisions: revisions, revOrder: revOrder, revs: revs, now: now, opts: opts, actions: actions, whys: whys, diffs: diffs, spare: spare}
 	if d, err = u.run(); err != nil {
-		return UpdateDecision{}, nil, err
+		return UpdateDecision{}, u.actions, u.whys, err
 	}
-	return d, u.whys, nil
+	d.Actions = nil
+	if len(u.actions) > base {
+		d.Actions = u.actions[base:len(u.actions):len(u.actions)]
+	}
+	return d, u.actions, u.whys, nil
 }
 
 // updater carries one Update call.
@@ -201,8 +219,14 @@ type updater[T any] struct {
 	now       time.Time
 	opts      Options
 	d         UpdateDecision
-	whys      []why // whys[i] is d.Actions[i]'s reason
-	inPlace   map[[2]string]inPlaceCache
+	// actions are the caller's writes, then the update step's, and whys
+	// their reasons' facts (whys[i] is actions[i]'s); update cuts
+	// d.Actions from actions.
+	actions []Action
+	whys    []why
+	diffs   *Diffs // the update-step diffs, when the caller has them
+	spare   int    // room for the caller's actions after the update step's
+	inPlace map[[2]string]inPlaceCache
 	// differ is 1 when T implements InPlaceDiffer, 2 when revision data
 	// is diffed as kruise does, 0 before the first in-place decision.
 	differ uint8
@@ -212,7 +236,7 @@ type updater[T any] struct {
 
 // add records an action and the facts of its reason.
 func (u *updater[T]) add(a Action, w why) {
-	u.d.Actions = append(u.d.Actions, a)
+	u.actions = append(u.actions, a)
 	u.whys = append(u.whys, w)
 }
 
@@ -282,7 +306,12 @@ func (u *updater[T]) run() (UpdateDecision, error) {
 	}
 
 	// The CloneSet and pods were checked on the way in.
-	d := calculateDiffs(cs, u.pods, u.revs, u.now, ForUpdate, u.opts)
+	var d Diffs
+	if u.diffs != nil {
+		d = *u.diffs
+	} else {
+		d = calculateDiffs(cs, u.pods, u.revs, u.now, ForUpdate, u.opts)
+	}
 	u.d.Diffs = d
 	if d.UpdateNum == 0 {
 		u.d.Branch = UpdateNothing
@@ -293,16 +322,17 @@ func (u *updater[T]) run() (UpdateDecision, error) {
 		target = u.revs.current()
 	}
 	u.d.Target = target
-	cands, err := sortUpdateIndexes(cs.UpdateStrategy, u.pods, UpdateCandidates(u.pods, update, d.UpdateNum), u.opts.UpdateOrder)
-	if err != nil {
-		return UpdateDecision{}, err
-	}
+	cands := updateCandidates(u.pods, update, d.UpdateNum)
+	cands = sortUpdateIndexes(cs.UpdateStrategy, u.pods, cands, cands, u.opts.UpdateOrder)
 	chosen := LimitUpdateIndexes(u.pods, cands, d.UpdateNum, d.UpdateMaxUnavailable, target, cs.MinReadySeconds, u.now)
-	u.d.Candidates, u.d.Chosen = podNameList(u.pods, cands), podNameList(u.pods, chosen)
+	u.d.Candidates = podNameList(u.pods, cands)
+	if k := len(chosen); k > 0 { // chosen is cands[:k]
+		u.d.Chosen = u.d.Candidates[:k:k]
+	}
 	u.d.Branch = UpdatePods
-	// At most one action per chosen pod.
-	u.d.Actions = slices.Grow(u.d.Actions, len(chosen))
-	u.whys = slices.Grow(u.whys, len(chosen))
+	// At most one action per chosen pod, then the caller's.
+	u.actions = slices.Grow(u.actions, len(chosen)+u.spare)
+	u.whys = slices.Grow(u.whys, len(chosen)+u.spare)
 	for _, i := range chosen {
 		if failure, err := u.updatePod(&u.pods[i], target, d); err != nil {
 			return UpdateDecision{}, err

@@ -2,6 +2,7 @@ package cloneset
 
 import (
 	"cmp"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -51,6 +52,24 @@ func UpdateCandidates(pods []Pod, updateRevision string, updateNum int32) []int 
 	out := make([]int, 0, n)
 	for i := range pods {
 		if isUpdateCandidate(&pods[i], updateRevision, updateNum) {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// updateCandidates is UpdateCandidates in one pass, into a slice with
+// room for every pod (the update step sorts it in place).
+func updateCandidates(pods []Pod, updateRevision string, updateNum int32) []int {
+	if updateNum == 0 {
+		return nil
+	}
+	var out []int
+	for i := range pods {
+		if isUpdateCandidate(&pods[i], updateRevision, updateNum) {
+			if out == nil {
+				out = make([]int, 0, len(pods)-i)
+			}
 			out = append(out, i)
 		}
 	}
@@ -113,40 +132,31 @@ func SortUpdateIndexes(strategy UpdateStrategy, pods []Pod, candidates []int, op
 	if err := checkPods(pods); err != nil {
 		return nil, err
 	}
-	return sortUpdateIndexes(strategy, pods, candidates, opts)
-}
-
-// sortUpdateIndexes is SortUpdateIndexes on pods already checked
-// (checkPods); the candidates are checked here.
-func sortUpdateIndexes(strategy UpdateStrategy, pods []Pod, candidates []int, opts UpdateOrderOptions) ([]int, error) {
 	if err := checkCandidates(pods, candidates); err != nil {
 		return nil, err
 	}
-	keys := make([]updateKey, len(candidates))
-	for n, i := range candidates {
-		keys[n] = updateKeyOf(pods, i)
-	}
-	slices.SortFunc(keys, func(a, b updateKey) int { return compareUpdateKeys(&a, &b) })
-	out := make([]int, len(keys))
-	for n := range keys {
-		out[n] = keys[n].idx
-	}
+	return sortUpdateIndexes(strategy, pods, candidates, make([]int, len(candidates)), opts), nil
+}
+
+// sortUpdateIndexes is SortUpdateIndexes on pods and candidates already
+// checked (checkPods, checkCandidates), as UpdateCandidates' are,
+// written into out (len(candidates) long; it may be candidates itself).
+func sortUpdateIndexes(strategy UpdateStrategy, pods []Pod, candidates, out []int, opts UpdateOrderOptions) []int {
+	out, preparing := activeOrder(pods, candidates, out)
 	prioritySort(strategy.PriorityStrategy, opts.NoKey, pods, out)
 	if len(strategy.ScatterStrategy) > 0 {
 		out = scatterSort(strategy.ScatterStrategy, opts.Scatter, pods, out)
 	}
-	preparingUpdateFirst(pods, out)
-	return out, nil
+	if preparing {
+		preparingUpdateFirst(pods, out)
+	}
+	return out
 }
 
 // preparingUpdateFirst moves the pods in PreparingUpdate to the front of
-// idx, keeping the order within both groups: a stable partition, one
-// pass when no pod is in PreparingUpdate (the usual case).
+// idx, keeping the order within both groups: a stable partition.
 func preparingUpdateFirst(pods []Pod, idx []int) {
 	preparing := func(i int) bool { return pods[i].Lifecycle == PreparingUpdate }
-	if !slices.ContainsFunc(idx, preparing) {
-		return
-	}
 	rest := make([]int, 0, len(idx))
 	k := 0
 	for _, i := range idx { // idx[k] is written after idx[k:] is read
@@ -179,64 +189,144 @@ func checkCandidates(pods []Pod, candidates []int) error {
 	return nil
 }
 
-// updateKey is what the ActivePods order reads of one pod, copied out so
-// that sorting touches a small contiguous slice.
-type updateKey struct {
-	idx       int
-	noNode    bool
-	phase     uint8
-	ready     bool
-	restarts  int32
-	sidecar   int32
-	readyTime time.Time // ReadySince when Ready, else zero
-	created   time.Time
-	name      string
+// activeOrder returns candidates (indices into pods, checked) sorted by
+// compareActive, written into out (len(candidates) long; it may be
+// candidates itself), and whether one of them is in PreparingUpdate.
+//
+// The sort runs over a key per candidate that holds no pointers (so the
+// garbage collector never scans the key array) and compares integers:
+// the times become nanoseconds since 1970 (see timeKey). A time that has
+// no such key (a monotonic clock reading, which time.Time's comparisons
+// prefer when both times have one, or an instant more than about 285
+// years from 1970) sends the whole sort to compareActive itself, so the
+// order is compareActive's either way.
+func activeOrder(pods []Pod, candidates, out []int) (_ []int, preparing bool) {
+	keys := make([]updateKey, len(candidates))
+	fast := len(pods) <= math.MaxInt32
+	for n, i := range candidates {
+		p := &pods[i]
+		preparing = preparing || p.Lifecycle == PreparingUpdate
+		if fast {
+			keys[n], fast = updateKeyOf(p, i)
+		}
+	}
+	if !fast {
+		copy(out, candidates)
+		slices.SortFunc(out, func(a, b int) int { return compareActive(&pods[a], &pods[b]) })
+		return out, preparing
+	}
+	slices.SortFunc(keys, func(a, b updateKey) int {
+		if c := compareUpdateKeys(&a, &b); c != 0 {
+			return c
+		}
+		return strings.Compare(pods[a.idx].Name, pods[b.idx].Name)
+	})
+	for n := range keys {
+		out[n] = int(keys[n].idx)
+	}
+	return out, preparing
 }
 
-func updateKeyOf(pods []Pod, i int) updateKey {
-	p := &pods[i]
-	k := updateKey{idx: i, noNode: p.NodeName == "", phase: phaseOrdinal(p.Phase), ready: p.Ready,
-		restarts: p.Restarts, sidecar: p.SidecarRestarts, created: p.CreationTime, name: p.Name}
-	if p.Ready {
-		k.readyTime = p.ReadySince
+// updateKey is what the ActivePods order reads of one pod but its name,
+// as integers whose order is the rule's: the pod's index, then one word
+// per rule or pair of rules, each compared ascending.
+type updateKey struct {
+	idx int32
+	// head holds, from the highest bit, the node presence (no node: 0),
+	// the phase ordinal and readiness (not ready: 0).
+	head uint32
+	// ready is timeKey(ReadySince) negated (the later first) when Ready,
+	// else 0.
+	ready int64
+	// restarts holds MaxInt32-Restarts in its upper half and
+	// MaxInt32-SidecarRestarts in its lower half (more restarts first;
+	// both are checked to be non-negative).
+	restarts uint64
+	// created is timeKey(CreationTime) negated.
+	created int64
+}
+
+// updateKeyOf returns the key of pods[i]; false when one of its times
+// has no timeKey.
+func updateKeyOf(p *Pod, i int) (updateKey, bool) {
+	k := updateKey{idx: int32(i), head: uint32(phaseOrdinal(p.Phase)) << 1,
+		restarts: uint64(math.MaxInt32-p.Restarts)<<32 | uint64(math.MaxInt32-p.SidecarRestarts)}
+	if p.NodeName != "" {
+		k.head |= 1 << 8
 	}
-	return k
+	created, ok := timeKey(p.CreationTime)
+	k.created = -created
+	if p.Ready {
+		k.head |= 1
+		ready, readyOK := timeKey(p.ReadySince)
+		k.ready, ok = -ready, ok && readyOK
+	}
+	return k, ok
+}
+
+// timeKey returns an int64 whose order is the later-or-zero-first order
+// of laterOrZeroFirst, reversed: the zero time the largest, any other
+// time its nanoseconds since 1970. false when the order of two such keys
+// may not be time.Time's: t carries a monotonic clock reading, or is
+// more than 9e9 seconds (285 years) from 1970, where nanoseconds
+// overflow int64.
+func timeKey(t time.Time) (int64, bool) {
+	if t.IsZero() {
+		return math.MaxInt64, true
+	}
+	if t != t.Round(0) { // Round(0) drops a monotonic reading only
+		return 0, false
+	}
+	s := t.Unix()
+	if s < -9e9 || s > 9e9 {
+		return 0, false
+	}
+	return s*1e9 + int64(t.Nanosecond()), true
 }
 
 // compareActive is Kubernetes' ActivePods.Less as a three-way comparison
 // of two pods, with a name tie-break that makes it total over uniquely
-// named pods. Negative means a is updated before b.
+// named pods. Negative means a is updated before b. It applies the rules
+// in turn: unassigned first; Pending < Unknown < Running; not Ready
+// first; of two Ready pods the more recently ready first (zero first);
+// more restarts, then more sidecar restarts, first; newer (zero first)
+// first; then by name.
 func compareActive(a, b *Pod) int {
-	pods := []Pod{*a, *b}
-	ka, kb := updateKeyOf(pods, 0), updateKeyOf(pods, 1)
-	return compareUpdateKeys(&ka, &kb)
+	if noA, noB := a.NodeName == "", b.NodeName == ""; noA != noB {
+		return boolFirst(noA, noB)
+	}
+	if pa, pb := phaseOrdinal(a.Phase), phaseOrdinal(b.Phase); pa != pb {
+		return cmp.Compare(pa, pb)
+	}
+	if a.Ready != b.Ready {
+		return boolFirst(!a.Ready, !b.Ready)
+	}
+	if a.Ready && !a.ReadySince.Equal(b.ReadySince) {
+		return laterOrZeroFirst(a.ReadySince, b.ReadySince)
+	}
+	if a.Restarts != b.Restarts {
+		return cmp.Compare(b.Restarts, a.Restarts)
+	}
+	if a.SidecarRestarts != b.SidecarRestarts {
+		return cmp.Compare(b.SidecarRestarts, a.SidecarRestarts)
+	}
+	if !a.CreationTime.Equal(b.CreationTime) {
+		return laterOrZeroFirst(a.CreationTime, b.CreationTime)
+	}
+	return strings.Compare(a.Name, b.Name)
 }
 
-// compareUpdateKeys applies the ActivePods rules in turn: unassigned
-// first; Pending < Unknown < Running; not Ready first; of two Ready pods
-// the more recently ready first (zero first); more restarts, then more
-// sidecar restarts, first; newer (zero first) first; then by name.
+// compareUpdateKeys compares two keys' words in turn: compareActive but
+// for the names.
 func compareUpdateKeys(a, b *updateKey) int {
-	if a.noNode != b.noNode {
-		return boolFirst(a.noNode, b.noNode)
-	}
-	if a.phase != b.phase {
-		return cmp.Compare(a.phase, b.phase)
+	if a.head != b.head {
+		return cmp.Compare(a.head, b.head)
 	}
 	if a.ready != b.ready {
-		return boolFirst(!a.ready, !b.ready)
-	}
-	if a.ready && !a.readyTime.Equal(b.readyTime) {
-		return laterOrZeroFirst(a.readyTime, b.readyTime)
+		return cmp.Compare(a.ready, b.ready)
 	}
 	if a.restarts != b.restarts {
-		return cmp.Compare(b.restarts, a.restarts)
+		return cmp.Compare(a.restarts, b.restarts)
 	}
-	if a.sidecar != b.sidecar {
-		return cmp.Compare(b.sidecar, a.sidecar)
-	}
-	if !a.created.Equal(b.created) {
-		return laterOrZeroFirst(a.created, b.created)
-	}
-	return strings.Compare(a.name, b.name)
+	return cmp.Compare(a.created, b.created)
 }

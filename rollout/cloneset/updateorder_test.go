@@ -3,7 +3,9 @@ package cloneset
 import (
 	"errors"
 	"fmt"
+	"math"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -431,3 +433,140 @@ func benchmarkSortUpdateIndexes(b *testing.B, n int) {
 
 func BenchmarkSortUpdateIndexes1000(b *testing.B)   { benchmarkSortUpdateIndexes(b, 1000) }
 func BenchmarkSortUpdateIndexes100000(b *testing.B) { benchmarkSortUpdateIndexes(b, 100000) }
+
+// drawOrderTime draws a time for the ActivePods order's keys: zero (in
+// UTC or another location), instants a nanosecond, a second or an hour
+// apart, the same instant in another location, instants at and beyond
+// the reach of int64 nanoseconds, and times carrying a monotonic clock
+// reading.
+func drawOrderTime(t *rapid.T, label string, mono time.Time) time.Time {
+	east := time.FixedZone("east", 3*3600)
+	ago := time.Duration(rapid.SampledFrom([]int64{0, 1, 2, int64(time.Second), int64(time.Hour)}).Draw(t, label+"Ago"))
+	switch rapid.IntRange(0, 7).Draw(t, label) {
+	case 0:
+		return time.Time{}
+	case 1:
+		return time.Time{}.In(east)
+	case 2:
+		return ut0.Add(-ago).In(east)
+	case 3:
+		return time.Unix(-9e9, 0).Add(-ago)
+	case 4:
+		return time.Unix(9e9, 999999999).Add(ago)
+	case 5:
+		return time.Date(1, 1, 1, 0, 0, 0, 0, time.UTC).Add(ago)
+	case 6:
+		return mono.Add(-ago)
+	}
+	return ut0.Add(-ago)
+}
+
+// TestUpdateKeysOrderAsCompareActive: the integer keys the update sort
+// compares put two pods in compareActive's order whenever both pods have
+// keys, and the update order is compareActive's whether they do or not
+// (the sort then falls back to compareActive).
+func TestUpdateKeysOrderAsCompareActive(t *testing.T) {
+	mono := time.Now()
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.IntRange(0, 12).Draw(t, "pods")
+		pods := make([]Pod, n)
+		for i := range pods {
+			pods[i] = Pod{
+				Name:            fmt.Sprintf("pod-%02d", rapid.IntRange(0, 99).Draw(t, "name")),
+				Phase:           rapid.SampledFrom([]PodPhase{PodPending, PodRunning, PodUnknown, ""}).Draw(t, "phase"),
+				NodeName:        rapid.SampledFrom([]string{"", "n1"}).Draw(t, "node"),
+				Ready:           rapid.Bool().Draw(t, "ready"),
+				ReadySince:      drawOrderTime(t, "readySince", mono),
+				CreationTime:    drawOrderTime(t, "created", mono),
+				Restarts:        rapid.SampledFrom([]int32{0, 1, math.MaxInt32}).Draw(t, "restarts"),
+				SidecarRestarts: rapid.SampledFrom([]int32{0, 1, math.MaxInt32}).Draw(t, "sidecarRestarts"),
+			}
+		}
+		pods = slices.CompactFunc(slices.SortedFunc(slices.Values(pods), func(a, b Pod) int { return strings.Compare(a.Name, b.Name) }),
+			func(a, b Pod) bool { return a.Name == b.Name })
+		for i := range pods {
+			ki, okI := updateKeyOf(&pods[i], i)
+			for j := range pods {
+				kj, okJ := updateKeyOf(&pods[j], j)
+				if !okI || !okJ {
+					continue
+				}
+				got := compareUpdateKeys(&ki, &kj)
+				if got == 0 {
+					got = strings.Compare(pods[i].Name, pods[j].Name)
+				}
+				if want := compareActive(&pods[i], &pods[j]); sign(got) != sign(want) {
+					t.Fatalf("keys of %+v and %+v compare %d, compareActive %d", pods[i], pods[j], got, want)
+				}
+			}
+		}
+		all := make([]int, len(pods))
+		for i := range all {
+			all[i] = i
+		}
+		perm := rapid.Permutation(all).Draw(t, "order")
+		want := slices.SortedFunc(slices.Values(perm), func(a, b int) int { return compareActive(&pods[a], &pods[b]) })
+		if got, _ := activeOrder(pods, perm, make([]int, len(perm))); !slices.Equal(got, want) {
+			t.Fatalf("activeOrder = %v, compareActive's order %v", got, want)
+		}
+		if got, _ := activeOrder(pods, perm, perm); !slices.Equal(got, want) { // in place, as the update step sorts
+			t.Fatalf("activeOrder in place = %v, compareActive's order %v", got, want)
+		}
+	})
+}
+
+func sign(c int) int {
+	switch {
+	case c < 0:
+		return -1
+	case c > 0:
+		return 1
+	}
+	return 0
+}
+
+// TestTimeKeyReach: the times with a key are those of any location
+// without a monotonic reading within 9e9 seconds of 1970, and the zero
+// time; the others send the update sort to compareActive.
+func TestTimeKeyReach(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		t    time.Time
+		want int64
+		ok   bool
+	}{
+		{"zero", time.Time{}, math.MaxInt64, true},
+		{"zero in another location", time.Time{}.In(time.FixedZone("east", 3600)), math.MaxInt64, true},
+		{"1970", time.Unix(0, 0), 0, true},
+		{"ut0 in another location", ut0.In(time.FixedZone("east", 3600)), ut0.UnixNano(), true},
+		{"a nanosecond after 1970", time.Unix(0, 1), 1, true},
+		{"the earliest", time.Unix(-9e9, 0), -9e18, true},
+		{"the latest", time.Unix(9e9, 999999999), 9e18 + 999999999, true},
+		{"beyond the earliest", time.Unix(-9e9-1, 999999999), 0, false},
+		{"beyond the latest", time.Unix(9e9+1, 0), 0, false},
+		{"year 1 plus a nanosecond", time.Time{}.Add(1), 0, false},
+		{"a monotonic reading", time.Now(), 0, false},
+	} {
+		if got, ok := timeKey(tt.t); got != tt.want || ok != tt.ok {
+			t.Errorf("timeKey(%s: %v) = %d, %v; want %d, %v", tt.name, tt.t, got, ok, tt.want, tt.ok)
+		}
+	}
+}
+
+// TestUpdateCandidatesInOnePass: the update step's one-pass candidates
+// are UpdateCandidates'.
+func TestUpdateCandidatesInOnePass(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		pods := drawUpdatePods(t, 20)
+		for i := range pods {
+			pods[i].Terminating = rapid.IntRange(0, 4).Draw(t, "terminating") == 0
+			if rapid.IntRange(0, 4).Draw(t, "held") == 0 {
+				pods[i].InPlaceUpdateGrace = &InPlaceUpdateGrace{Revision: "cs-new", GraceSeconds: 1}
+			}
+		}
+		num := rapid.Int32Range(-2, 2).Draw(t, "updateNum")
+		if got, want := updateCandidates(pods, "cs-new", num), UpdateCandidates(pods, "cs-new", num); !slices.Equal(got, want) || (got == nil) != (want == nil) {
+			t.Fatalf("updateCandidates = %v, UpdateCandidates %v", got, want)
+		}
+	})
+}
