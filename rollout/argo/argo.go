@@ -137,6 +137,11 @@ type Canary struct {
 	// TrafficRouting is trafficRouting; nil is a basic canary, whose
 	// traffic split is the ratio of pods.
 	TrafficRouting *TrafficRouting `json:"trafficRouting,omitempty"`
+	// CanaryService and StableService are the Services' names; the math
+	// only records them in status.canary.weights, and Validate requires
+	// them for most traffic routers.
+	CanaryService string `json:"canaryService,omitempty"`
+	StableService string `json:"stableService,omitempty"`
 	// ScaleDownDelaySeconds is scaleDownDelaySeconds, in seconds: how
 	// long an old ReplicaSet keeps its pods after the switch (traffic
 	// routing only). nil means DefaultScaleDownDelaySeconds (30) with
