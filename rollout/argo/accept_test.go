@@ -131,10 +131,18 @@ func TestCase20Fenceposts(t *testing.T) {
 func TestCases21to25TrafficRoutedCanaryCounts(t *testing.T) {
 	newRS := rs("web-new", "new", 1, 1)
 	stable := rs("web-stable", "stable", 1, 1)
-	minPods := func(ro *Rollout[tmpl], n int32) *Rollout[tmpl] { ro.Strategy.Canary.MinPodsPerReplicaSet = i32(n); return ro }
+	minPods := func(ro *Rollout[tmpl], n int32) *Rollout[tmpl] {
+		ro.Strategy.Canary.MinPodsPerReplicaSet = i32(n)
+		return ro
+	}
 	dynamic := func(ro *Rollout[tmpl]) *Rollout[tmpl] { ro.Strategy.Canary.DynamicStableScale = true; return ro }
-	abortDelay := func(ro *Rollout[tmpl], s int32) *Rollout[tmpl] { ro.Strategy.Canary.AbortScaleDownDelaySeconds = i32(s); return ro }
-	weights := func(c, s int32) *Weights { return &Weights{Canary: WeightDestination{Weight: c}, Stable: WeightDestination{Weight: s}} }
+	abortDelay := func(ro *Rollout[tmpl], s int32) *Rollout[tmpl] {
+		ro.Strategy.Canary.AbortScaleDownDelaySeconds = i32(s)
+		return ro
+	}
+	weights := func(c, s int32) *Weights {
+		return &Weights{Canary: WeightDestination{Weight: c}, Stable: WeightDestination{Weight: s}}
+	}
 	scale := func(s SetCanaryScale) Step { return Step{SetCanaryScale: &s} }
 	m1000 := routed(3, setWeight(5))
 	m1000.Strategy.Canary.TrafficRouting.MaxTrafficWeight = i32(1000)
@@ -306,8 +314,12 @@ func TestCase30AtDesiredReplicaCounts(t *testing.T) {
 }
 
 func TestCase31ReplicaProgressThresholdMet(t *testing.T) {
-	pct := func(v int32) *ReplicaProgressThreshold { return &ReplicaProgressThreshold{Type: ProgressPercent, Value: v} }
-	pods := func(v int32) *ReplicaProgressThreshold { return &ReplicaProgressThreshold{Type: ProgressPods, Value: v} }
+	pct := func(v int32) *ReplicaProgressThreshold {
+		return &ReplicaProgressThreshold{Type: ProgressPercent, Value: v}
+	}
+	pods := func(v int32) *ReplicaProgressThreshold {
+		return &ReplicaProgressThreshold{Type: ProgressPods, Value: v}
+	}
 	tests := []struct {
 		name    string
 		th      *ReplicaProgressThreshold
@@ -484,7 +496,11 @@ func TestCase38BlueGreenDelay(t *testing.T) {
 func TestCase39ValidationTexts(t *testing.T) {
 	m1000 := routed(10, setWeight(1500))
 	m1000.Strategy.Canary.TrafficRouting.MaxTrafficWeight = i32(1000)
-	basicWith := func(f func(c *Canary)) *Rollout[tmpl] { ro := basic(10, 10, nil, nil); f(ro.Strategy.Canary); return ro }
+	basicWith := func(f func(c *Canary)) *Rollout[tmpl] {
+		ro := basic(10, 10, nil, nil)
+		f(ro.Strategy.Canary)
+		return ro
+	}
 	bg := &Rollout[tmpl]{Replicas: i32(1), Strategy: Strategy{BlueGreen: &BlueGreen{ActiveService: "a", PreviewService: "p", ScaleDownDelayRevisionLimit: i32(11)}}}
 	tests := []struct {
 		name string
