@@ -143,7 +143,7 @@ func TestCases21to25TrafficRoutedCanaryCounts(t *testing.T) {
 	weights := func(c, s int32) *Weights {
 		return &Weights{Canary: WeightDestination{Weight: c}, Stable: WeightDestination{Weight: s}}
 	}
-	scale := func(s SetCanaryScale) Step { return Step{SetCanaryScale: &s} }
+	scale := func(s SetCanaryScale) CanaryStep { return CanaryStep{SetCanaryScale: &s} }
 	m1000 := routed(3, setWeight(5))
 	m1000.Strategy.Canary.TrafficRouting.MaxTrafficWeight = i32(1000)
 	tests := []struct {
@@ -197,7 +197,7 @@ func TestCase26DesiredCanaryWeightOnAbort(t *testing.T) {
 
 func TestCase27CanaryReplicasOrWeight(t *testing.T) {
 	mk := func(index int32, abort bool, delay *int32) *Rollout[tmpl] {
-		ro := routed(10, Step{SetCanaryScale: &SetCanaryScale{Replicas: i32(3)}}, setWeight(50))
+		ro := routed(10, CanaryStep{SetCanaryScale: &SetCanaryScale{Replicas: i32(3)}}, setWeight(50))
 		ro.Status.CurrentStepIndex = i32(index)
 		ro.Status.Abort = abort
 		ro.Strategy.Canary.AbortScaleDownDelaySeconds = delay
@@ -512,8 +512,8 @@ func TestCase39ValidationTexts(t *testing.T) {
 		{"maxSurge abc", basic(10, 10, ios("abc"), ioi(0)), `spec.strategy.maxSurge: Invalid value: "abc": MaxSurge and MaxUnavailable both can not be zero`},
 		{"setWeight 101", basic(10, 101, nil, nil), "spec.strategy.steps[0].setWeight: Invalid value: 101: SetWeight needs to be between 0 and 100"},
 		{"setWeight 1500 with M 1000", m1000, "spec.strategy.steps[0].setWeight: Invalid value: 1500: SetWeight needs to be between 0 and 1000"},
-		{"pause abc", basicWith(func(c *Canary) { c.Steps = []Step{pauseFor("abc")} }), "spec.strategy.steps[0].pause.duration: Invalid value: -1: Duration needs to be greater than 0"},
-		{"setCanaryScale without trafficRouting", basicWith(func(c *Canary) { c.Steps = []Step{{SetCanaryScale: &SetCanaryScale{Replicas: i32(1)}}} }),
+		{"pause abc", basicWith(func(c *Canary) { c.Steps = []CanaryStep{pauseFor("abc")} }), "spec.strategy.steps[0].pause.duration: Invalid value: -1: Duration needs to be greater than 0"},
+		{"setCanaryScale without trafficRouting", basicWith(func(c *Canary) { c.Steps = []CanaryStep{{SetCanaryScale: &SetCanaryScale{Replicas: i32(1)}}} }),
 			"spec.strategy.trafficRouting: Required value: SetCanaryScale requires TrafficRouting to be set"},
 		{"basic scaleDownDelaySeconds", basicWith(func(c *Canary) { c.ScaleDownDelaySeconds = i32(60) }),
 			"spec.strategy.scaleDownDelaySeconds: Invalid value: 60: Canary scaleDownDelaySeconds can only be used with traffic routing"},
@@ -531,7 +531,7 @@ func TestCase39ValidationTexts(t *testing.T) {
 			t.Errorf("%s: Validate =\n %s\nwant\n %s", tt.name, got, tt.want)
 		}
 	}
-	if list := Validate(basicWith(func(c *Canary) { c.Steps = []Step{pauseFor("0")} })); len(list) != 0 {
+	if list := Validate(basicWith(func(c *Canary) { c.Steps = []CanaryStep{pauseFor("0")} })); len(list) != 0 {
 		t.Errorf("pause 0 is accepted by Argo; Validate = %v", list)
 	}
 }
@@ -541,11 +541,11 @@ func TestCase40DurationsAndDelays(t *testing.T) {
 		in   string
 		want int32
 	}{{"30", 30}, {"1h", 3600}, {"1.5s", 1}, {"500ms", 0}, {"abc", -1}, {"-5", -5}} {
-		if got := DurationSeconds(Pause{Duration: ios(tt.in)}); got != tt.want {
+		if got := DurationSeconds(RolloutPause{Duration: ios(tt.in)}); got != tt.want {
 			t.Errorf("DurationSeconds(%q) = %d, want %d", tt.in, got, tt.want)
 		}
 	}
-	if got := DurationSeconds(Pause{Duration: ioi(45)}); got != 45 {
+	if got := DurationSeconds(RolloutPause{Duration: ioi(45)}); got != 45 {
 		t.Errorf("DurationSeconds(45) = %d, want 45", got)
 	}
 	bg := &Rollout[tmpl]{Strategy: Strategy{BlueGreen: &BlueGreen{AbortScaleDownDelaySeconds: i32(0)}}}

@@ -12,9 +12,9 @@ type ActionKind uint8
 
 // The writes of one sync, in the order the controller makes them.
 const (
-	// SetReplicas writes spec.replicas: 1 into a Rollout without it, and
+	// SetSpecReplicas writes spec.replicas: 1 into a Rollout without it, and
 	// ends the sync (argo #119, for HPA).
-	SetReplicas ActionKind = iota + 1
+	SetSpecReplicas ActionKind = iota + 1
 	// CreateReplicaSet creates the new ReplicaSet, Action.ReplicaSet
 	// with hash Action.Hash and revision Action.Revision, at 0 replicas;
 	// the sync ends there.
@@ -53,8 +53,8 @@ const (
 // String returns the kind's name, e.g. "ScaleReplicaSet".
 func (k ActionKind) String() string {
 	switch k {
-	case SetReplicas:
-		return "SetReplicas"
+	case SetSpecReplicas:
+		return "SetSpecReplicas"
 	case CreateReplicaSet:
 		return "CreateReplicaSet"
 	case UpdateRevision:
@@ -91,7 +91,7 @@ type Action struct {
 	// one a Service is switched to.
 	Hash string `json:"hash,omitempty"`
 	// From and Replicas are spec.replicas before and after
-	// (ScaleReplicaSet), the Rollout's replicas (SetReplicas,
+	// (ScaleReplicaSet), the Rollout's replicas (SetSpecReplicas,
 	// AnnotateDesiredReplicas), or 0 (CreateReplicaSet).
 	From     int32 `json:"from,omitempty"`
 	Replicas int32 `json:"replicas,omitempty"`
@@ -114,7 +114,7 @@ type Sync[T any] struct {
 	// Actions are the writes, in the controller's order.
 	Actions []Action `json:"actions,omitempty"`
 	// Rollout is the Rollout as the sync leaves it: spec.replicas set
-	// by SetReplicas, the status written by WriteStatus (the input's
+	// by SetSpecReplicas, the status written by WriteStatus (the input's
 	// when none). Other spec fields are the input's copied by value:
 	// pointers, slices and maps in them (and in the template) are shared
 	// and never changed.

@@ -7,7 +7,7 @@ import "math"
 // canary steps, or the index is at or past the last step (every step is
 // done); index is then still the recorded index (0 with no steps).
 // Upstream: GetCurrentCanaryStep, utils/replicaset/canary.go.
-func CurrentCanaryStep[T any](ro *Rollout[T]) (step *Step, index int32) {
+func CurrentCanaryStep[T any](ro *Rollout[T]) (step *CanaryStep, index int32) {
 	c := ro.Strategy.Canary
 	if c == nil || len(c.Steps) == 0 {
 		return nil, 0

@@ -161,7 +161,7 @@ func MaxTrafficWeight[T any](ro *Rollout[T]) int32 {
 // seconds ("1h" is 3600, "1.5s" is 1, "500ms" is 0), and -1 for text
 // that is neither ("abc"; Validate rejects it).
 // Upstream: RolloutPause.DurationSeconds, pkg/apis/rollouts/v1alpha1/types.go.
-func DurationSeconds(p Pause) int32 {
+func DurationSeconds(p RolloutPause) int32 {
 	if p.Duration == nil {
 		return 0
 	}

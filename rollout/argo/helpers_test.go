@@ -32,14 +32,14 @@ var t0 = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 func basic(r, w int32, surge, unav *intorpercent.IntOrString) *Rollout[tmpl] {
 	return &Rollout[tmpl]{
 		Name: "web", Replicas: i32(r), Template: tmpl{Image: "v2"},
-		Strategy: Strategy{Canary: &Canary{MaxSurge: surge, MaxUnavailable: unav, Steps: []Step{{SetWeight: i32(w)}}}},
+		Strategy: Strategy{Canary: &Canary{MaxSurge: surge, MaxUnavailable: unav, Steps: []CanaryStep{{SetWeight: i32(w)}}}},
 		Status:   Status{StableRS: "stable", CurrentPodHash: "new", CurrentStepIndex: i32(0)},
 	}
 }
 
 // routed returns a traffic-routed (nginx) canary of r replicas with
 // steps, at index 0.
-func routed(r int32, steps ...Step) *Rollout[tmpl] {
+func routed(r int32, steps ...CanaryStep) *Rollout[tmpl] {
 	return &Rollout[tmpl]{
 		Name: "web", Replicas: i32(r), Template: tmpl{Image: "v2"},
 		Strategy: Strategy{Canary: &Canary{Steps: steps, CanaryService: "canary", StableService: "stable",
@@ -54,11 +54,11 @@ func rs(name, hash string, spec, avail int32) *ReplicaSet[tmpl] {
 	return &ReplicaSet[tmpl]{Name: name, PodTemplateHash: hash, Replicas: spec, StatusReplicas: spec, ReadyReplicas: avail, AvailableReplicas: avail}
 }
 
-func setWeight(w int32) Step { return Step{SetWeight: i32(w)} }
+func setWeight(w int32) CanaryStep { return CanaryStep{SetWeight: i32(w)} }
 
-func pauseFor(d string) Step {
+func pauseFor(d string) CanaryStep {
 	if d == "" {
-		return Step{Pause: &Pause{}}
+		return CanaryStep{Pause: &RolloutPause{}}
 	}
-	return Step{Pause: &Pause{Duration: ios(d)}}
+	return CanaryStep{Pause: &RolloutPause{Duration: ios(d)}}
 }

@@ -188,7 +188,7 @@ func (p *planner[T]) sync() error {
 		one := DefaultReplicas
 		p.out.Rollout.Replicas = &one
 		p.sum.kind = sumDefaulted
-		p.add(Action{Kind: SetReplicas, Replicas: DefaultReplicas}, why{})
+		p.add(Action{Kind: SetSpecReplicas, Replicas: DefaultReplicas}, why{})
 		return nil
 	}
 	hash, err := PodTemplateHash(&ro.Template, ro.Status.CollisionCount)
@@ -963,7 +963,7 @@ func (p *planner[T]) stepComplete() bool {
 // condition), or the step has a duration and now is past the
 // condition's start plus DurationSeconds.
 // Upstream: CompletedCanaryPauseStep, rollout/pause.go.
-func PauseStepComplete[T any](ro *Rollout[T], pause Pause, now time.Time) bool {
+func PauseStepComplete[T any](ro *Rollout[T], pause RolloutPause, now time.Time) bool {
 	start, ok := pauseStart(ro.Status.PauseConditions, PauseCanaryStep)
 	if ro.Status.ControllerPause && !ok {
 		return true
@@ -1107,8 +1107,8 @@ func (p *planner[T]) promoteStable(reason string) {
 	}
 	if p.status.StableRS != p.status.CurrentPodHash {
 		p.status.StableRS = p.status.CurrentPodHash
+		p.sum.promoted = reason
 	}
-	p.sum.promoted = reason
 }
 
 // syncStatusCanary is syncRolloutStatusCanary.

@@ -158,7 +158,7 @@ func splitText(b *strings.Builder, r, w, m, c, s int32) {
 // reason writes one action's sentence.
 func (p *planner[T]) reason(b *strings.Builder, a *Action, w *why) {
 	switch a.Kind {
-	case SetReplicas:
+	case SetSpecReplicas:
 		b.WriteString("spec.replicas is unset: the controller writes 1 so that an HPA can scale the Rollout, and stops this sync")
 	case CreateReplicaSet:
 		b.WriteString("no ReplicaSet has the current template: create ")
