@@ -112,6 +112,9 @@ type planner[T any] struct {
 	condBuf    []PauseCondition
 	previewSel string
 	activeSel  string
+	cache      hashCache
+	actBuf     []Action
+	rsBuf      []ReplicaSet[T]
 
 	out  Sync[T]
 	whys []why
@@ -151,9 +154,8 @@ func (p *planner[T]) reset(opts Options, ro *Rollout[T], rss []ReplicaSet[T], no
 	p.newRS, p.stable = nil, nil
 	p.status = Status{}
 	p.pause = pauseContext{add: p.pause.add[:0], remove: p.pause.remove[:0]}
-	actions := p.out.Actions[:0]
-	outRSs := append(p.out.ReplicaSets[:0], p.view...)
-	p.out = Sync[T]{Actions: actions, Rollout: *ro, ReplicaSets: outRSs}
+	outRSs := append(p.rsBuf[:0], p.view...)
+	p.out = Sync[T]{Actions: p.actBuf[:0], Rollout: *ro, ReplicaSets: outRSs}
 	p.whys = p.whys[:0]
 	p.sum = summary{}
 }
@@ -191,7 +193,7 @@ func (p *planner[T]) sync() error {
 		p.add(Action{Kind: SetSpecReplicas, Replicas: DefaultReplicas}, why{})
 		return nil
 	}
-	hash, err := PodTemplateHash(&ro.Template, ro.Status.CollisionCount)
+	hash, err := p.templateHash()
 	if err != nil {
 		return prefixed(ro.Name, err)
 	}
@@ -221,6 +223,45 @@ func (p *planner[T]) sync() error {
 	}
 	p.canary()
 	return nil
+}
+
+// templateHash returns PodTemplateHash of the Rollout's template and
+// caches it, with StepsHash, for the next sync of the same Rollout at
+// the same generation and collision count: the API server raises the
+// generation whenever the spec changes.
+func (p *planner[T]) templateHash() (string, error) {
+	ro := p.ro
+	cc, hasCC := int32(0), ro.Status.CollisionCount != nil
+	if hasCC {
+		cc = *ro.Status.CollisionCount
+	}
+	if p.cache.ok && p.cache.name == ro.Name && p.cache.gen == ro.Generation && p.cache.hasCC == hasCC && p.cache.cc == cc {
+		return p.cache.hash, nil
+	}
+	h, err := PodTemplateHash(&ro.Template, ro.Status.CollisionCount)
+	if err != nil {
+		return "", err
+	}
+	p.cache = hashCache{ok: true, name: ro.Name, gen: ro.Generation, hasCC: hasCC, cc: cc, hash: h, steps: StepsHash(ro)}
+	return h, nil
+}
+
+// stepsHash is StepsHash of the Rollout, cached by templateHash.
+func (p *planner[T]) stepsHash() string {
+	if p.cache.ok {
+		return p.cache.steps
+	}
+	return StepsHash(p.ro)
+}
+
+// hashCache holds the hashes of one Rollout generation.
+type hashCache struct {
+	ok          bool
+	name        string
+	gen         int64
+	hasCC       bool
+	cc          int32
+	hash, steps string
 }
 
 // findNew returns the ReplicaSet of the current template: the one whose
@@ -555,7 +596,7 @@ func (p *planner[T]) canary() {
 // recorded yet, a different one, or a different current pod hash.
 func (p *planner[T]) templateOrStepsChanged() bool {
 	s := &p.ro.Status
-	if s.CurrentStepHash == "" || s.CurrentStepHash != StepsHash(p.ro) {
+	if s.CurrentStepHash == "" || s.CurrentStepHash != p.stepsHash() {
 		return true
 	}
 	return p.podSpecChanged()
@@ -1119,7 +1160,7 @@ func (p *planner[T]) syncStatusCanary() {
 	s := &p.status
 	s.AvailableReplicas = sumAvailable(p.all)
 	s.HPAReplicas = sumActual(p.all)
-	s.CurrentStepHash = StepsHash(ro)
+	s.CurrentStepHash = p.stepsHash()
 	p.stepCount = int32(len(c.Steps))
 	if p.templateOrStepsChanged() {
 		p.resetStatus()
