@@ -48,7 +48,7 @@
 // jumps to ceil(weight x replicas / max) pods and the stable keeps all
 // its pods unless dynamicStableScale is set; setCanaryScale stays in
 // force through later steps. spec.paused stops canary scaling, HPA
-// included. A blue-green old ReplicaSet waits scaleDownDelaySeconds at
+// included ([Options.PausedScales] lets a replicas change through). A blue-green old ReplicaSet waits scaleDownDelaySeconds at
 // the Rollout's replicas; a delay of 0 keeps it for ever
 // ([Options.ZeroDelayScalesDown] is the fix). docs/argo.md explains each
 // rule with examples.

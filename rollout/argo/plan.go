@@ -761,7 +761,7 @@ func (p *planner[T]) replicasAvailable(rs *ReplicaSet[T], weight int32) bool {
 // reconcileCanaryReplicaSets scales stable, else new, else the others;
 // reports whether it scaled.
 func (p *planner[T]) reconcileCanaryReplicaSets() bool {
-	if h := p.haltProgress(); h != "" {
+	if h := p.haltProgress(); h != "" && !(p.out.ScalingEvent && p.opts.PausedScales && h == "user paused") {
 		p.out.Halted = h
 		return false
 	}
@@ -970,10 +970,25 @@ func (p *planner[T]) reconcileCanaryPause() {
 	}
 }
 
-// stepComplete is completedCurrentCanaryStep.
+// stepComplete is completedCurrentCanaryStep, with the weights of this
+// sync.
 func (p *planner[T]) stepComplete() bool {
-	ro := p.ro
-	if ro.Paused {
+	return StepComplete(p.ro, p.newRS, p.stable, p.others, p.status.Canary.Weights, p.now)
+}
+
+// StepComplete reports whether the current canary step is done at now,
+// so that the sync moves currentStepIndex on: never while spec.paused or
+// past the last step; a pause step by PauseStepComplete; a
+// setCanaryScale step when AtDesiredReplicaCountsForCanary; a setWeight
+// step when AtDesiredReplicaCountsForCanary and the router has not
+// reported the weight unverified; setHeaderRoute and setMirrorRoute at
+// once. Experiment, analysis and plugin steps complete when their run
+// succeeds, which is not modelled: StepComplete reports false for them.
+// weights are the traffic weights recorded in this sync (nil for a basic
+// canary); others are the ReplicaSets that are neither new nor stable.
+// Upstream: completedCurrentCanaryStep, rollout/canary.go.
+func StepComplete[T any](ro *Rollout[T], newRS, stableRS *ReplicaSet[T], others []*ReplicaSet[T], weights *Weights, now time.Time) bool {
+	if ro.Paused || ro.Strategy.Canary == nil {
 		return false
 	}
 	step, _ := CurrentCanaryStep(ro)
@@ -982,20 +997,17 @@ func (p *planner[T]) stepComplete() bool {
 	}
 	switch {
 	case step.Pause != nil:
-		return PauseStepComplete(ro, *step.Pause, p.now)
+		return PauseStepComplete(ro, *step.Pause, now)
 	case step.SetCanaryScale != nil:
-		return AtDesiredReplicaCountsForCanary(ro, p.newRS, p.stable, p.others, p.status.Canary.Weights)
+		return AtDesiredReplicaCountsForCanary(ro, newRS, stableRS, others, weights)
 	case step.SetWeight != nil:
-		if !AtDesiredReplicaCountsForCanary(ro, p.newRS, p.stable, p.others, p.status.Canary.Weights) {
+		if !AtDesiredReplicaCountsForCanary(ro, newRS, stableRS, others, weights) {
 			return false
 		}
-		w := p.status.Canary.Weights
-		return w == nil || w.Verified == nil || *w.Verified
+		return weights == nil || weights.Verified == nil || *weights.Verified
 	case step.SetHeaderRoute != nil, step.SetMirrorRoute != nil:
 		return true
 	}
-	// experiment, analysis and plugin steps complete when their run
-	// succeeds, which is outside the replica math: Plan waits.
 	return false
 }
 
@@ -1213,4 +1225,44 @@ func (p *planner[T]) syncStatusCanary() {
 		s.CurrentStepIndex = &p.stepIndex
 	}
 	p.writeStatus()
+}
+
+// ScaleDownOldReplicaSets returns what one sync writes to the Rollout's
+// older ReplicaSets (neither new nor stable) when it gets to them: a
+// canary's cleanup of unavailable pods, then scale-down within the
+// availability budget, newest revision first (a traffic-routed canary
+// keeps an old stable for scaleDownDelaySeconds instead, and skips
+// ReplicaSets the status still references); a blue-green rollout's
+// scale-down delay, written as a deadline, within
+// scaleDownDelayRevisionLimit. The Actions are ScaleReplicaSet,
+// AnnotateDesiredReplicas, AddScaleDownDeadline and
+// RemoveScaleDownDeadline, with reasons; requeue is when the controller
+// looks again for a deadline (0 if none). A sync reaches this pass only
+// when neither stable nor new moved (canary); Plan gives the whole sync.
+// Errors are Plan's; without a ReplicaSet for the current template there
+// is no older one and the result is empty.
+// Upstream: scaleDownOldReplicaSetsForCanary (rollout/canary.go),
+// scaleDownOldReplicaSetsForBlueGreen (rollout/bluegreen.go) and
+// scaleDownDelayHelper (rollout/replicaset.go).
+func ScaleDownOldReplicaSets[T any](ro *Rollout[T], replicaSets []ReplicaSet[T], now time.Time, opts Options) (actions []Action, requeue time.Duration, err error) {
+	if err := checkInput(ro, replicaSets); err != nil {
+		return nil, 0, err
+	}
+	var p planner[T]
+	p.reset(opts, ro, replicaSets, now)
+	hash, err := p.templateHash()
+	if err != nil {
+		return nil, 0, prefixed(ro.Name, err)
+	}
+	if p.newRS = p.findNew(hash); p.newRS == nil {
+		return nil, 0, nil
+	}
+	p.stable = StableReplicaSet(ro, p.newRS, p.all)
+	p.others = OtherReplicaSets(p.others[:0], p.newRS, p.stable, p.all)
+	p.reconcileOthers()
+	p.explain()
+	if p.out.Requeue {
+		requeue = p.out.RequeueAfter
+	}
+	return p.out.Actions, requeue, nil
 }

@@ -152,6 +152,16 @@ func TestSimulateSpecPausedBlocksCanaryScalingEvenForHPA(t *testing.T) {
 	if got := tr.ReplicaSets[0].Replicas; got != 4 {
 		t.Errorf("spec.paused: the HPA's 6 was applied (%d pods); argo #4261 keeps 4", got)
 	}
+	// With PausedScales the resize is applied while paused.
+	tr, err = Simulate(ro, rss, Config[tmpl]{Start: t0, Options: Options{PausedScales: true}, Events: []Event[tmpl]{
+		{Sync: 1, Kind: Pause}, {Sync: 2, Kind: SetReplicas, Replicas: 6},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := tr.ReplicaSets[0].Replicas; tr.Outcome != OutcomeComplete || got != 6 {
+		t.Errorf("PausedScales: %v with %d pods, want Complete (the stable at 6, though paused)\n%s", tr.Outcome, got, tr.String())
+	}
 }
 
 func TestSimulateBlueGreenWithPreviewAndManualPromotion(t *testing.T) {
