@@ -113,6 +113,9 @@ type planner[T any] struct {
 	previewSel string
 	activeSel  string
 	cache      hashCache
+	// weightsKept says the recorded weights did not change: the status
+	// written keeps the input's.
+	weightsKept bool
 	actBuf     []Action
 	rsBuf      []ReplicaSet[T]
 
@@ -153,6 +156,7 @@ func (p *planner[T]) reset(opts Options, ro *Rollout[T], rss []ReplicaSet[T], no
 	p.others, p.scratch = p.others[:0], p.scratch[:0]
 	p.newRS, p.stable = nil, nil
 	p.status = Status{}
+	p.weightsKept = false
 	p.pause = pauseContext{add: p.pause.add[:0], remove: p.pause.remove[:0]}
 	outRSs := append(p.rsBuf[:0], p.view...)
 	p.out = Sync[T]{Actions: p.actBuf[:0], Rollout: *ro, ReplicaSets: outRSs}
@@ -695,14 +699,17 @@ func (p *planner[T]) reconcileTrafficRouting() {
 		Stable: WeightDestination{Weight: m - desired, PodTemplateHash: stableHash, ServiceName: c.StableService},
 	}
 	prev := ro.Status.Canary.Weights
-	if prev == nil || prev.Canary != w.Canary || prev.Stable != w.Stable || len(prev.Additional) != 0 {
-		p.weightsBuf = w
-		p.status.Canary.Weights = &p.weightsBuf
-	} else {
+	p.weightsBuf = w
+	if prev != nil && prev.Canary == w.Canary && prev.Stable == w.Stable && len(prev.Additional) == 0 {
+		// Unchanged: upstream keeps the recorded weights object and sets
+		// its verified (the router's answer, nil here) in place, on the
+		// object the old status shares, so the status written keeps the
+		// recorded value while this sync reads nil.
 		p.weightsBuf = *prev
 		p.weightsBuf.Verified = nil
-		p.status.Canary.Weights = &p.weightsBuf
+		p.weightsKept = true
 	}
+	p.status.Canary.Weights = &p.weightsBuf
 	if prev == nil || prev.Canary.Weight != desired {
 		from := int32(0)
 		if prev != nil {
@@ -804,17 +811,18 @@ func (p *planner[T]) reconcileOthers() bool {
 }
 
 // cleanupUnhealthy scales every old ReplicaSet with pods that are not
-// available down to its available pods, oldest first.
-func (p *planner[T]) cleanupUnhealthy(old []*ReplicaSet[T]) int64 {
+// available down to its available pods, oldest first. ok is false when
+// it meets a ReplicaSet with more available pods than its spec (pods of
+// an earlier scale-down still terminating): upstream stops the whole
+// pass there.
+func (p *planner[T]) cleanupUnhealthy(old []*ReplicaSet[T]) (down int64, ok bool) {
 	byCreation(old)
-	var down int64
 	for _, rs := range old {
 		if rs.Replicas == 0 || rs.Replicas == rs.AvailableReplicas {
 			continue
 		}
 		if rs.AvailableReplicas > rs.Replicas {
-			// Upstream returns an error here and stops the pass.
-			return down
+			return down, false
 		}
 		down += int64(rs.Replicas - rs.AvailableReplicas)
 		p.scale(rs, rs.AvailableReplicas, why{role: whyOld, unhealthy: true})
@@ -823,13 +831,16 @@ func (p *planner[T]) cleanupUnhealthy(old []*ReplicaSet[T]) int64 {
 			rs.DesiredReplicas = p.out.ReplicaSets[p.index(rs)].DesiredReplicas
 		}
 	}
-	return down
+	return down, true
 }
 
 // scaleDownOldCanary is scaleDownOldReplicaSetsForCanary; it returns the
 // pods scaled down.
 func (p *planner[T]) scaleDownOldCanary(old []*ReplicaSet[T]) int64 {
-	down := p.cleanupUnhealthy(old)
+	down, ok := p.cleanupUnhealthy(old)
+	if !ok {
+		return down
+	}
 	minAvail := int64(p.r) - int64(MaxUnavailable(p.ro))
 	budget := int64(sumAvailable(p.all)) - minAvail
 	if budget <= 0 {
@@ -1036,8 +1047,11 @@ func (p *planner[T]) baseStatus() {
 	s.UpdatedReplicas = p.newRS.StatusReplicas
 	s.ReadyReplicas = sumReady(p.all)
 	s.CollisionCount = prev.CollisionCount
+	// Upstream compares with the new status's stableRS, which is still
+	// "" here (it is copied from the old status only afterwards), so
+	// promoteFull is kept whenever a ReplicaSet is current.
+	s.PromoteFull = s.CurrentPodHash != "" && prev.PromoteFull
 	s.StableRS = prev.StableRS
-	s.PromoteFull = s.CurrentPodHash != s.StableRS && prev.PromoteFull
 }
 
 // resetStatus is resetRolloutStatus.

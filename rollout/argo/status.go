@@ -14,6 +14,9 @@ func (p *planner[T]) writeStatus() {
 	s.ObservedGeneration = strconv.FormatInt(p.ro.Generation, 10)
 	s.Phase, s.Message = prev.Phase, prev.Message
 	p.pauseStatus()
+	if p.weightsKept {
+		s.Canary.Weights = prev.Canary.Weights
+	}
 	if statusEqual(s, prev) {
 		return
 	}
