@@ -116,8 +116,8 @@ type planner[T any] struct {
 	// weightsKept says the recorded weights did not change: the status
 	// written keeps the input's.
 	weightsKept bool
-	actBuf     []Action
-	rsBuf      []ReplicaSet[T]
+	actBuf      []Action
+	rsBuf       []ReplicaSet[T]
 
 	out  Sync[T]
 	whys []why
