@@ -195,7 +195,7 @@ type Step struct {
 }
 
 // String renders the step on one line: the sync, the events, step and
-// weights, the ReplicaSets (name, tags, ready/pods), then the reason.
+// weights (set/actual), the phase, the ReplicaSets (name, tags, ready/pods), then the reason.
 func (s Step) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "sync %d (+%s)", s.Sync, s.Elapsed)
@@ -207,6 +207,9 @@ func (s Step) String() string {
 	}
 	if s.Steps > 0 || s.SetWeight != 0 || s.ActualWeight != 0 {
 		fmt.Fprintf(&b, " weight %d/%d", s.SetWeight, s.ActualWeight)
+	}
+	if s.Status.Phase != "" {
+		b.WriteString(" " + string(s.Status.Phase))
 	}
 	b.WriteString(" |")
 	for _, rs := range s.ReplicaSets {
