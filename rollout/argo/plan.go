@@ -155,7 +155,9 @@ func (p *planner[T]) reset(opts Options, ro *Rollout[T], rss []ReplicaSet[T], no
 	}
 	p.others, p.scratch = p.others[:0], p.scratch[:0]
 	p.newRS, p.stable = nil, nil
-	p.status = Status{}
+	// The new status starts empty but for the recorded weights, which
+	// every path carries over. Upstream: newRolloutContext.
+	p.status = Status{Canary: CanaryStatus{Weights: ro.Status.Canary.Weights}}
 	p.weightsKept = false
 	p.pause = pauseContext{add: p.pause.add[:0], remove: p.pause.remove[:0]}
 	outRSs := append(p.rsBuf[:0], p.view...)
