@@ -195,6 +195,7 @@ func (p *planner[T]) sync() error {
 	if ro.Replicas == nil {
 		one := DefaultReplicas
 		p.out.Rollout.Replicas = &one
+		p.out.Rollout.Generation++ // the API server's, for a spec change
 		p.sum.kind = sumDefaulted
 		p.add(Action{Kind: SetSpecReplicas, Replicas: DefaultReplicas}, why{})
 		return nil

@@ -62,7 +62,9 @@ func (k EventKind) String() string {
 }
 
 // Event is a change applied just before sync number Sync (1 is the
-// first; an event outside the syncs that run is never applied).
+// first; an event outside the syncs that run is never applied). An
+// event that changes the spec raises the generation, as the API server
+// does.
 type Event[T any] struct {
 	// Sync is the number of the sync the event comes before, from 1.
 	Sync int `json:"sync"`
@@ -375,7 +377,10 @@ func (s *sim[T]) apply(ev Event[T]) string {
 		ro.Generation++
 		return "replicas " + strconv.Itoa(int(ev.Replicas))
 	case Promote:
-		ro.Paused = false
+		if ro.Paused {
+			ro.Paused = false
+			ro.Generation++
+		}
 		if len(st.PauseConditions) > 0 {
 			st.PauseConditions = nil
 		} else if c := ro.Strategy.Canary; c != nil && len(c.Steps) > 0 {
@@ -387,7 +392,10 @@ func (s *sim[T]) apply(ev Event[T]) string {
 		}
 		return "promote"
 	case PromoteFull:
-		ro.Paused = false
+		if ro.Paused {
+			ro.Paused = false
+			ro.Generation++
+		}
 		if st.CurrentPodHash != st.StableRS {
 			st.PromoteFull = true
 		}
@@ -399,12 +407,16 @@ func (s *sim[T]) apply(ev Event[T]) string {
 		st.Abort = false
 		return "retry"
 	case Pause:
-		ro.Paused = true
-		ro.Generation++
+		if !ro.Paused {
+			ro.Paused = true
+			ro.Generation++
+		}
 		return "pause"
 	case Resume:
-		ro.Paused = false
-		ro.Generation++
+		if ro.Paused {
+			ro.Paused = false
+			ro.Generation++
+		}
 		return "resume"
 	}
 	return ev.Kind.String()
