@@ -48,6 +48,12 @@ func PlanWith[T any](ro *Rollout[T], replicaSets []ReplicaSet[T], now time.Time,
 // value is ready to use; set Options before the first Plan. A Planner is
 // not safe for concurrent use, and the Sync it returns is valid until
 // its next Plan.
+//
+// A Planner remembers the pod-template hash and the steps hash of the
+// Rollout it planned last, by name, generation and collision count: the
+// API server raises metadata.generation on every spec change, so a
+// caller that changes the template or the steps of a Rollout it plans
+// again must raise Generation too (Plan and PlanWith remember nothing).
 type Planner[T any] struct {
 	// Options are the deviations and resync period used by Plan.
 	Options Options
