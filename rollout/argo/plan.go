@@ -741,27 +741,42 @@ func (p *planner[T]) rollingBackToStable() bool {
 	return p.newRS.AvailableReplicas < p.r
 }
 
-// weightOnAbortOrRollback is calculateDesiredWeightOnAbortOrStableRollback.
+// weightOnAbortOrRollback is WeightOnAbortOrRollback for this sync.
 func (p *planner[T]) weightOnAbortOrRollback() int32 {
-	ro := p.ro
-	if !ro.Strategy.Canary.DynamicStableScale || p.stable == nil || p.newRS == nil || p.r == 0 {
+	return WeightOnAbortOrRollback(p.ro, p.newRS, p.stable)
+}
+
+// WeightOnAbortOrRollback returns the traffic weight a traffic-routed
+// canary sends to the canary while it is aborted, or rolling back to
+// the stable ReplicaSet: 0 without dynamicStableScale (or without both
+// ReplicaSets, or with 0 replicas). With it, traffic steps down as the
+// stable's pods become available: with d = DesiredCanaryWeight, e = max
+// − floor(max × stable available / replicas) and c the weight recorded
+// in status.canary.weights, the answer is max(e, d) when nothing is
+// recorded, min(e, c) when d is 0, c (held) while the stable's share of
+// available pods is below max − d, else min(d, c).
+// Upstream: calculateDesiredWeightOnAbortOrStableRollback, rollout/trafficrouting.go.
+func WeightOnAbortOrRollback[T any](ro *Rollout[T], newRS, stableRS *ReplicaSet[T]) int32 {
+	c := ro.Strategy.Canary
+	if c == nil || !c.DynamicStableScale || stableRS == nil || newRS == nil || ro.Replicas == nil || *ro.Replicas <= 0 {
 		return 0
 	}
+	r := int64(*ro.Replicas)
 	m := int64(MaxTrafficWeight(ro))
-	d := int64(DesiredCanaryWeight(ro, p.newRS, p.stable))
-	stableW := m * int64(p.stable.AvailableReplicas) / int64(p.r)
+	d := int64(DesiredCanaryWeight(ro, newRS, stableRS))
+	stableW := m * int64(stableRS.AvailableReplicas) / r
 	expected := max(0, m-stableW)
 	if ro.Status.Canary.Weights == nil {
-		return int32(max(expected, d))
+		return clamp32(max(expected, d))
 	}
 	cur := int64(ro.Status.Canary.Weights.Canary.Weight)
 	if d <= 0 {
-		return int32(min(expected, cur))
+		return clamp32(min(expected, cur))
 	}
 	if stableW < m-d {
-		return int32(cur)
+		return clamp32(cur)
 	}
-	return int32(min(d, cur))
+	return clamp32(min(d, cur))
 }
 
 // replicasAvailable is checkReplicasAvailable: rs has the pods for
