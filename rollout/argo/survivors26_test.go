@@ -9,14 +9,20 @@ import (
 // Tests written for the survivors of a mutation sample (seed 26).
 
 func TestStepListsReplicaSetsNewestFirst(t *testing.T) {
-	ro, rss := deployed(t, 2, &Canary{Steps: []CanaryStep{setWeight(50), pauseFor("")}})
-	tr, err := Simulate(ro, rss, Config[tmpl]{Start: t0, Events: []Event[tmpl]{{Sync: 1, Kind: SetTemplate, Template: tmpl{Image: "v2"}}}})
+	ro, rss := deployed(t, 2, &Canary{})
+	tr, err := Simulate(ro, rss, Config[tmpl]{Start: t0, Events: []Event[tmpl]{
+		{Sync: 1, Kind: SetTemplate, Template: tmpl{Image: "v2"}}, {Sync: 10, Kind: SetTemplate, Template: tmpl{Image: "v3"}},
+		{Sync: 20, Kind: SetTemplate, Template: tmpl{Image: "v4"}}}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	last := tr.Steps[len(tr.Steps)-1]
-	if len(last.ReplicaSets) != 2 || last.ReplicaSets[0].Revision != 2 || last.ReplicaSets[1].Revision != 1 {
-		t.Errorf("ReplicaSets %+v, want revision 2 then 1", last.ReplicaSets)
+	var revs []int64
+	for _, x := range last.ReplicaSets {
+		revs = append(revs, x.Revision)
+	}
+	if !slices.Equal(revs, []int64{4, 3, 2, 1}) {
+		t.Errorf("revisions %v, want [4 3 2 1]", revs)
 	}
 }
 
@@ -81,6 +87,15 @@ func TestDynamicAbortWithoutExplicitDelayHasNoDeadline(t *testing.T) {
 	}
 	if n := count(tr, AddScaleDownDeadline, ""); n != 0 || tr.Outcome != OutcomeAborted {
 		t.Errorf("%d deadlines, outcome %v; want none and Aborted\n%s", n, tr.Outcome, tr.String())
+	}
+	for _, x := range tr.ReplicaSets {
+		want := int32(0)
+		if x.PodTemplateHash == hashOf("v1") {
+			want = 10
+		}
+		if x.Replicas != want {
+			t.Errorf("%s ends at %d replicas, want %d\n%s", x.Name, x.Replicas, want, tr.String())
+		}
 	}
 }
 
