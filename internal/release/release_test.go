@@ -47,6 +47,7 @@ type adapter struct {
 var adapters = []adapter{
 	{dir: "adapters/kubeapps", commands: []string{"cmd/rolloutplan", "cmd/statefulsetplan", "cmd/daemonsetplan"}, banned: []string{"k8s.io/kubernetes"}},
 	{dir: "adapters/kruiseapps", commands: []string{"cmd/clonesetplan"}, banned: []string{"k8s.io/kubernetes", "github.com/openkruise/kruise"}},
+	{dir: "adapters/argorollouts", banned: []string{"k8s.io/kubernetes", "github.com/argoproj/argo-rollouts"}},
 }
 
 // consumerMain uses every adapter the way a controller would: it converts
@@ -55,11 +56,13 @@ const consumerMain = `package main
 
 import (
 	"fmt"
+	"os"
 	"time"
 
 	kruise "github.com/openkruise/kruise-api/apps/v1alpha1"
 	appsv1 "k8s.io/api/apps/v1"
 
+	"github.com/rolloutmath/rolloutmath/adapters/argorollouts"
 	"github.com/rolloutmath/rolloutmath/adapters/kruiseapps"
 	"github.com/rolloutmath/rolloutmath/adapters/kubeapps"
 	"github.com/rolloutmath/rolloutmath/rollout"
@@ -86,6 +89,16 @@ func main() {
 	}
 	changes, err := kruiseapps.Changes(&obj, nil, nil, &plan, time.Now())
 	fmt.Println(plan.Reason, len(changes), err)
+
+	objs, err := argorollouts.Read(os.Stdin)
+	if err != nil {
+		panic(err)
+	}
+	for i := range objs.Rollouts {
+		ro, err := argorollouts.Rollout(&objs.Rollouts[i])
+		rss, rerr := argorollouts.ReplicaSets(argorollouts.Owned(&objs.Rollouts[i], objs.ReplicaSets))
+		fmt.Println(ro.Name, len(rss), err, rerr)
+	}
 }
 `
 
