@@ -133,10 +133,15 @@ type Canary struct {
 	// DefaultMaxUnavailable ("25"), read like MaxSurge but rounded down.
 	MaxUnavailable *intorpercent.IntOrString `json:"maxUnavailable,omitempty"`
 	// Steps is the list of steps; none means "go to 100% at once".
-	Steps []Step `json:"steps,omitempty"`
+	Steps []CanaryStep `json:"steps,omitempty"`
 	// TrafficRouting is trafficRouting; nil is a basic canary, whose
 	// traffic split is the ratio of pods.
 	TrafficRouting *TrafficRouting `json:"trafficRouting,omitempty"`
+	// CanaryService and StableService are the Services' names; the math
+	// only records them in status.canary.weights, and Validate requires
+	// them for most traffic routers.
+	CanaryService string `json:"canaryService,omitempty"`
+	StableService string `json:"stableService,omitempty"`
 	// ScaleDownDelaySeconds is scaleDownDelaySeconds, in seconds: how
 	// long an old ReplicaSet keeps its pods after the switch (traffic
 	// routing only). nil means DefaultScaleDownDelaySeconds (30) with
@@ -211,17 +216,17 @@ type ReplicaProgressThreshold struct {
 	Value int32 `json:"value"`
 }
 
-// Step is one canary step: exactly one of its fields is set (Validate).
+// CanaryStep is one canary step: exactly one of its fields is set (Validate).
 // The steps the replica math acts on are SetWeight, SetCanaryScale and
 // Pause; the others are kept as written so that a manifest decodes and
 // validates (see [StepComplete] for how a sync treats them).
 // Upstream: v1alpha1.CanaryStep.
-type Step struct {
+type CanaryStep struct {
 	// SetWeight is setWeight: the canary's share of traffic (of pods, for
 	// a basic canary), 0..maxTrafficWeight.
 	SetWeight *int32 `json:"setWeight,omitempty"`
 	// Pause is pause: wait for a duration, or for a resume.
-	Pause *Pause `json:"pause,omitempty"`
+	Pause *RolloutPause `json:"pause,omitempty"`
 	// Experiment, Analysis are experiment and analysis as written.
 	Experiment json.RawMessage `json:"experiment,omitempty"`
 	Analysis   json.RawMessage `json:"analysis,omitempty"`
@@ -233,8 +238,9 @@ type Step struct {
 	Plugin         json.RawMessage `json:"plugin,omitempty"`
 }
 
-// Pause is a pause step.
-type Pause struct {
+// RolloutPause is a pause step.
+// Upstream: v1alpha1.RolloutPause.
+type RolloutPause struct {
 	// Duration is duration as written: a number of seconds (30), or a
 	// string holding a number of seconds ("30") or a Go duration ("1h",
 	// "1.5s"). nil waits until the rollout is resumed. See
