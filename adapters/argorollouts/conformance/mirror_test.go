@@ -52,7 +52,7 @@ func fromArgo(ro *v1alpha1.Rollout) argo.Rollout[argorollouts.Template] {
 			oc.ReplicaProgressThreshold = &argo.ReplicaProgressThreshold{Type: argo.ProgressType(p.Type), Value: p.Value}
 		}
 		for _, st := range c.Steps {
-			os := argo.Step{
+			os := argo.CanaryStep{
 				SetWeight:      st.SetWeight,
 				Experiment:     rawOf(st.Experiment),
 				Analysis:       rawOf(st.Analysis),
@@ -61,7 +61,7 @@ func fromArgo(ro *v1alpha1.Rollout) argo.Rollout[argorollouts.Template] {
 				Plugin:         rawOf(st.Plugin),
 			}
 			if st.Pause != nil {
-				os.Pause = &argo.Pause{Duration: ios(st.Pause.Duration)}
+				os.Pause = &argo.RolloutPause{Duration: ios(st.Pause.Duration)}
 			}
 			if sc := st.SetCanaryScale; sc != nil {
 				os.SetCanaryScale = &argo.SetCanaryScale{Weight: sc.Weight, Replicas: sc.Replicas, MatchTrafficWeight: sc.MatchTrafficWeight}
