@@ -120,7 +120,7 @@ func canary(c *CanaryStrategy) *argo.Canary {
 		out.ReplicaProgressThreshold = &argo.ReplicaProgressThreshold{Type: argo.ProgressType(t.Type), Value: t.Value}
 	}
 	for _, st := range c.Steps {
-		step := argo.Step{
+		step := argo.CanaryStep{
 			SetWeight:      clonePtr(st.SetWeight),
 			Experiment:     raw(st.Experiment),
 			Analysis:       raw(st.Analysis),
@@ -129,7 +129,7 @@ func canary(c *CanaryStrategy) *argo.Canary {
 			Plugin:         raw(st.Plugin),
 		}
 		if p := st.Pause; p != nil {
-			step.Pause = &argo.Pause{Duration: intOrString(p.Duration)}
+			step.Pause = &argo.RolloutPause{Duration: intOrString(p.Duration)}
 		}
 		if sc := st.SetCanaryScale; sc != nil {
 			step.SetCanaryScale = &argo.SetCanaryScale{Weight: clonePtr(sc.Weight), Replicas: clonePtr(sc.Replicas), MatchTrafficWeight: sc.MatchTrafficWeight}

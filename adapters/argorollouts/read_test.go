@@ -59,11 +59,11 @@ func TestReadKubectlCanaryManifests(t *testing.T) {
 		Strategy: argo.Strategy{Canary: &argo.Canary{
 			MaxSurge:       ptr(intorpercent.FromString("20%")),
 			MaxUnavailable: ptr(intorpercent.FromInt(0)),
-			Steps: []argo.Step{
+			Steps: []argo.CanaryStep{
 				{SetWeight: ptr[int32](20)},
-				{Pause: &argo.Pause{Duration: ptr(intorpercent.FromString("30s"))}},
+				{Pause: &argo.RolloutPause{Duration: ptr(intorpercent.FromString("30s"))}},
 				{SetWeight: ptr[int32](50)},
-				{Pause: &argo.Pause{}},
+				{Pause: &argo.RolloutPause{}},
 				{Analysis: []byte(`{"templates":[{"templateName":"success-rate"}]}`)},
 			},
 		}},
@@ -107,6 +107,9 @@ func TestReadKubectlCanaryManifests(t *testing.T) {
 			t.Errorf("ReplicaSets modified its input: rss[%d]'s template lost its hash label", i)
 		}
 		wantRSs[i].Template = rss[i].Template
+	}
+	if errs := argo.Validate(&got); len(errs) != 0 {
+		t.Errorf("argo.Validate(rollout-web.yaml) = %v, want no errors", errs)
 	}
 	if diff := cmp.Diff(wantRSs, rss, cmp.Comparer(func(a, b time.Time) bool { return a.Equal(b) })); diff != "" {
 		t.Errorf("ReplicaSets(replicasets-web.yaml) mismatch (-want +got):\n%s", diff)

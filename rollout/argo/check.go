@@ -26,12 +26,11 @@ func checkInput[T any](ro *Rollout[T], rss []ReplicaSet[T]) error {
 	if ro == nil {
 		return &field.Error{Prefix: "argo", Field: "rollout", Detail: "must not be nil", Err: field.ErrRequired}
 	}
-	prefix := "argo: invalid Rollout " + strconv.Quote(ro.Name)
 	if list := Validate(ro); len(list) > 0 {
-		return list.WithPrefix(prefix).ToError()
+		return list.WithPrefix("argo: invalid Rollout " + strconv.Quote(ro.Name)).ToError()
 	}
 	own := func(path, value, detail string, kind error) error {
-		return &field.Error{Prefix: prefix, Field: path, Value: value, Detail: detail, Err: kind}
+		return &field.Error{Prefix: "argo: invalid Rollout " + strconv.Quote(ro.Name), Field: path, Value: value, Detail: detail, Err: kind}
 	}
 	if c := ro.Strategy.Canary; c != nil {
 		if tr := c.TrafficRouting; tr != nil && tr.MaxTrafficWeight != nil && *tr.MaxTrafficWeight <= 0 {
@@ -42,8 +41,12 @@ func checkInput[T any](ro *Rollout[T], rss []ReplicaSet[T]) error {
 				return own("spec.strategy.canary.steps["+strconv.Itoa(i)+"].setCanaryScale.replicas", strconv.Itoa(int(*s.SetCanaryScale.Replicas)), "must not be negative", field.ErrNegative)
 			}
 		}
-		if _, err := json.Marshal(c.Steps); err != nil {
-			return own("spec.strategy.canary.steps", "", "encoding: "+err.Error(), field.ErrSyntax)
+		for i, s := range c.Steps {
+			for _, raw := range [...]json.RawMessage{s.Experiment, s.Analysis, s.SetHeaderRoute, s.SetMirrorRoute, s.Plugin} {
+				if raw != nil && !json.Valid(raw) {
+					return own("spec.strategy.canary.steps["+strconv.Itoa(i)+"]", "", "holds text that is not JSON", field.ErrSyntax)
+				}
+			}
 		}
 	}
 	if b := ro.Strategy.BlueGreen; b != nil && b.PreviewReplicaCount != nil && *b.PreviewReplicaCount < 0 {

@@ -112,6 +112,9 @@ type planner[T any] struct {
 	condBuf    []PauseCondition
 	previewSel string
 	activeSel  string
+	cache      hashCache
+	actBuf     []Action
+	rsBuf      []ReplicaSet[T]
 
 	out  Sync[T]
 	whys []why
@@ -151,9 +154,8 @@ func (p *planner[T]) reset(opts Options, ro *Rollout[T], rss []ReplicaSet[T], no
 	p.newRS, p.stable = nil, nil
 	p.status = Status{}
 	p.pause = pauseContext{add: p.pause.add[:0], remove: p.pause.remove[:0]}
-	actions := p.out.Actions[:0]
-	outRSs := append(p.out.ReplicaSets[:0], p.view...)
-	p.out = Sync[T]{Actions: actions, Rollout: *ro, ReplicaSets: outRSs}
+	outRSs := append(p.rsBuf[:0], p.view...)
+	p.out = Sync[T]{Actions: p.actBuf[:0], Rollout: *ro, ReplicaSets: outRSs}
 	p.whys = p.whys[:0]
 	p.sum = summary{}
 }
@@ -191,7 +193,7 @@ func (p *planner[T]) sync() error {
 		p.add(Action{Kind: SetSpecReplicas, Replicas: DefaultReplicas}, why{})
 		return nil
 	}
-	hash, err := PodTemplateHash(&ro.Template, ro.Status.CollisionCount)
+	hash, err := p.templateHash()
 	if err != nil {
 		return prefixed(ro.Name, err)
 	}
@@ -221,6 +223,45 @@ func (p *planner[T]) sync() error {
 	}
 	p.canary()
 	return nil
+}
+
+// templateHash returns PodTemplateHash of the Rollout's template and
+// caches it, with StepsHash, for the next sync of the same Rollout at
+// the same generation and collision count: the API server raises the
+// generation whenever the spec changes.
+func (p *planner[T]) templateHash() (string, error) {
+	ro := p.ro
+	cc, hasCC := int32(0), ro.Status.CollisionCount != nil
+	if hasCC {
+		cc = *ro.Status.CollisionCount
+	}
+	if p.cache.ok && p.cache.name == ro.Name && p.cache.gen == ro.Generation && p.cache.hasCC == hasCC && p.cache.cc == cc {
+		return p.cache.hash, nil
+	}
+	h, err := PodTemplateHash(&ro.Template, ro.Status.CollisionCount)
+	if err != nil {
+		return "", err
+	}
+	p.cache = hashCache{ok: true, name: ro.Name, gen: ro.Generation, hasCC: hasCC, cc: cc, hash: h, steps: StepsHash(ro)}
+	return h, nil
+}
+
+// stepsHash is StepsHash of the Rollout, cached by templateHash.
+func (p *planner[T]) stepsHash() string {
+	if p.cache.ok {
+		return p.cache.steps
+	}
+	return StepsHash(p.ro)
+}
+
+// hashCache holds the hashes of one Rollout generation.
+type hashCache struct {
+	ok          bool
+	name        string
+	gen         int64
+	hasCC       bool
+	cc          int32
+	hash, steps string
 }
 
 // findNew returns the ReplicaSet of the current template: the one whose
@@ -555,7 +596,7 @@ func (p *planner[T]) canary() {
 // recorded yet, a different one, or a different current pod hash.
 func (p *planner[T]) templateOrStepsChanged() bool {
 	s := &p.ro.Status
-	if s.CurrentStepHash == "" || s.CurrentStepHash != StepsHash(p.ro) {
+	if s.CurrentStepHash == "" || s.CurrentStepHash != p.stepsHash() {
 		return true
 	}
 	return p.podSpecChanged()
@@ -720,7 +761,7 @@ func (p *planner[T]) replicasAvailable(rs *ReplicaSet[T], weight int32) bool {
 // reconcileCanaryReplicaSets scales stable, else new, else the others;
 // reports whether it scaled.
 func (p *planner[T]) reconcileCanaryReplicaSets() bool {
-	if h := p.haltProgress(); h != "" {
+	if h := p.haltProgress(); h != "" && !(p.out.ScalingEvent && p.opts.PausedScales && h == "user paused") {
 		p.out.Halted = h
 		return false
 	}
@@ -929,10 +970,25 @@ func (p *planner[T]) reconcileCanaryPause() {
 	}
 }
 
-// stepComplete is completedCurrentCanaryStep.
+// stepComplete is completedCurrentCanaryStep, with the weights of this
+// sync.
 func (p *planner[T]) stepComplete() bool {
-	ro := p.ro
-	if ro.Paused {
+	return StepComplete(p.ro, p.newRS, p.stable, p.others, p.status.Canary.Weights, p.now)
+}
+
+// StepComplete reports whether the current canary step is done at now,
+// so that the sync moves currentStepIndex on: never while spec.paused or
+// past the last step; a pause step by PauseStepComplete; a
+// setCanaryScale step when AtDesiredReplicaCountsForCanary; a setWeight
+// step when AtDesiredReplicaCountsForCanary and the router has not
+// reported the weight unverified; setHeaderRoute and setMirrorRoute at
+// once. Experiment, analysis and plugin steps complete when their run
+// succeeds, which is not modelled: StepComplete reports false for them.
+// weights are the traffic weights recorded in this sync (nil for a basic
+// canary); others are the ReplicaSets that are neither new nor stable.
+// Upstream: completedCurrentCanaryStep, rollout/canary.go.
+func StepComplete[T any](ro *Rollout[T], newRS, stableRS *ReplicaSet[T], others []*ReplicaSet[T], weights *Weights, now time.Time) bool {
+	if ro.Paused || ro.Strategy.Canary == nil {
 		return false
 	}
 	step, _ := CurrentCanaryStep(ro)
@@ -941,20 +997,17 @@ func (p *planner[T]) stepComplete() bool {
 	}
 	switch {
 	case step.Pause != nil:
-		return PauseStepComplete(ro, *step.Pause, p.now)
+		return PauseStepComplete(ro, *step.Pause, now)
 	case step.SetCanaryScale != nil:
-		return AtDesiredReplicaCountsForCanary(ro, p.newRS, p.stable, p.others, p.status.Canary.Weights)
+		return AtDesiredReplicaCountsForCanary(ro, newRS, stableRS, others, weights)
 	case step.SetWeight != nil:
-		if !AtDesiredReplicaCountsForCanary(ro, p.newRS, p.stable, p.others, p.status.Canary.Weights) {
+		if !AtDesiredReplicaCountsForCanary(ro, newRS, stableRS, others, weights) {
 			return false
 		}
-		w := p.status.Canary.Weights
-		return w == nil || w.Verified == nil || *w.Verified
+		return weights == nil || weights.Verified == nil || *weights.Verified
 	case step.SetHeaderRoute != nil, step.SetMirrorRoute != nil:
 		return true
 	}
-	// experiment, analysis and plugin steps complete when their run
-	// succeeds, which is outside the replica math: Plan waits.
 	return false
 }
 
@@ -1119,7 +1172,7 @@ func (p *planner[T]) syncStatusCanary() {
 	s := &p.status
 	s.AvailableReplicas = sumAvailable(p.all)
 	s.HPAReplicas = sumActual(p.all)
-	s.CurrentStepHash = StepsHash(ro)
+	s.CurrentStepHash = p.stepsHash()
 	p.stepCount = int32(len(c.Steps))
 	if p.templateOrStepsChanged() {
 		p.resetStatus()
@@ -1172,4 +1225,44 @@ func (p *planner[T]) syncStatusCanary() {
 		s.CurrentStepIndex = &p.stepIndex
 	}
 	p.writeStatus()
+}
+
+// ScaleDownOldReplicaSets returns what one sync writes to the Rollout's
+// older ReplicaSets (neither new nor stable) when it gets to them: a
+// canary's cleanup of unavailable pods, then scale-down within the
+// availability budget, newest revision first (a traffic-routed canary
+// keeps an old stable for scaleDownDelaySeconds instead, and skips
+// ReplicaSets the status still references); a blue-green rollout's
+// scale-down delay, written as a deadline, within
+// scaleDownDelayRevisionLimit. The Actions are ScaleReplicaSet,
+// AnnotateDesiredReplicas, AddScaleDownDeadline and
+// RemoveScaleDownDeadline, with reasons; requeue is when the controller
+// looks again for a deadline (0 if none). A sync reaches this pass only
+// when neither stable nor new moved (canary); Plan gives the whole sync.
+// Errors are Plan's; without a ReplicaSet for the current template there
+// is no older one and the result is empty.
+// Upstream: scaleDownOldReplicaSetsForCanary (rollout/canary.go),
+// scaleDownOldReplicaSetsForBlueGreen (rollout/bluegreen.go) and
+// scaleDownDelayHelper (rollout/replicaset.go).
+func ScaleDownOldReplicaSets[T any](ro *Rollout[T], replicaSets []ReplicaSet[T], now time.Time, opts Options) (actions []Action, requeue time.Duration, err error) {
+	if err := checkInput(ro, replicaSets); err != nil {
+		return nil, 0, err
+	}
+	var p planner[T]
+	p.reset(opts, ro, replicaSets, now)
+	hash, err := p.templateHash()
+	if err != nil {
+		return nil, 0, prefixed(ro.Name, err)
+	}
+	if p.newRS = p.findNew(hash); p.newRS == nil {
+		return nil, 0, nil
+	}
+	p.stable = StableReplicaSet(ro, p.newRS, p.all)
+	p.others = OtherReplicaSets(p.others[:0], p.newRS, p.stable, p.all)
+	p.reconcileOthers()
+	p.explain()
+	if p.out.Requeue {
+		requeue = p.out.RequeueAfter
+	}
+	return p.out.Actions, requeue, nil
 }

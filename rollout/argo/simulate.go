@@ -106,7 +106,7 @@ type Outcome uint8
 const (
 	// OutcomeComplete: settled with the current template's ReplicaSet
 	// stable, at replicas, all of it available, and no other
-	// ReplicaSet with pods.
+	// ReplicaSet with pods (even if spec.paused is set).
 	OutcomeComplete Outcome = iota + 1
 	// OutcomePaused: settled while paused (spec.paused, a pause
 	// condition such as an indefinite pause step or a blue-green

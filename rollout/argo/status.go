@@ -132,4 +132,12 @@ func (p *planner[T]) finish() {
 	}
 	clear(p.out.ReplicaSets[j:])
 	p.out.ReplicaSets = p.out.ReplicaSets[:j]
+	// Keep the buffers; an empty result is nil, whatever the history.
+	p.actBuf, p.rsBuf = p.out.Actions, p.out.ReplicaSets
+	if len(p.out.Actions) == 0 {
+		p.out.Actions = nil
+	}
+	if len(p.out.ReplicaSets) == 0 {
+		p.out.ReplicaSets = nil
+	}
 }

@@ -139,7 +139,7 @@ func validateCanary[T any](ro *Rollout[T], list field.ErrorList) field.ErrorList
 	}
 	m := MaxTrafficWeight(ro)
 	for i, s := range c.Steps {
-		path := sp + ".steps[" + strconv.Itoa(i) + "]"
+		path := stepPath(i)
 		if n := b2i(s.SetWeight != nil) + b2i(s.Pause != nil) + b2i(s.Experiment != nil) + b2i(s.Analysis != nil); n > 1 {
 			v := "step.Experiment: " + strconv.FormatBool(s.Experiment != nil) + " step.Pause: " + strconv.FormatBool(s.Pause != nil) +
 				" step.SetWeight: " + strconv.FormatBool(s.SetWeight != nil) + " step.Analysis: " + strconv.FormatBool(s.Analysis != nil)
@@ -170,6 +170,23 @@ func validateCanary[T any](ro *Rollout[T], list field.ErrorList) field.ErrorList
 	}
 	return list
 }
+
+// stepPath is a step's field path, "spec.strategy.steps[i]"; the common
+// indexes need no allocation.
+func stepPath(i int) string {
+	if i < len(stepPaths) {
+		return stepPaths[i]
+	}
+	return "spec.strategy.steps[" + strconv.Itoa(i) + "]"
+}
+
+var stepPaths = func() []string {
+	p := make([]string, 64)
+	for i := range p {
+		p[i] = "spec.strategy.steps[" + strconv.Itoa(i) + "]"
+	}
+	return p
+}()
 
 // b2i is 1 for true.
 func b2i(b bool) int {

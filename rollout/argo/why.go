@@ -116,6 +116,16 @@ func num(b *strings.Builder, f float64) {
 	b.WriteString(s)
 }
 
+// podsText writes "1 pod" or "n pods".
+func podsText(b *strings.Builder, n int32) {
+	b.WriteString(strconv.Itoa(int(n)))
+	if n == 1 {
+		b.WriteString(" pod")
+		return
+	}
+	b.WriteString(" pods")
+}
+
 // splitText explains SplitForWeight's answer c/s for weight w of m on r
 // replicas: "canary 1 / stable 3: weight 20% of 3 is 0.6; 1/4 = 25% is
 // the closest split that keeps a pod on each side".
@@ -286,8 +296,7 @@ func (p *planner[T]) scaleReason(b *strings.Builder, a *Action, w *why) {
 			b.WriteString("blue-green keeps the stable (active) ReplicaSet at replicas")
 		} else {
 			b.WriteString("the preview gets ")
-			b.WriteString(strconv.Itoa(int(w.target)))
-			b.WriteString(" pods")
+			podsText(b, w.target)
 		}
 		return
 	}
@@ -298,8 +307,7 @@ func (p *planner[T]) scaleReason(b *strings.Builder, a *Action, w *why) {
 	if w.explicit {
 		if w.role == whyNew {
 			b.WriteString("setCanaryScale asks for ")
-			b.WriteString(strconv.Itoa(int(w.weight)))
-			b.WriteString(" canary pods")
+			podsText(b, w.weight)
 		} else {
 			b.WriteString("the stable follows traffic")
 		}
