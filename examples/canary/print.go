@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rolloutmath/rolloutmath/internal/argotable"
 	"github.com/rolloutmath/rolloutmath/intorpercent"
 	"github.com/rolloutmath/rolloutmath/rollout/argo"
 )
@@ -78,51 +79,6 @@ func nowLine(cfg *config) string {
 		cfg.now.Format(time.RFC3339), from, cfg.interval, cfg.readyDelay)
 }
 
-// status is what kubectl argo rollouts shows on its Status line, derived
-// from the recorded state (rollout/argo does not model status.phase):
-// aborted is Degraded, a pause condition is Paused, the newest
-// ReplicaSet stable, current and fully available with no other pods is
-// Healthy, anything else Progressing.
-func status(s *argo.Step) string {
-	st := &s.Status
-	switch {
-	case st.Abort:
-		return "✖ Degraded (RolloutAborted)"
-	case len(st.PauseConditions) > 0:
-		reasons := make([]string, len(st.PauseConditions))
-		for i, c := range st.PauseConditions {
-			reasons[i] = string(c.Reason)
-		}
-		return "॥ Paused (" + strings.Join(reasons, ", ") + ")"
-	}
-	// The newest ReplicaSet must be the stable one: on the reconcile that
-	// creates a new ReplicaSet the status still names the old template.
-	healthy := st.StableRS != "" && st.StableRS == st.CurrentPodHash && len(s.ReplicaSets) > 0 && s.ReplicaSets[0].Hash == st.StableRS
-	for _, rs := range s.ReplicaSets {
-		if rs.Hash == st.CurrentPodHash {
-			healthy = healthy && rs.Available == s.Replicas && rs.Replicas == s.Replicas
-		} else if rs.Pods > 0 {
-			healthy = false
-		}
-	}
-	if healthy {
-		return "✔ Healthy"
-	}
-	return "◌ Progressing"
-}
-
-// podMap draws a ReplicaSet's pods: ✔ for a ready pod, ◌ for one not
-// ready yet; above 40 pods, the counts only.
-func podMap(rs *argo.ReplicaSetState) string {
-	if rs.Pods == 0 {
-		return "-"
-	}
-	if rs.Pods > 40 {
-		return fmt.Sprintf("%d✔ %d◌", rs.Ready, rs.Pods-rs.Ready)
-	}
-	return strings.Repeat("✔", int(rs.Ready)) + strings.Repeat("◌", int(rs.Pods-rs.Ready))
-}
-
 // writeText prints the header, the Rollout before the update, each
 // recorded reconcile as a block (what kubectl argo rollouts get rollout
 // -w shows after it, then the controller's reason for every write), and
@@ -135,24 +91,10 @@ func writeText(w io.Writer, cfg *config, res *result) error {
 		fmt.Fprintln(&b, l)
 	}
 	fmt.Fprintln(&b, nowLine(cfg))
-	fmt.Fprintln(&b, "Pods: ✔ ready, ◌ not ready yet. Reconciles that write nothing are not shown.")
-	before := argo.Step{Replicas: argo.ReplicasOrDefault(ro.Replicas), Status: ro.Status}
-	if c := ro.Strategy.Canary; c != nil {
-		before.SetWeight, before.ActualWeight = argo.CurrentSetWeight(ro), argo.MaxTrafficWeight(ro)
-		if ro.Status.CurrentStepIndex != nil && len(c.Steps) > 0 {
-			before.StepIndex, before.Steps = *ro.Status.CurrentStepIndex, int32(len(c.Steps))
-		}
-	}
-	roles := []string{"stable"}
-	if ro.Strategy.BlueGreen != nil {
-		roles = append(roles, "active")
-	}
-	for _, rs := range res.beforeRSs {
-		before.ReplicaSets = append(before.ReplicaSets, argo.ReplicaSetState{Name: rs.Name, Hash: rs.PodTemplateHash, Revision: rs.Revision,
-			Roles: roles, Replicas: rs.Replicas, Pods: rs.StatusReplicas, Ready: rs.ReadyReplicas, Available: rs.AvailableReplicas})
-	}
+	fmt.Fprintln(&b, argotable.Legend)
+	before := argotable.FromSync(ro, res.beforeRSs, nil, "")
 	fmt.Fprintf(&b, "\nbefore the update (%s)\n", cfg.now.Format("15:04:05"))
-	block(&b, ro, &before)
+	argotable.Block(&b, ro.Strategy.Canary != nil, &before)
 	for i := range res.trace.Steps {
 		s := &res.trace.Steps[i]
 		fmt.Fprintf(&b, "\nreconcile %d at %s (+%s)", s.Sync, s.Time.Format("15:04:05"), s.Elapsed)
@@ -160,52 +102,12 @@ func writeText(w io.Writer, cfg *config, res *result) error {
 			fmt.Fprintf(&b, " after %s", strings.Join(s.Events, ", "))
 		}
 		b.WriteByte('\n')
-		block(&b, &res.trace.Rollout, s)
-		for _, a := range s.Actions {
-			fmt.Fprintf(&b, "  - %s\n", action(&a))
-		}
+		argotable.Block(&b, ro.Strategy.Canary != nil, s)
 	}
 	end := res.trace.Syncs
 	fmt.Fprintf(&b, "\n%s after %d reconciles (+%s)\n", res.trace.Outcome, end, time.Duration(end)*cfg.interval)
 	_, err := io.WriteString(w, b.String())
 	return err
-}
-
-// block writes kubectl's view of one state: the status line with the
-// step and weights, then the ReplicaSets, newest revision first.
-func block(b *strings.Builder, ro *argo.Rollout[template], s *argo.Step) {
-	fmt.Fprintf(b, "  Status: %s", status(s))
-	if ro.Strategy.Canary != nil {
-		if s.Steps > 0 {
-			fmt.Fprintf(b, "  Step: %d/%d", s.StepIndex, s.Steps)
-			if s.StepText != "" {
-				fmt.Fprintf(b, " (%s)", s.StepText)
-			}
-		}
-		fmt.Fprintf(b, "  SetWeight: %d  ActualWeight: %d", s.SetWeight, s.ActualWeight)
-	}
-	b.WriteByte('\n')
-	for i := range s.ReplicaSets {
-		rs := &s.ReplicaSets[i]
-		role := strings.Join(rs.Roles, ",")
-		if role == "" {
-			role = "-"
-		}
-		fmt.Fprintf(b, "  # revision:%-2d %-22s %-14s desired %-3d pods %s", rs.Revision, rs.Name, role, rs.Replicas, podMap(rs))
-		if rs.ScaleDownDeadline != "" {
-			fmt.Fprintf(b, "  scale-down-deadline %s", rs.ScaleDownDeadline)
-		}
-		b.WriteByte('\n')
-	}
-}
-
-// action renders one write with its reason.
-func action(a *argo.Action) string {
-	what := a.Kind.String()
-	if a.ReplicaSet != "" {
-		what += " " + a.ReplicaSet
-	}
-	return what + ": " + a.Reason
 }
 
 // writeJSON prints the run as one JSON object: the heading, now, the

@@ -1,0 +1,178 @@
+// Package argotable prints the states of an Argo Rollout the way
+// `kubectl argo rollouts get rollout -w` shows them, for the programs
+// that plan Rollouts (examples/canary and
+// adapters/argorollouts/cmd/argoplan): a status line with the step and
+// the weights, then the ReplicaSets with their revision, role and pods,
+// then the controller's writes with their reasons. The programs hold
+// argo.Step values (from argo.Simulate, or [FromSync] for one planned
+// sync); [Block] owns the layout, so that both print alike.
+package argotable
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/rolloutmath/rolloutmath/rollout/argo"
+)
+
+// Legend is the line that explains the pod maps.
+const Legend = "Pods: ✔ ready, ◌ not ready yet. Reconciles that write nothing are not shown."
+
+// Status is what kubectl argo rollouts shows on its Status line, derived
+// from a recorded state (rollout/argo does not model status.phase):
+// aborted is Degraded, a pause condition is Paused, the newest
+// ReplicaSet stable, current and fully available with no other pods is
+// Healthy, anything else Progressing. (On the reconcile that creates a
+// new ReplicaSet the status still names the old template, so the
+// newest ReplicaSet is looked at too.)
+func Status(s *argo.Step) string {
+	st := &s.Status
+	switch {
+	case st.Abort:
+		return "✖ Degraded (RolloutAborted)"
+	case len(st.PauseConditions) > 0:
+		reasons := make([]string, len(st.PauseConditions))
+		for i, c := range st.PauseConditions {
+			reasons[i] = string(c.Reason)
+		}
+		return "॥ Paused (" + strings.Join(reasons, ", ") + ")"
+	}
+	healthy := st.StableRS != "" && st.StableRS == st.CurrentPodHash && len(s.ReplicaSets) > 0 && s.ReplicaSets[0].Hash == st.StableRS
+	for _, rs := range s.ReplicaSets {
+		if rs.Hash == st.CurrentPodHash {
+			healthy = healthy && rs.Available == s.Replicas && rs.Replicas == s.Replicas
+		} else if rs.Pods > 0 {
+			healthy = false
+		}
+	}
+	if healthy {
+		return "✔ Healthy"
+	}
+	return "◌ Progressing"
+}
+
+// PodMap draws a ReplicaSet's pods: ✔ for a ready pod, ◌ for one not
+// ready yet, "-" for none; above 40 pods, the two counts.
+func PodMap(rs *argo.ReplicaSetState) string {
+	if rs.Pods <= 0 {
+		return "-"
+	}
+	ready := min(max(rs.Ready, 0), rs.Pods)
+	if rs.Pods > 40 {
+		return fmt.Sprintf("%d✔ %d◌", ready, rs.Pods-ready)
+	}
+	return strings.Repeat("✔", int(ready)) + strings.Repeat("◌", int(rs.Pods-ready))
+}
+
+// Block writes kubectl's view of one state: the status line (with the
+// step and the set and actual weights for a canary), the ReplicaSets as
+// s lists them (newest revision first) with revision, name, roles,
+// spec.replicas, pods and scale-down deadline, then every action with its
+// reason.
+func Block(b *strings.Builder, canary bool, s *argo.Step) {
+	fmt.Fprintf(b, "  Status: %s", Status(s))
+	if canary {
+		if s.Steps > 0 {
+			fmt.Fprintf(b, "  Step: %d/%d", s.StepIndex, s.Steps)
+			if s.StepText != "" {
+				fmt.Fprintf(b, " (%s)", s.StepText)
+			}
+		}
+		fmt.Fprintf(b, "  SetWeight: %d  ActualWeight: %d", s.SetWeight, s.ActualWeight)
+	}
+	b.WriteByte('\n')
+	for i := range s.ReplicaSets {
+		rs := &s.ReplicaSets[i]
+		role := strings.Join(rs.Roles, ",")
+		if role == "" {
+			role = "-"
+		}
+		fmt.Fprintf(b, "  # revision:%-2d %-22s %-14s desired %-3d pods %s", rs.Revision, rs.Name, role, rs.Replicas, PodMap(rs))
+		if rs.ScaleDownDeadline != "" {
+			fmt.Fprintf(b, "  scale-down-deadline %s", rs.ScaleDownDeadline)
+		}
+		b.WriteByte('\n')
+	}
+	for i := range s.Actions {
+		a := &s.Actions[i]
+		what := a.Kind.String()
+		if a.ReplicaSet != "" {
+			what += " " + a.ReplicaSet
+		}
+		fmt.Fprintf(b, "  - %s: %s\n", what, a.Reason)
+	}
+}
+
+// FromSync is the view of ro and rss as argo.Simulate records a step:
+// the ReplicaSets newest revision first with their roles (stable,
+// canary, preview, active) from ro's status, the canary's step and set
+// weight, and its actual weight (the canary's share of the Rollout's
+// available pods for a basic canary, the recorded traffic weight with
+// traffic routing, the maximum weight past the last step). Pods, Ready
+// and Available are the ReplicaSets' status counts. Pass a planned
+// sync's Rollout and ReplicaSets to show the state it leaves, with its
+// actions and reason.
+func FromSync[T any](ro *argo.Rollout[T], rss []argo.ReplicaSet[T], actions []argo.Action, reason string) argo.Step {
+	st := argo.Step{Actions: slices.Clone(actions), Reason: reason, Replicas: argo.ReplicasOrDefault(ro.Replicas), Status: ro.Status}
+	for i := range rss {
+		x := &rss[i]
+		var roles []string
+		if x.PodTemplateHash == ro.Status.StableRS {
+			roles = append(roles, "stable")
+		}
+		if ro.Strategy.Canary != nil && x.PodTemplateHash == ro.Status.CurrentPodHash && x.PodTemplateHash != ro.Status.StableRS {
+			roles = append(roles, "canary")
+		}
+		if ro.Strategy.BlueGreen != nil {
+			bg := ro.Status.BlueGreen
+			if x.PodTemplateHash == bg.PreviewSelector && x.PodTemplateHash != bg.ActiveSelector {
+				roles = append(roles, "preview")
+			}
+			if x.PodTemplateHash == bg.ActiveSelector {
+				roles = append(roles, "active")
+			}
+		}
+		st.ReplicaSets = append(st.ReplicaSets, argo.ReplicaSetState{Name: x.Name, Hash: x.PodTemplateHash, Revision: x.Revision, Roles: roles,
+			Replicas: x.Replicas, Pods: x.StatusReplicas, Ready: x.ReadyReplicas, Available: x.AvailableReplicas, ScaleDownDeadline: x.ScaleDownDeadline})
+	}
+	slices.SortFunc(st.ReplicaSets, func(a, b argo.ReplicaSetState) int {
+		if a.Revision != b.Revision {
+			if a.Revision > b.Revision {
+				return -1
+			}
+			return 1
+		}
+		return strings.Compare(a.Name, b.Name)
+	})
+	c := ro.Strategy.Canary
+	if c == nil {
+		return st
+	}
+	m := argo.MaxTrafficWeight(ro)
+	st.SetWeight = argo.CurrentSetWeight(ro)
+	step, _ := argo.CurrentCanaryStep(ro)
+	if ro.Status.CurrentStepIndex != nil && len(c.Steps) > 0 {
+		st.StepIndex, st.Steps = *ro.Status.CurrentStepIndex, int32(len(c.Steps))
+	}
+	if step != nil {
+		st.StepText = argo.StepText(*step)
+	}
+	switch {
+	case step == nil:
+		st.ActualWeight = m
+	case ro.Status.AvailableReplicas > 0 && c.TrafficRouting == nil:
+		for _, x := range st.ReplicaSets {
+			if slices.Contains(x.Roles, "canary") {
+				st.ActualWeight = int32(int64(x.Available) * int64(m) / int64(ro.Status.AvailableReplicas))
+			}
+		}
+	case ro.Status.AvailableReplicas > 0:
+		if w := ro.Status.Canary.Weights; w != nil {
+			st.ActualWeight = w.Canary.Weight
+		} else {
+			st.ActualWeight = st.SetWeight
+		}
+	}
+	return st
+}
