@@ -9,63 +9,12 @@ import (
 	"time"
 
 	"github.com/rolloutmath/rolloutmath/internal/argotable"
-	"github.com/rolloutmath/rolloutmath/intorpercent"
 	"github.com/rolloutmath/rolloutmath/rollout/argo"
 )
 
 // heading describes the run on one line.
 func heading(cfg *config, ro *argo.Rollout[template]) string {
-	r := argo.ReplicasOrDefault(ro.Replicas)
-	if b := ro.Strategy.BlueGreen; b != nil {
-		preview := "all replicas"
-		if b.PreviewReplicaCount != nil {
-			preview = fmt.Sprint(*b.PreviewReplicaCount)
-		}
-		auto := "auto-promotion"
-		switch {
-		case !argo.AutoPromotionEnabledOrDefault(ro):
-			auto = "no auto-promotion"
-		case b.AutoPromotionSeconds > 0:
-			auto = fmt.Sprintf("auto-promotion after %ds", b.AutoPromotionSeconds)
-		}
-		return fmt.Sprintf("Rollout %s: %d replicas, blue-green (preview %s, %s), image %s -> %s", ro.Name, r, preview, auto, cfg.fromImage, cfg.toImage)
-	}
-	routing := "basic canary"
-	if c := ro.Strategy.Canary; c.TrafficRouting != nil {
-		routing = "canary with traffic routing"
-		if c.DynamicStableScale {
-			routing += " and dynamicStableScale"
-		}
-	}
-	c := ro.Strategy.Canary
-	return fmt.Sprintf("Rollout %s: %d replicas, %s (maxSurge %s = %s, maxUnavailable %s = %s), image %s -> %s",
-		ro.Name, r, routing, written(c.MaxSurge), pods(argo.MaxSurge(ro)), written(c.MaxUnavailable), pods(argo.MaxUnavailable(ro)), cfg.fromImage, cfg.toImage)
-}
-
-// written renders an int-or-percent as the user wrote it, or Argo's
-// default for nil (the string "25", read as 25%).
-func written(v *intorpercent.IntOrString) string {
-	if v == nil {
-		return "25% (default)"
-	}
-	return v.String()
-}
-
-// stepsLine lists the canary steps with their indexes, as kubectl argo
-// rollouts numbers them.
-func stepsLine(ro *argo.Rollout[template]) string {
-	c := ro.Strategy.Canary
-	if c == nil {
-		return ""
-	}
-	if len(c.Steps) == 0 {
-		return "Steps: none (the canary goes to 100% at once)"
-	}
-	parts := make([]string, len(c.Steps))
-	for i, s := range c.Steps {
-		parts[i] = fmt.Sprintf("%d %s", i, argo.StepText(s))
-	}
-	return "Steps: " + strings.Join(parts, ", ")
+	return fmt.Sprintf("Rollout %s: %d replicas, %s, image %s -> %s", ro.Name, argo.ReplicasOrDefault(ro.Replicas), argotable.Strategy(ro), cfg.fromImage, cfg.toImage)
 }
 
 // nowLine says when the state before reconcile 1 is, and where that
@@ -87,11 +36,11 @@ func writeText(w io.Writer, cfg *config, res *result) error {
 	var b strings.Builder
 	ro := &res.before
 	fmt.Fprintln(&b, heading(cfg, ro))
-	if l := stepsLine(ro); l != "" {
+	if l := argotable.Steps(ro); l != "" {
 		fmt.Fprintln(&b, l)
 	}
 	fmt.Fprintln(&b, nowLine(cfg))
-	fmt.Fprintln(&b, argotable.Legend)
+	fmt.Fprintln(&b, argotable.Legend, argotable.Skipped)
 	before := argotable.FromSync(ro, res.beforeRSs, nil, "")
 	fmt.Fprintf(&b, "\nbefore the update (%s)\n", cfg.now.Format("15:04:05"))
 	argotable.Block(&b, ro.Strategy.Canary != nil, &before)
@@ -127,12 +76,4 @@ func writeJSON(w io.Writer, cfg *config, res *result) error {
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
 	return enc.Encode(out)
-}
-
-// pods renders a pod count: "1 pod", "3 pods".
-func pods(n int32) string {
-	if n == 1 {
-		return "1 pod"
-	}
-	return fmt.Sprintf("%d pods", n)
 }

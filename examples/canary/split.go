@@ -6,6 +6,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/rolloutmath/rolloutmath/internal/argotable"
 	"github.com/rolloutmath/rolloutmath/rollout/argo"
 )
 
@@ -22,7 +23,7 @@ func writeSplit(w io.Writer, cfg *config, ro *argo.Rollout[template]) error {
 	r := argo.ReplicasOrDefault(ro.Replicas)
 	surge := argo.MaxSurge(ro)
 	var b strings.Builder
-	fmt.Fprintf(&b, "Rollout %s: %d replicas, maxSurge %s = %s\n", ro.Name, r, written(c.MaxSurge), pods(surge))
+	fmt.Fprintf(&b, "Rollout %s: %d replicas, maxSurge %s = %s\n", ro.Name, r, argotable.Written(c.MaxSurge), argotable.Pods(surge))
 	fmt.Fprintln(&b, "Basic canary: the canary/stable split each setWeight steps toward: the split of")
 	fmt.Fprintln(&b, "replicas (or replicas + 1 with maxSurge) whose canary share is closest to the")
 	fmt.Fprintln(&b, "weight, keeping a pod on each side for weights strictly between 0 and 100.")

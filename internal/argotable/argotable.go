@@ -13,11 +13,16 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/rolloutmath/rolloutmath/intorpercent"
 	"github.com/rolloutmath/rolloutmath/rollout/argo"
 )
 
-// Legend is the line that explains the pod maps.
-const Legend = "Pods: ✔ ready, ◌ not ready yet. Reconciles that write nothing are not shown."
+// Legend explains the pod maps.
+const Legend = "Pods: ✔ ready, ◌ not ready yet."
+
+// Skipped says that a simulation's reconciles that wrote nothing are
+// left out.
+const Skipped = "Reconciles that write nothing are not shown."
 
 // Status is what kubectl argo rollouts shows on its Status line, derived
 // from a recorded state (rollout/argo does not model status.phase):
@@ -175,4 +180,73 @@ func FromSync[T any](ro *argo.Rollout[T], rss []argo.ReplicaSet[T], actions []ar
 		}
 	}
 	return st
+}
+
+// Strategy describes ro's strategy in one phrase: "basic canary (maxSurge
+// 25% (default) = 3 pods, maxUnavailable 0 = 0 pods)", "canary with
+// traffic routing and dynamicStableScale (...)", "blue-green (preview 2,
+// no auto-promotion)".
+func Strategy[T any](ro *argo.Rollout[T]) string {
+	if b := ro.Strategy.BlueGreen; b != nil {
+		preview := "all replicas"
+		if b.PreviewReplicaCount != nil {
+			preview = fmt.Sprint(*b.PreviewReplicaCount)
+		}
+		auto := "auto-promotion"
+		switch {
+		case !argo.AutoPromotionEnabledOrDefault(ro):
+			auto = "no auto-promotion"
+		case b.AutoPromotionSeconds > 0:
+			auto = fmt.Sprintf("auto-promotion after %ds", b.AutoPromotionSeconds)
+		}
+		return fmt.Sprintf("blue-green (preview %s, %s)", preview, auto)
+	}
+	c := ro.Strategy.Canary
+	if c == nil {
+		return "no strategy"
+	}
+	kind := "basic canary"
+	if c.TrafficRouting != nil {
+		kind = "canary with traffic routing"
+		if c.DynamicStableScale {
+			kind += " and dynamicStableScale"
+		}
+	}
+	return fmt.Sprintf("%s (maxSurge %s = %s, maxUnavailable %s = %s)", kind,
+		Written(c.MaxSurge), Pods(argo.MaxSurge(ro)), Written(c.MaxUnavailable), Pods(argo.MaxUnavailable(ro)))
+}
+
+// Written renders a canary's maxSurge or maxUnavailable as written, or
+// Argo's default for nil (the string "25", read as 25%).
+func Written(v *intorpercent.IntOrString) string {
+	if v == nil {
+		return "25% (default)"
+	}
+	return v.String()
+}
+
+// Pods renders a pod count: "1 pod", "3 pods".
+func Pods(n int32) string {
+	if n == 1 {
+		return "1 pod"
+	}
+	return fmt.Sprintf("%d pods", n)
+}
+
+// Steps lists a canary's steps with their indexes, as kubectl argo
+// rollouts numbers them: "Steps: 0 setWeight: 20, 1 pause: 30s"; "" for
+// blue-green.
+func Steps[T any](ro *argo.Rollout[T]) string {
+	c := ro.Strategy.Canary
+	if c == nil {
+		return ""
+	}
+	if len(c.Steps) == 0 {
+		return "Steps: none (the canary goes to 100% at once)"
+	}
+	parts := make([]string, len(c.Steps))
+	for i, s := range c.Steps {
+		parts[i] = fmt.Sprintf("%d %s", i, argo.StepText(s))
+	}
+	return "Steps: " + strings.Join(parts, ", ")
 }

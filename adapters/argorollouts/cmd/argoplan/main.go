@@ -1,0 +1,194 @@
+// Command argoplan reads an Argo Rollout and its ReplicaSets from
+// manifests (`kubectl get rollout,rs -o yaml`), checks the Rollout as the
+// Argo Rollouts controller v1.10.1 does, and prints what the controller
+// does next: one reconcile (-once), or the whole rollout to its end,
+// reconcile by reconcile, the way `kubectl argo rollouts get rollout -w`
+// shows it, with the reason for every write:
+//
+//	kubectl get rollout,rs -l app=web -o yaml | go run ./cmd/argoplan -f -
+//	go run ./cmd/argoplan -f rollout.yaml -f replicasets.yaml -once
+//	go run ./cmd/argoplan -f web.yaml -promote 12 -o json
+//
+// See usageText (the -h output) for time, pods and promotions.
+//
+// Exit status: 0 on success, 1 for manifests that cannot be read, that do
+// not hold one Rollout and its ReplicaSets, or whose Rollout Argo would
+// reject, 2 for bad flags.
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/rolloutmath/rolloutmath/internal/manifesttime"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// config is what the flags ask for.
+type config struct {
+	files      []string
+	once       bool
+	promote    []int
+	output     string
+	interval   time.Duration
+	readyDelay time.Duration
+	maxSyncs   int
+	maxPods    int
+	now        *time.Time // --now, or nil: the manifests' time
+}
+
+// listFlag collects a repeated string flag.
+type listFlag []string
+
+func (l *listFlag) String() string     { return strings.Join(*l, ",") }
+func (l *listFlag) Set(s string) error { *l = append(*l, s); return nil }
+
+var errHelp = errors.New("help requested")
+
+// nowFields are the timestamps "now" is taken from: manifesttime's, of
+// which the Rollout's status.pauseConditions[].startTime is one (every
+// startTime counts).
+var nowFields = append(append([]string(nil), manifesttime.Fields...), "status.pauseConditions[].startTime")
+
+// usageText is the part of -h above the flags.
+var usageText = `Usage: argoplan -f FILE [flags]
+
+Reads an argoproj.io/v1alpha1 Rollout and the apps/v1 ReplicaSets it owns
+(kubectl get rollout,rs -o yaml: YAML or JSON, single objects or Lists;
+server fields such as managedFields, resourceVersion, uid and status are
+read or ignored as the controller does), checks the Rollout as the Argo
+Rollouts controller v1.10.1 does (an invalid one is reported in the words
+of its InvalidSpec condition), and prints what the controller does next:
+with -once the one reconcile it runs at now, otherwise the whole rollout,
+reconcile by reconcile, until nothing changes any more, as
+"kubectl argo rollouts get rollout -w" shows it.
+
+Time: now is --now, or else the latest timestamp the manifests hold
+(` + strings.Join(nowFields, ", ") + `;
+not metadata.deletionTimestamp nor the scale-down-deadline annotation, which
+lie in the future), or else, for manifests without timestamps,
+2026-01-01T12:00:00Z. The header prints it and says which. -once plans the
+reconcile at now; otherwise reconcile k runs at now + k * -interval. Pause
+steps' durations, blue-green auto-promotion and scale-down deadlines run in
+this virtual time, counted from the times the manifests record
+(pauseConditions[].startTime, the scale-down-deadline annotation).
+
+Pods: the ReplicaSets' pods are taken as their status counts them: ready
+pods stay ready (and count as available at once); pods that are not ready
+become ready -ready-delay after now, as pods the controller creates become
+ready -ready-delay after the reconcile that creates them. Nothing is
+deleted or fails.
+
+Promotions: an indefinite pause step, or a blue-green Rollout without
+auto-promotion, waits for "kubectl argo rollouts promote"; -promote N runs
+one just before reconcile N (repeat the flag or give a list).
+
+Flags:
+`
+
+// parseFlags reads the command line.
+func parseFlags(args []string, stderr io.Writer) (config, error) {
+	var cfg config
+	var files, promote listFlag
+	var now string
+	fs := flag.NewFlagSet("argoplan", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Var(&files, "f", "manifest `file` (YAML or JSON; - for standard input); repeatable")
+	fs.BoolVar(&cfg.once, "once", false, "plan only the reconcile at now")
+	fs.Var(&promote, "promote", "reconcile `numbers` (comma-separated, or repeat the flag) before which to run kubectl argo rollouts promote")
+	fs.StringVar(&cfg.output, "o", "text", "output format: text or json")
+	fs.DurationVar(&cfg.interval, "interval", 10*time.Second, "time between reconciles of the controller")
+	fs.DurationVar(&cfg.readyDelay, "ready-delay", 10*time.Second, "how long a pod that is not ready (or a created one) takes to become ready")
+	fs.IntVar(&cfg.maxSyncs, "max-syncs", 1000, "most reconciles to simulate")
+	fs.IntVar(&cfg.maxPods, "max-pods", 10000, "largest spec.replicas, and most pods in all the ReplicaSets, to plan (the simulation tracks every pod)")
+	fs.StringVar(&now, "now", "", "`time` (RFC 3339) of the state the manifests show; default: their latest timestamp")
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), usageText)
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return cfg, errHelp
+		}
+		return cfg, err
+	}
+	if fs.NArg() > 0 {
+		return cfg, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	if len(files) == 0 {
+		return cfg, errors.New("no manifest: give one with -f")
+	}
+	cfg.files = files
+	for _, p := range promote {
+		for _, f := range strings.Split(p, ",") {
+			n, err := strconv.Atoi(strings.TrimSpace(f))
+			if err != nil || n < 1 {
+				return cfg, fmt.Errorf("-promote %q: want reconcile numbers from 1, comma-separated", p)
+			}
+			cfg.promote = append(cfg.promote, n)
+		}
+	}
+	if cfg.once && len(cfg.promote) > 0 {
+		return cfg, errors.New("-promote scripts promotions over the whole rollout; it cannot be used with -once")
+	}
+	if cfg.output != "text" && cfg.output != "json" {
+		return cfg, fmt.Errorf("-o %q: want text or json", cfg.output)
+	}
+	if now != "" {
+		t, err := manifesttime.Parse(now)
+		if err != nil {
+			return cfg, err
+		}
+		cfg.now = &t
+	}
+	if cfg.interval <= 0 || cfg.readyDelay < 0 || cfg.maxSyncs <= 0 || cfg.maxSyncs > 100000 || cfg.maxPods <= 0 {
+		return cfg, errors.New("-interval and -max-pods must be positive, -ready-delay not negative, -max-syncs from 1 to 100000")
+	}
+	return cfg, nil
+}
+
+// run runs the program and returns its exit status.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	cfg, err := parseFlags(args, stderr)
+	if errors.Is(err, errHelp) {
+		return 0
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "argoplan: %v\n", err)
+		return 2
+	}
+	in, err := load(&cfg, stdin)
+	if err != nil {
+		fmt.Fprintf(stderr, "%v\n", err)
+		return 1
+	}
+	var out *plan
+	if cfg.once {
+		out, err = planOnce(in)
+	} else {
+		out, err = simulate(&cfg, in)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "argoplan: %v\n", err)
+		return 1
+	}
+	if cfg.output == "json" {
+		err = writeJSON(stdout, out)
+	} else {
+		err = writeText(stdout, &cfg, out)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "argoplan: %v\n", err)
+		return 1
+	}
+	return 0
+}
