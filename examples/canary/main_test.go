@@ -289,3 +289,51 @@ func FuzzRun(f *testing.F) {
 		}
 	})
 }
+
+// TestReadmeExcerpts keeps the README's Argo Rollouts section true: every
+// line of its split excerpt is a line `split -replicas 3` prints, and its
+// reconcile block is a part of the default run's output.
+func TestReadmeExcerpts(t *testing.T) {
+	b, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, sec, ok := strings.Cut(string(b), "\n## Argo Rollouts\n")
+	if !ok {
+		t.Fatal("README.md has no Argo Rollouts section")
+	}
+	sec, _, _ = strings.Cut(sec, "\n## ")
+	// The fenced blocks, in order: the commands, the split excerpt, a
+	// reconcile.
+	var blocks []string
+	var cur []string
+	in := false
+	for _, l := range strings.Split(sec, "\n") {
+		switch {
+		case strings.HasPrefix(l, "```") && in:
+			blocks = append(blocks, strings.Join(cur, "\n")+"\n")
+			cur, in = nil, false
+		case strings.HasPrefix(l, "```"):
+			in = true
+		case in:
+			cur = append(cur, l)
+		}
+	}
+	if len(blocks) != 3 {
+		t.Fatalf("the Argo Rollouts section has %d fenced blocks, want 3: the commands, the split excerpt and a reconcile", len(blocks))
+	}
+	_, split, _ := runArgs(t, "split", "-replicas", "3")
+	lines := map[string]bool{}
+	for _, l := range strings.Split(split, "\n") {
+		lines[l] = true
+	}
+	for _, l := range strings.Split(strings.TrimSuffix(blocks[1], "\n"), "\n") {
+		if !lines[l] {
+			t.Errorf("README split excerpt line %q is not in the output of split -replicas 3", l)
+		}
+	}
+	_, out, _ := runArgs(t)
+	if !strings.Contains(out, blocks[2]) {
+		t.Errorf("README reconcile block is not in the default output:\n%s", blocks[2])
+	}
+}

@@ -218,3 +218,24 @@ func TestHelpNamesTheTimeFieldsAndThePods(t *testing.T) {
 		t.Errorf("run(-h) = %d, stdout %q", code, stdout)
 	}
 }
+
+// TestReadmeExcerpt keeps the module README's argoplan output true: its
+// text block is how the blue-green run begins.
+func TestReadmeExcerpt(t *testing.T) {
+	readme := readTestdata(t, "../../README.md")
+	_, sec, ok := strings.Cut(readme, "\n## argoplan\n")
+	if !ok {
+		t.Fatal("README.md has no argoplan section")
+	}
+	sec, _, _ = strings.Cut(sec, "\n## ")
+	// The output block is the bare one that opens with the heading.
+	_, block, ok := strings.Cut(sec, "\n```\nRollout ")
+	block, _, ok2 := strings.Cut("Rollout "+block, "```\n")
+	if !ok || !ok2 {
+		t.Fatal("the argoplan section has no output block")
+	}
+	_, stdout, _ := runArgs(t, "", "-f", "testdata/bluegreen-paused.yaml", "-promote", "2")
+	if !strings.HasPrefix(stdout, block) {
+		t.Errorf("the README's output block is not how argoplan -f testdata/bluegreen-paused.yaml -promote 2 begins:\n%s", block)
+	}
+}
