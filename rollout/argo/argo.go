@@ -384,7 +384,8 @@ type Status struct {
 	// analysis, pauses) and go to 100% (kubectl argo rollouts promote
 	// --full).
 	PromoteFull bool `json:"promoteFull,omitempty"`
-	// Phase is phase; Message is message.
+	// Phase is phase and Message is message: Healthy, Progressing,
+	// Paused or Degraded, and why (see docs/argo.md).
 	Phase   Phase  `json:"phase,omitempty"`
 	Message string `json:"message,omitempty"`
 }

@@ -68,8 +68,9 @@
 // What is not modelled: Services and traffic routers are not read (the
 // selectors and weights recorded in the status stand for them, and a
 // router confirms every weight at once), analysis runs and experiments
-// are not run (their steps wait), Rollout conditions and the phase are
-// not computed, and pod restarts, ephemeral metadata, anti-affinity and
+// are not run (their steps wait), Rollout conditions are not computed
+// (the phase is, but a progress deadline never times out), and pod
+// restarts, ephemeral metadata, anti-affinity and
 // workload references are out of scope. The package imports only the
 // standard library and the module's own packages.
 package argo

@@ -361,3 +361,24 @@ func ExampleScaleDownOldReplicaSets() {
 	// requeue after 30s
 	// ScaleReplicaSet web-a 0
 }
+
+// After an abort with dynamicStableScale, traffic leaves the canary as
+// the stable's pods become available; it stays at 20 while the canary
+// still has the 6 available pods of 60% (the reverse walk counts them).
+func ExampleWeightOnAbortOrRollback() {
+	ro := canary10()
+	ro.Strategy.Canary.TrafficRouting = &argo.TrafficRouting{Nginx: &argo.Router{}}
+	ro.Strategy.Canary.DynamicStableScale = true
+	ro.Strategy.Canary.Steps = []argo.CanaryStep{{SetWeight: ptr[int32](20)}, {SetWeight: ptr[int32](60)}}
+	ro.Status = argo.Status{StableRS: "v1", CurrentPodHash: "v2", Abort: true,
+		Canary: argo.CanaryStatus{Weights: &argo.Weights{Canary: argo.WeightDestination{Weight: 60}, Stable: argo.WeightDestination{Weight: 40}}}}
+	canary := &argo.ReplicaSet[Template]{Name: "web-v2", PodTemplateHash: "v2", Replicas: 6, AvailableReplicas: 6}
+	for _, avail := range []int32{4, 8, 10} {
+		stable := &argo.ReplicaSet[Template]{Name: "web-v1", PodTemplateHash: "v1", Replicas: 10, AvailableReplicas: avail}
+		fmt.Printf("stable %d available: canary weight %d\n", avail, argo.WeightOnAbortOrRollback(ro, canary, stable))
+	}
+	// Output:
+	// stable 4 available: canary weight 60
+	// stable 8 available: canary weight 20
+	// stable 10 available: canary weight 20
+}

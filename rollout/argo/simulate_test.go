@@ -299,3 +299,33 @@ func TestZeroDelayScalesDownOption(t *testing.T) {
 		}
 	}
 }
+
+// TestDynamicStableFollowsTrafficOneSyncBehind: with dynamicStableScale
+// the stable ReplicaSet shrinks only once the weights recorded by an
+// earlier sync have moved traffic off it, abort included.
+func TestDynamicStableFollowsTrafficOneSyncBehind(t *testing.T) {
+	c := &Canary{TrafficRouting: &TrafficRouting{Nginx: &Router{}}, CanaryService: "c", StableService: "s", DynamicStableScale: true,
+		Steps: []CanaryStep{setWeight(20), setWeight(60), pauseFor("")}}
+	ro, rss := deployed(t, 10, c)
+	var shrank int
+	tr, err := simulate(ro, rss, Config[tmpl]{Start: t0, ReadyDelay: 5 * time.Second, Events: []Event[tmpl]{
+		{Sync: 1, Kind: SetTemplate, Template: tmpl{Image: "v2"}}, {Sync: 15, Kind: Abort}}},
+		func(k int, in *Rollout[tmpl], rss []ReplicaSet[tmpl], s *Sync[tmpl]) {
+			for _, a := range s.Actions {
+				if a.Kind != ScaleReplicaSet || a.Hash != in.Status.StableRS || a.Replicas >= a.From {
+					continue
+				}
+				shrank++
+				w := in.Status.Canary.Weights
+				if w == nil || int64(a.Replicas) < (int64(w.Stable.Weight)*10+99)/100 {
+					t.Errorf("sync %d: stable %d → %d while the recorded stable weight is %+v", k, a.From, a.Replicas, w)
+				}
+			}
+		})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if shrank == 0 || tr.Outcome != OutcomeAborted {
+		t.Fatalf("the stable never shrank (%d) or outcome %v\n%s", shrank, tr.Outcome, tr.String())
+	}
+}
