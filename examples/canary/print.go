@@ -43,7 +43,7 @@ func writeText(w io.Writer, cfg *config, res *result) error {
 	fmt.Fprintln(&b, argotable.Legend, argotable.Skipped)
 	before := argotable.FromSync(ro, res.beforeRSs, nil, "")
 	fmt.Fprintf(&b, "\nbefore the update (%s)\n", cfg.now.Format("15:04:05"))
-	argotable.Block(&b, ro.Strategy.Canary != nil, &before)
+	argotable.Block(&b, ro.Strategy.Canary != nil, ro.Generation, &before)
 	for i := range res.trace.Steps {
 		s := &res.trace.Steps[i]
 		fmt.Fprintf(&b, "\nreconcile %d at %s (+%s)", s.Sync, s.Time.Format("15:04:05"), s.Elapsed)
@@ -51,7 +51,9 @@ func writeText(w io.Writer, cfg *config, res *result) error {
 			fmt.Fprintf(&b, " after %s", strings.Join(s.Events, ", "))
 		}
 		b.WriteByte('\n')
-		argotable.Block(&b, ro.Strategy.Canary != nil, s)
+		// The new template (reconcile 1) is the only event that raises
+		// the generation: every reconcile runs at the final one.
+		argotable.Block(&b, ro.Strategy.Canary != nil, res.trace.Rollout.Generation, s)
 	}
 	end := res.trace.Syncs
 	fmt.Fprintf(&b, "\n%s after %d reconciles (+%s)\n", res.trace.Outcome, end, time.Duration(end)*cfg.interval)

@@ -11,6 +11,7 @@ package argotable
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/rolloutmath/rolloutmath/intorpercent"
@@ -24,24 +25,31 @@ const Legend = "Pods: ✔ ready, ◌ not ready yet."
 // left out.
 const Skipped = "Reconciles that write nothing are not shown."
 
-// Status is what kubectl argo rollouts shows on its Status line, derived
-// from a recorded state (rollout/argo does not model status.phase):
-// aborted is Degraded, a pause condition is Paused, the newest
-// ReplicaSet stable, current and fully available with no other pods is
-// Healthy, anything else Progressing. (On the reconcile that creates a
-// new ReplicaSet the status still names the old template, so the
-// newest ReplicaSet is looked at too.)
-func Status(s *argo.Step) string {
+// Status is what kubectl argo rollouts shows on its Status line
+// (GetRolloutPhase, utils/rollout/rolloututil.go): while
+// status.observedGeneration is not generation (0: not known, not
+// checked), "◌ Progressing" waiting for the spec update to be observed;
+// else status.phase and status.message as the controller wrote them;
+// for a status without a phase (a manifest written by hand), one derived
+// from it: aborted is Degraded, a pause condition Paused, the newest
+// ReplicaSet stable, current and fully available with no other pods
+// Healthy, anything else Progressing.
+func Status(s *argo.Step, generation int64) string {
 	st := &s.Status
+	if generation != 0 && st.ObservedGeneration != strconv.FormatInt(generation, 10) {
+		return icon(argo.PhaseProgressing) + " (waiting for rollout spec update to be observed)"
+	}
+	if st.Phase != "" {
+		if st.Message != "" {
+			return icon(st.Phase) + " (" + st.Message + ")"
+		}
+		return icon(st.Phase)
+	}
 	switch {
 	case st.Abort:
-		return "✖ Degraded (RolloutAborted)"
+		return icon(argo.PhaseDegraded) + " (RolloutAborted)"
 	case len(st.PauseConditions) > 0:
-		reasons := make([]string, len(st.PauseConditions))
-		for i, c := range st.PauseConditions {
-			reasons[i] = string(c.Reason)
-		}
-		return "॥ Paused (" + strings.Join(reasons, ", ") + ")"
+		return icon(argo.PhasePaused) + " (" + string(st.PauseConditions[0].Reason) + ")"
 	}
 	healthy := st.StableRS != "" && st.StableRS == st.CurrentPodHash && len(s.ReplicaSets) > 0 && s.ReplicaSets[0].Hash == st.StableRS
 	for _, rs := range s.ReplicaSets {
@@ -52,9 +60,24 @@ func Status(s *argo.Step) string {
 		}
 	}
 	if healthy {
-		return "✔ Healthy"
+		return icon(argo.PhaseHealthy)
 	}
-	return "◌ Progressing"
+	return icon(argo.PhaseProgressing)
+}
+
+// icon prefixes a phase with kubectl argo rollouts' symbol for it.
+func icon(p argo.Phase) string {
+	switch p {
+	case argo.PhaseHealthy:
+		return "✔ Healthy"
+	case argo.PhasePaused:
+		return "॥ Paused"
+	case argo.PhaseDegraded:
+		return "✖ Degraded"
+	case argo.PhaseProgressing:
+		return "◌ Progressing"
+	}
+	return string(p)
 }
 
 // PodMap draws a ReplicaSet's pods: ✔ for a ready pod, ◌ for one not
@@ -70,13 +93,14 @@ func PodMap(rs *argo.ReplicaSetState) string {
 	return strings.Repeat("✔", int(ready)) + strings.Repeat("◌", int(rs.Pods-ready))
 }
 
-// Block writes kubectl's view of one state: the status line (with the
+// Block writes kubectl's view of one state: the status line (Status of
+// s at generation, with the
 // step and the set and actual weights for a canary), the ReplicaSets as
 // s lists them (newest revision first) with revision, name, roles,
 // spec.replicas, pods and scale-down deadline, then every action with its
 // reason.
-func Block(b *strings.Builder, canary bool, s *argo.Step) {
-	fmt.Fprintf(b, "  Status: %s", Status(s))
+func Block(b *strings.Builder, canary bool, generation int64, s *argo.Step) {
+	fmt.Fprintf(b, "  Status: %s", Status(s, generation))
 	if canary {
 		if s.Steps > 0 {
 			fmt.Fprintf(b, "  Step: %d/%d", s.StepIndex, s.Steps)

@@ -29,7 +29,7 @@ func TestFromSyncAndBlock(t *testing.T) {
 	ro, rss := canary()
 	s := FromSync(&ro, rss, []argo.Action{{Kind: argo.ScaleReplicaSet, ReplicaSet: "web-new", From: 1, Replicas: 2, Reason: "1 → 2: why"}}, "1 write")
 	var b strings.Builder
-	Block(&b, true, &s)
+	Block(&b, true, 0, &s)
 	// Newest first; the canary's share of the 4 available pods is 1/4.
 	want := `  Status: ◌ Progressing  Step: 0/2 (setWeight: 25)  SetWeight: 25  ActualWeight: 25
   # revision:2  web-new                canary         desired 2   pods ✔◌
@@ -67,11 +67,14 @@ func TestStatus(t *testing.T) {
 			rss[1].Replicas, rss[1].StatusReplicas, rss[1].ReadyReplicas, rss[1].AvailableReplicas = 0, 0, 0, 0
 			rss[0].Replicas, rss[0].StatusReplicas, rss[0].ReadyReplicas, rss[0].AvailableReplicas = 4, 4, 4, 4
 		}, "◌ Progressing"},
+		{"the phase the controller wrote", func(ro *argo.Rollout[string], _ []argo.ReplicaSet[string]) {
+			ro.Status.Phase, ro.Status.Message = argo.PhasePaused, "CanaryPauseStep"
+		}, "॥ Paused (CanaryPauseStep)"},
 	} {
 		r, x := ro, append([]argo.ReplicaSet[string](nil), rss...)
 		tt.edit(&r, x)
 		s := FromSync(&r, x, nil, "")
-		if got := Status(&s); got != tt.want {
+		if got := Status(&s, 0); got != tt.want {
 			t.Errorf("%s: Status = %q, want %q", tt.name, got, tt.want)
 		}
 	}
@@ -106,5 +109,20 @@ func TestStrategyAndSteps(t *testing.T) {
 	}
 	if Steps(&bg) != "" {
 		t.Errorf("Steps of a blue-green = %q, want \"\"", Steps(&bg))
+	}
+}
+
+// TestStatusWaitsForTheGeneration: a spec the controller has not yet
+// observed is Progressing whatever the phase says, as kubectl shows it.
+func TestStatusWaitsForTheGeneration(t *testing.T) {
+	ro, rss := canary()
+	ro.Generation = 3
+	ro.Status.Phase, ro.Status.ObservedGeneration = argo.PhaseHealthy, "2"
+	s := FromSync(&ro, rss, nil, "")
+	if got, want := Status(&s, 3), "◌ Progressing (waiting for rollout spec update to be observed)"; got != want {
+		t.Errorf("Status = %q, want %q", got, want)
+	}
+	if got, want := Status(&s, 2), "✔ Healthy"; got != want {
+		t.Errorf("Status at the observed generation = %q, want %q", got, want)
 	}
 }

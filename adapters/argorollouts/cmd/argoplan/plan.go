@@ -219,7 +219,7 @@ func writeText(w io.Writer, cfg *config, p *plan) error {
 		fmt.Fprintln(&b, argotable.Legend, argotable.Skipped)
 	}
 	fmt.Fprintf(&b, "\nas the manifests show it (%s)\n", p.in.now.Format(time.RFC3339))
-	argotable.Block(&b, canary, &p.initial)
+	argotable.Block(&b, canary, ro.Generation, &p.initial)
 	for i := range p.steps {
 		s := &p.steps[i]
 		if p.once {
@@ -231,7 +231,8 @@ func writeText(w io.Writer, cfg *config, p *plan) error {
 			}
 			b.WriteByte('\n')
 		}
-		argotable.Block(&b, canary, s)
+		// A promote does not change the spec: the generation stays.
+		argotable.Block(&b, canary, ro.Generation, s)
 	}
 	switch {
 	case p.once && p.requeue:
