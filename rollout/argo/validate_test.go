@@ -66,6 +66,7 @@ func TestValidateTexts(t *testing.T) {
 		{"mirror route with nginx", routedWith(func(ro *Rollout[tmpl]) { ro.Strategy.Canary.Steps = []CanaryStep{{SetMirrorRoute: raw}} }),
 			[]string{`spec.strategy.steps[0].setMirrorRoute: Invalid value: {"name":"h"}: SetMirrorRoute requires TrafficRouting, supports Istio and Plugins`}, field.ErrUnsupported},
 		{"legacy 25 and 0% pass", basic(10, 10, ios("25"), ios("0%")), nil, nil},
+		{"a one-digit percent is not zero", basic(10, 10, ioi(0), ios("5%")), nil, nil},
 		{"abc with default maxUnavailable passes", basic(10, 10, ios("abc"), nil), nil, nil},
 		{"negative maxSurge passes", basic(10, 10, ioi(-1), ioi(1)), nil, nil},
 		{"setCanaryScale weight 200 passes", routed(4, CanaryStep{SetCanaryScale: &SetCanaryScale{Weight: i32(200)}}), nil, nil},
