@@ -54,13 +54,8 @@ func (l *listFlag) Set(s string) error { *l = append(*l, s); return nil }
 
 var errHelp = errors.New("help requested")
 
-// nowFields are the timestamps "now" is taken from: manifesttime's, of
-// which the Rollout's status.pauseConditions[].startTime is one (every
-// startTime counts).
-var nowFields = append(append([]string(nil), manifesttime.Fields...), "status.pauseConditions[].startTime")
-
 // usageText is the part of -h above the flags.
-var usageText = `Usage: argoplan -f FILE [flags]
+const usageText = `Usage: argoplan -f FILE [flags]
 
 Reads an argoproj.io/v1alpha1 Rollout and the apps/v1 ReplicaSets it owns
 (kubectl get rollout,rs -o yaml: YAML or JSON, single objects or Lists;
@@ -73,9 +68,12 @@ reconcile by reconcile, until nothing changes any more, as
 "kubectl argo rollouts get rollout -w" shows it.
 
 Time: now is --now, or else the latest timestamp the manifests hold
-(` + strings.Join(nowFields, ", ") + `;
-not metadata.deletionTimestamp nor the scale-down-deadline annotation, which
-lie in the future), or else, for manifests without timestamps,
+(internal/manifesttime's: metadata.creationTimestamp,
+metadata.managedFields[].time, status.conditions[].lastTransitionTime,
+lastUpdateTime and lastProbeTime, and every startTime, such as
+status.pauseConditions[].startTime; not metadata.deletionTimestamp nor the
+scale-down-deadline annotation, which lie in the future), or else, for
+manifests without timestamps,
 2026-01-01T12:00:00Z. The header prints it and says which. -once plans the
 reconcile at now; otherwise reconcile k runs at now + k * -interval. Pause
 steps' durations, blue-green auto-promotion and scale-down deadlines run in
@@ -85,8 +83,8 @@ this virtual time, counted from the times the manifests record
 Pods: the ReplicaSets' pods are taken as their status counts them: ready
 pods stay ready (and count as available at once); pods that are not ready
 become ready -ready-delay after now, as pods the controller creates become
-ready -ready-delay after the reconcile that creates them. Nothing is
-deleted or fails.
+ready -ready-delay after the reconcile that creates them. No pod fails,
+and pods go only when the controller scales a ReplicaSet down.
 
 Promotions: an indefinite pause step, or a blue-green Rollout without
 auto-promotion, waits for "kubectl argo rollouts promote"; -promote N runs

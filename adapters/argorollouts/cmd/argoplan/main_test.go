@@ -207,6 +207,16 @@ func TestNowIsTheManifestsLatestTimestamp(t *testing.T) {
 	}
 }
 
+// TestNowCountsThePauseStartTime: a pause condition's startTime later
+// than every other timestamp is now.
+func TestNowCountsThePauseStartTime(t *testing.T) {
+	manifest := strings.Replace(readTestdata(t, "testdata/canary-paused.yaml"), "startTime: \"2026-11-26T10:12:41Z\"", "startTime: \"2026-11-26T10:15:00Z\"", 1)
+	code, stdout, stderr := runArgs(t, manifest, "-f", "-", "-once")
+	if code != 0 || !strings.Contains(stdout, "\nNow: 2026-11-26T10:15:00Z (the latest timestamp in the manifests)") {
+		t.Errorf("run = %d, stderr %q; want now at the pause's startTime in:\n%s", code, stderr, stdout)
+	}
+}
+
 func TestHelpNamesTheTimeFieldsAndThePods(t *testing.T) {
 	code, stdout, stderr := runArgs(t, "", "-h")
 	for _, want := range []string{"metadata.managedFields[].time", "status.pauseConditions[].startTime", "pods stay ready", "become ready -ready-delay after now", "-once", "-promote"} {
