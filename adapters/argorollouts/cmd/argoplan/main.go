@@ -8,6 +8,7 @@
 //	kubectl get rollout,rs -l app=web -o yaml | go run ./cmd/argoplan -f -
 //	go run ./cmd/argoplan -f rollout.yaml -f replicasets.yaml -once
 //	go run ./cmd/argoplan -f web.yaml -promote 12 -o json
+//	go run ./cmd/argoplan -f web.yaml -abort 3
 //
 // See usageText (the -h output) for time, pods and promotions.
 //
@@ -38,6 +39,7 @@ type config struct {
 	files      []string
 	once       bool
 	promote    []int
+	abort      []int
 	output     string
 	interval   time.Duration
 	readyDelay time.Duration
@@ -88,7 +90,8 @@ and pods go only when the controller scales a ReplicaSet down.
 
 Promotions: an indefinite pause step, or a blue-green Rollout without
 auto-promotion, waits for "kubectl argo rollouts promote"; -promote N runs
-one just before reconcile N (repeat the flag or give a list).
+one just before reconcile N (repeat the flag or give a list). -abort N runs
+"kubectl argo rollouts abort" just before reconcile N.
 
 Flags:
 `
@@ -96,13 +99,14 @@ Flags:
 // parseFlags reads the command line.
 func parseFlags(args []string, stderr io.Writer) (config, error) {
 	var cfg config
-	var files, promote listFlag
+	var files, promote, abort listFlag
 	var now string
 	fs := flag.NewFlagSet("argoplan", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Var(&files, "f", "manifest `file` (YAML or JSON; - for standard input); repeatable")
 	fs.BoolVar(&cfg.once, "once", false, "plan only the reconcile at now")
 	fs.Var(&promote, "promote", "reconcile `numbers` (comma-separated, or repeat the flag) before which to run kubectl argo rollouts promote")
+	fs.Var(&abort, "abort", "reconcile `numbers` (comma-separated, or repeat the flag) before which to run kubectl argo rollouts abort")
 	fs.StringVar(&cfg.output, "o", "text", "output format: text or json")
 	fs.DurationVar(&cfg.interval, "interval", 10*time.Second, "time between reconciles of the controller")
 	fs.DurationVar(&cfg.readyDelay, "ready-delay", 10*time.Second, "how long a pod that is not ready (or a created one) takes to become ready")
@@ -126,17 +130,15 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 		return cfg, errors.New("no manifest: give one with -f")
 	}
 	cfg.files = files
-	for _, p := range promote {
-		for _, f := range strings.Split(p, ",") {
-			n, err := strconv.Atoi(strings.TrimSpace(f))
-			if err != nil || n < 1 {
-				return cfg, fmt.Errorf("-promote %q: want reconcile numbers from 1, comma-separated", p)
-			}
-			cfg.promote = append(cfg.promote, n)
-		}
+	var err error
+	if cfg.promote, err = syncNumbers("-promote", promote); err != nil {
+		return cfg, err
 	}
-	if cfg.once && len(cfg.promote) > 0 {
-		return cfg, errors.New("-promote scripts promotions over the whole rollout; it cannot be used with -once")
+	if cfg.abort, err = syncNumbers("-abort", abort); err != nil {
+		return cfg, err
+	}
+	if cfg.once && len(cfg.promote)+len(cfg.abort) > 0 {
+		return cfg, errors.New("-promote and -abort script the whole rollout; they cannot be used with -once")
 	}
 	if cfg.output != "text" && cfg.output != "json" {
 		return cfg, fmt.Errorf("-o %q: want text or json", cfg.output)
@@ -152,6 +154,22 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 		return cfg, errors.New("-interval and -max-pods must be positive, -ready-delay not negative, -max-syncs from 1 to 100000")
 	}
 	return cfg, nil
+}
+
+// syncNumbers reads the values of a repeated flag of reconcile numbers,
+// each a comma-separated list of numbers from 1.
+func syncNumbers(name string, values []string) ([]int, error) {
+	var out []int
+	for _, v := range values {
+		for _, f := range strings.Split(v, ",") {
+			n, err := strconv.Atoi(strings.TrimSpace(f))
+			if err != nil || n < 1 {
+				return nil, fmt.Errorf("%s %q: want reconcile numbers from 1, comma-separated", name, v)
+			}
+			out = append(out, n)
+		}
+	}
+	return out, nil
 }
 
 // run runs the program and returns its exit status.

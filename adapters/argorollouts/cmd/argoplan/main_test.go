@@ -72,6 +72,10 @@ func TestRunGolden(t *testing.T) {
 		// Blue-green: promoted before reconcile 2; the preview grows to 4,
 		// the active Service switches, the old ReplicaSet keeps its pods
 		// for scaleDownDelaySeconds (30 s) and is scaled to 0.
+		// Aborted before reconcile 3, while the canary grows to 4 pods:
+		// the stable returns to 10 and the canary to 0.
+		{name: "canary aborted", golden: "canary-abort.golden",
+			args: []string{"-f", "testdata/canary-promoted.yaml", "-abort", "3"}},
 		{name: "blue-green promoted", golden: "bluegreen-promote.golden",
 			args: []string{"-f", "testdata/bluegreen-paused.yaml", "-promote", "2"}},
 		{name: "blue-green paused, one reconcile", golden: "bluegreen-once.golden",
@@ -155,7 +159,9 @@ func TestRunRejectsInput(t *testing.T) {
 		{"no -f", nil, 2, "argoplan: no manifest: give one with -f\n"},
 		{"unknown output", []string{"-f", "x", "-o", "yaml"}, 2, "argoplan: -o \"yaml\": want text or json\n"},
 		{"promote with -once", []string{"-f", "x", "-once", "-promote", "2"}, 2,
-			"argoplan: -promote scripts promotions over the whole rollout; it cannot be used with -once\n"},
+			"argoplan: -promote and -abort script the whole rollout; they cannot be used with -once\n"},
+		{"abort before a word", []string{"-f", "x", "-abort", "3,now"}, 2,
+			"argoplan: -abort \"3,now\": want reconcile numbers from 1, comma-separated\n"},
 		{"promote before reconcile 0", []string{"-f", "x", "-promote", "0"}, 2,
 			"argoplan: -promote \"0\": want reconcile numbers from 1, comma-separated\n"},
 		{"bad now", []string{"-f", "x", "--now", "soon"}, 2,

@@ -178,6 +178,9 @@ func simulate(cfg *config, in *input) (*plan, error) {
 	for _, k := range cfg.promote {
 		events = append(events, argo.Event[argorollouts.Template]{Sync: k, Kind: argo.Promote})
 	}
+	for _, k := range cfg.abort {
+		events = append(events, argo.Event[argorollouts.Template]{Sync: k, Kind: argo.Abort})
+	}
 	tr, err := argo.Simulate(&in.ro, in.rss, argo.Config[argorollouts.Template]{
 		Start: in.now, Interval: cfg.interval, ReadyDelay: cfg.readyDelay, MaxSyncs: cfg.maxSyncs, Events: events,
 	})
