@@ -78,6 +78,9 @@ func TestRunGolden(t *testing.T) {
 			args: []string{"-f", "testdata/canary-promoted.yaml", "-abort", "3"}},
 		{name: "blue-green promoted", golden: "bluegreen-promote.golden",
 			args: []string{"-f", "testdata/bluegreen-paused.yaml", "-promote", "2"}},
+		// The same List as kubectl get -o json prints it.
+		{name: "blue-green promoted, from JSON", golden: "bluegreen-promote.golden",
+			args: []string{"-f", "testdata/bluegreen-paused.json", "-promote", "2"}},
 		{name: "blue-green paused, one reconcile", golden: "bluegreen-once.golden",
 			args: []string{"-f", "testdata/bluegreen-paused.yaml", "-once"}},
 	}
@@ -179,14 +182,17 @@ func TestRunRejectsInput(t *testing.T) {
 }
 
 // TestOrphanAndNamespace covers the ownership errors the testdata do not:
-// a ReplicaSet without a controller, and one in another namespace.
+// a ReplicaSet without a controller, one of an earlier Rollout of the
+// same name (another uid), and one in another namespace.
 func TestOrphanAndNamespace(t *testing.T) {
 	rs := readTestdata(t, "testdata/api-replicaset.yaml")
 	ro := readTestdata(t, "testdata/api-rollout.yaml")
 	orphan := strings.Replace(rs, "    controller: true\n", "", 1)
 	other := strings.Replace(rs, "  namespace: shop\n", "  namespace: staging\n", 1)
+	recreated := strings.Replace(rs, "    uid: 9e2d7c41-0b6a-4f38-a5c9-3d1e8f2b7a64\n", "    uid: 11111111-0b6a-4f38-a5c9-3d1e8f2b7a64\n", 1)
 	for _, tt := range []struct{ stdin, stderr string }{
 		{ro + "---\n" + orphan, `argoplan: ReplicaSet "api-7d9f6b5c48" has no controller: it is not Rollout "api"'s (Argo adopts orphans whose labels match the selector; argoplan does not)` + "\n"},
+		{ro + "---\n" + recreated, `argoplan: ReplicaSet "api-7d9f6b5c48" is controlled by another Rollout "api" (uid 11111111-0b6a-4f38-a5c9-3d1e8f2b7a64, not 9e2d7c41-0b6a-4f38-a5c9-3d1e8f2b7a64)` + "\n"},
 		{ro + "---\n" + other, `argoplan: ReplicaSet "api-7d9f6b5c48" is in namespace "staging", not in Rollout "api"'s namespace "shop": give the ReplicaSets of one Rollout` + "\n"},
 	} {
 		code, stdout, stderr := runArgs(t, tt.stdin, "-f", "-")
