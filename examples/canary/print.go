@@ -56,7 +56,7 @@ func writeText(w io.Writer, cfg *config, res *result) error {
 		argotable.Block(&b, ro.Strategy.Canary != nil, res.trace.Rollout.Generation, s)
 	}
 	end := res.trace.Syncs
-	fmt.Fprintf(&b, "\n%s after %d reconciles (+%s)\n", res.trace.Outcome, end, time.Duration(end)*cfg.interval)
+	fmt.Fprintf(&b, "\n%s after %s (+%s)\n", res.trace.Outcome, argotable.Reconciles(end), time.Duration(end)*cfg.interval)
 	_, err := io.WriteString(w, b.String())
 	return err
 }

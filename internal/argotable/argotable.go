@@ -274,3 +274,12 @@ func Steps[T any](ro *argo.Rollout[T]) string {
 	}
 	return "Steps: " + strings.Join(parts, ", ")
 }
+
+// Reconciles renders a count of reconciles: "1 reconcile", "25
+// reconciles".
+func Reconciles(n int) string {
+	if n == 1 {
+		return "1 reconcile"
+	}
+	return strconv.Itoa(n) + " reconciles"
+}

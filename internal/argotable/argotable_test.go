@@ -80,6 +80,12 @@ func TestStatus(t *testing.T) {
 	}
 }
 
+func TestReconciles(t *testing.T) {
+	if got := Reconciles(1) + ", " + Reconciles(25); got != "1 reconcile, 25 reconciles" {
+		t.Errorf("Reconciles = %q", got)
+	}
+}
+
 func TestPodMap(t *testing.T) {
 	for _, tt := range []struct {
 		pods, ready int32

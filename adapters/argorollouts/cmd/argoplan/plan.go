@@ -244,7 +244,7 @@ func writeText(w io.Writer, cfg *config, p *plan) error {
 		fmt.Fprintf(&b, "\nThe reconcile writes nothing.\n")
 	case p.once:
 	default:
-		fmt.Fprintf(&b, "\n%s after %d reconciles (%s)\n", p.outcome, p.syncs, p.in.now.Add(time.Duration(p.syncs)*cfg.interval).Format(time.RFC3339))
+		fmt.Fprintf(&b, "\n%s after %s (%s)\n", p.outcome, argotable.Reconciles(p.syncs), p.in.now.Add(time.Duration(p.syncs)*cfg.interval).Format(time.RFC3339))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
