@@ -261,3 +261,18 @@ func TestReadmeExcerpt(t *testing.T) {
 		t.Errorf("the README's output block is not how argoplan -f testdata/bluegreen-paused.yaml -promote 2 begins:\n%s", block)
 	}
 }
+
+// TestGenerationAt: only a promote that clears spec.paused raises the
+// generation, from the reconcile it comes before.
+func TestGenerationAt(t *testing.T) {
+	ro := argo.Rollout[argorollouts.Template]{Generation: 4}
+	if g := generationAt(&ro, []int{2}, 3); g != 4 {
+		t.Errorf("not paused: generation %d at reconcile 3, want 4", g)
+	}
+	ro.Paused = true
+	for k, want := range map[int]int64{1: 4, 2: 5, 9: 5} {
+		if g := generationAt(&ro, []int{7, 2}, k); g != want {
+			t.Errorf("paused, promoted before 2 and 7: generation %d at reconcile %d, want %d", g, k, want)
+		}
+	}
+}

@@ -234,8 +234,7 @@ func writeText(w io.Writer, cfg *config, p *plan) error {
 			}
 			b.WriteByte('\n')
 		}
-		// A promote does not change the spec: the generation stays.
-		argotable.Block(&b, canary, ro.Generation, s)
+		argotable.Block(&b, canary, generationAt(ro, cfg.promote, s.Sync), s)
 	}
 	switch {
 	case p.once && p.requeue:
@@ -248,6 +247,20 @@ func writeText(w io.Writer, cfg *config, p *plan) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// generationAt is the Rollout's generation at reconcile k: a promote
+// raises it only when it clears spec.paused (the only scripted change to
+// the spec), which argo.Simulate applies at the first promote.
+func generationAt(ro *argo.Rollout[argorollouts.Template], promote []int, k int) int64 {
+	if ro.Paused {
+		for _, p := range promote {
+			if p <= k {
+				return ro.Generation + 1
+			}
+		}
+	}
+	return ro.Generation
 }
 
 // writeJSON prints the plan as one JSON object: the heading, now and
