@@ -13,6 +13,7 @@
 //	go run ./examples/canary -replicas 3 -steps 20,pause:30s,100
 //	go run ./examples/canary -traffic-routing -dynamic-stable-scale
 //	go run ./examples/canary -abort-at 2
+//	go run ./examples/canary -scale 20@12
 //	go run ./examples/canary -blue-green -preview-replicas 2 -auto-promotion=false -promote-at 8
 //	go run ./examples/canary -svg canary.svg
 //	go run ./examples/canary split -replicas 3    # the canary/stable split for every weight
@@ -61,6 +62,7 @@ type config struct {
 	autoPromotionSecs  int32
 	abortAt            int32 // -1: none
 	promoteAt          []int
+	scales             []scale
 	fromImage, toImage string
 	interval           time.Duration
 	readyDelay         time.Duration
@@ -70,6 +72,12 @@ type config struct {
 	output             string
 	svgPath            string
 	table              bool
+}
+
+// scale is one -scale change: spec.replicas before reconcile at.
+type scale struct {
+	replicas int32
+	at       int
 }
 
 var errHelp = errors.New("help requested")
@@ -118,6 +126,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.BoolVar(&cfg.autoPromotion, "auto-promotion", true, "blueGreen.autoPromotionEnabled; false pauses the rollout until a promote (see -promote-at)")
 	autoSecs := fs.Int("auto-promotion-seconds", 0, "blueGreen.autoPromotionSeconds: promote that long after the preview is ready")
 	abortAt := fs.Int("abort-at", -1, "abort (kubectl argo rollouts abort) once the rollout reaches canary step `STEP` (0 is the first); -1 for never")
+	scaleAt := fs.String("scale", "", "`N@K`: set spec.replicas to N just before reconcile K, as an HPA or kubectl scale does; comma-separated for several")
 	promoteAt := fs.String("promote-at", "", "reconcile numbers, comma-separated, before which to run kubectl argo rollouts promote (for indefinite pauses)")
 	fs.StringVar(&cfg.fromImage, "image-from", "argoproj/rollouts-demo:blue", "the image before the update")
 	fs.StringVar(&cfg.toImage, "image-to", "argoproj/rollouts-demo:yellow", "the image after the update")
@@ -181,6 +190,17 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 				return cfg, fmt.Errorf("-promote-at %q: want reconcile numbers from 1, comma-separated", *promoteAt)
 			}
 			cfg.promoteAt = append(cfg.promoteAt, n)
+		}
+	}
+	if *scaleAt != "" {
+		for _, f := range strings.Split(*scaleAt, ",") {
+			n, k, ok := strings.Cut(strings.TrimSpace(f), "@")
+			r, err1 := strconv.Atoi(n)
+			at, err2 := strconv.Atoi(k)
+			if !ok || err1 != nil || err2 != nil || r < 0 || r > 100000 || at < 1 {
+				return cfg, fmt.Errorf("-scale %q: want N@K (replicas 0 to 100000 before reconcile K from 1), comma-separated", *scaleAt)
+			}
+			cfg.scales = append(cfg.scales, scale{replicas: int32(r), at: at})
 		}
 	}
 	if cfg.interval <= 0 || cfg.readyDelay < 0 {

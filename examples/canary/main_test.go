@@ -32,6 +32,9 @@ func TestRunGolden(t *testing.T) {
 		{name: "abort at step 2", args: []string{"-abort-at", "2"}, golden: "abort.golden"},
 		{name: "blue-green, preview 2, promoted by hand", args: []string{"-blue-green", "-replicas", "4", "-preview-replicas", "2", "-auto-promotion=false", "-promote-at", "8"}, golden: "bluegreen.golden"},
 		{name: "3 replicas, setWeight 20: 1 canary and 3 stable", args: []string{"-replicas", "3", "-steps", "20,pause,100", "-promote-at", "8", "-ready-delay", "20s"}, golden: "three-replicas.golden"},
+		// An HPA doubles the Rollout at step 3 (the second pause): the
+		// split follows the new size.
+		{name: "resized mid-rollout", args: []string{"-scale", "20@15"}, golden: "scale.golden"},
 		{name: "json", args: []string{"-replicas", "3", "-steps", "20,100", "-o", "json", "-now", "2026-11-26T09:30:00Z"}, golden: "three-replicas.json.golden"},
 		{name: "split table, 3 replicas", args: []string{"split", "-replicas", "3"}, golden: "split-3.golden"},
 		{name: "split table, 10 replicas, traffic routing", args: []string{"-table", "-traffic-routing", "-dynamic-stable-scale"}, golden: "split-10-routed.golden"},
@@ -174,6 +177,7 @@ func TestRunRejectsInput(t *testing.T) {
 		{"negative replicas", []string{"-replicas", "-1"}, 2, "canary: -replicas -1: want 0 to 100000\n"},
 		{"bad preview", []string{"-preview-replicas", "-2"}, 2, "canary: -preview-replicas -2: want -1 (unset) or 0 to 100000\n"},
 		{"promote at 0", []string{"-promote-at", "0"}, 2, "canary: -promote-at \"0\": want reconcile numbers from 1, comma-separated\n"},
+		{"bad scale", []string{"-scale", "20"}, 2, "canary: -scale \"20\": want N@K (replicas 0 to 100000 before reconcile K from 1), comma-separated\n"},
 		{"negative ready delay", []string{"-ready-delay", "-1s"}, 2, "canary: -interval must be positive and -ready-delay not negative\n"},
 		{"stray argument", []string{"now"}, 2, "canary: unexpected argument \"now\"\n"},
 		{"split after a flag", []string{"-replicas", "3", "split"}, 2, "canary: unexpected argument \"split\"\n"},

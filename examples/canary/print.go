@@ -51,9 +51,7 @@ func writeText(w io.Writer, cfg *config, res *result) error {
 			fmt.Fprintf(&b, " after %s", strings.Join(s.Events, ", "))
 		}
 		b.WriteByte('\n')
-		// The new template (reconcile 1) is the only event that raises
-		// the generation: every reconcile runs at the final one.
-		argotable.Block(&b, ro.Strategy.Canary != nil, res.trace.Rollout.Generation, s)
+		argotable.Block(&b, ro.Strategy.Canary != nil, res.generationAt(s.Sync), s)
 	}
 	end := res.trace.Syncs
 	fmt.Fprintf(&b, "\n%s after %s (+%s)\n", res.trace.Outcome, argotable.Reconciles(end), time.Duration(end)*cfg.interval)

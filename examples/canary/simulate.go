@@ -64,6 +64,8 @@ type result struct {
 	trace     argo.Trace[template]
 	// abortSync is the reconcile the abort was applied before, 0 if none.
 	abortSync int
+	// events are the scripted events of trace.
+	events []argo.Event[template]
 }
 
 // simulate runs the update: first the Rollout on the old image until it
@@ -82,6 +84,9 @@ func simulate(cfg *config) (*result, error) {
 	events := []argo.Event[template]{{Sync: 1, Kind: argo.SetTemplate, Template: podTemplate(cfg.name, cfg.toImage)}}
 	for _, k := range cfg.promoteAt {
 		events = append(events, argo.Event[template]{Sync: k, Kind: argo.Promote})
+	}
+	for _, s := range cfg.scales {
+		events = append(events, argo.Event[template]{Sync: s.at, Kind: argo.SetReplicas, Replicas: s.replicas})
 	}
 	sc := argo.Config[template]{Start: cfg.now, Interval: cfg.interval, ReadyDelay: cfg.readyDelay, MaxSyncs: cfg.maxSyncs, Events: events}
 	tr, err := argo.Simulate(&res.before, res.beforeRSs, sc)
@@ -106,6 +111,19 @@ func simulate(cfg *config) (*result, error) {
 			return nil, err
 		}
 	}
-	res.trace = tr
+	res.trace, res.events = tr, sc.Events
 	return res, nil
+}
+
+// generationAt is the Rollout's generation at reconcile k: the new
+// template and every -scale raise it (argo.Simulate's events that change
+// the spec; spec.paused is never set here, so a promote does not).
+func (r *result) generationAt(k int) int64 {
+	g := r.before.Generation
+	for _, ev := range r.events {
+		if ev.Sync <= k && (ev.Kind == argo.SetTemplate || ev.Kind == argo.SetReplicas) {
+			g++
+		}
+	}
+	return g
 }
