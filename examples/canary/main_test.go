@@ -279,7 +279,7 @@ func FuzzRun(f *testing.F) {
 	f.Fuzz(func(t *testing.T, line string) {
 		args := strings.Fields(line)
 		for i, a := range args {
-			if a == "-svg" || a == "-max-syncs" || a == "-h" || a == "-help" || a == "--help" ||
+			if a == "-svg" || a == "-max-syncs" || a == "-scale" || a == "-h" || a == "-help" || a == "--help" ||
 				((a == "-replicas" || a == "-preview-replicas") && i+1 < len(args) && len(args[i+1]) > 3) {
 				t.Skip()
 			}
