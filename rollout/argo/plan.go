@@ -583,6 +583,12 @@ func (p *planner[T]) newWhy(n int32, weights *Weights) why {
 func (p *planner[T]) stableWhy(n int32) why {
 	w := p.newWhy(n, p.ro.Status.Canary.Weights)
 	w.role, w.target = whyStable, n
+	if c := p.ro.Strategy.Canary; c != nil && c.TrafficRouting != nil {
+		w.dynamic = c.DynamicStableScale
+		if rw := p.ro.Status.Canary.Weights; rw != nil {
+			w.recorded, w.recordedStable = true, rw.Stable.Weight
+		}
+	}
 	return w
 }
 
