@@ -323,10 +323,15 @@ type Phase string
 
 // The phases.
 const (
-	PhaseHealthy     Phase = "Healthy"
-	PhaseDegraded    Phase = "Degraded"
+	// PhaseHealthy: fully promoted, every replica updated and available.
+	PhaseHealthy Phase = "Healthy"
+	// PhaseDegraded: aborted (or, in Argo, an invalid spec or a progress
+	// deadline passed, which are not modelled).
+	PhaseDegraded Phase = "Degraded"
+	// PhaseProgressing: an update is under way.
 	PhaseProgressing Phase = "Progressing"
-	PhasePaused      Phase = "Paused"
+	// PhasePaused: spec.paused, or a pause condition.
+	PhasePaused Phase = "Paused"
 )
 
 // Status is a Rollout's status, the fields the replica math reads and

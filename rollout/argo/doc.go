@@ -30,11 +30,13 @@
 // [MaxTrafficWeight], [DurationSeconds], ...), the fenceposts
 // ([ResolveFenceposts], [MaxSurge], [MaxUnavailable]), which weight
 // applies ([CurrentCanaryStep], [CurrentSetWeight], [UseSetCanaryScale],
-// [CanaryReplicasOrWeight], [DesiredCanaryWeight]), the counts
-// ([SplitForWeight], [BasicCanaryCounts], [TrafficRoutedCanaryCounts],
-// [CheckMinPodsPerReplicaSet], [NewReplicas]) and step progression
+// [CanaryReplicasOrWeight], [DesiredCanaryWeight],
+// [WeightOnAbortOrRollback]), the counts ([SplitForWeight],
+// [BasicCanaryCounts], [TrafficRoutedCanaryCounts],
+// [CheckMinPodsPerReplicaSet], [NewReplicas]), the older ReplicaSets
+// ([ScaleDownOldReplicaSets]) and step progression
 // ([AtDesiredReplicaCountsForCanary], [ReplicaProgressThresholdMet],
-// [PauseStepComplete]).
+// [StepComplete], [PauseStepComplete]).
 //
 // # The rules that surprise
 //

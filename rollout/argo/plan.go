@@ -890,7 +890,7 @@ func (p *planner[T]) scaleDownOldCanary(old []*ReplicaSet[T]) int64 {
 			continue
 		}
 		var desired int32
-		w := why{role: whyOld, budget: int32(min(budget, 1<<31-1))}
+		w := why{role: whyOld, budget: clamp32(budget)}
 		if c.TrafficRouting == nil {
 			if int64(rs.Replicas) > budget {
 				desired = rs.Replicas - int32(budget)

@@ -144,6 +144,8 @@ func (o Outcome) String() string {
 // ReplicaSetState is one ReplicaSet in a Step, as `kubectl argo rollouts
 // get rollout -w` lists it.
 type ReplicaSetState struct {
+	// Name, Hash and Revision identify the ReplicaSet: its name, its
+	// pod-template hash and its revision number.
 	Name     string `json:"name"`
 	Hash     string `json:"hash"`
 	Revision int64  `json:"revision"`
