@@ -1,6 +1,7 @@
 package argo
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strconv"
@@ -588,7 +589,7 @@ func (s *sim[T]) step(k int, now time.Time, events []string, sync *Sync[T]) Step
 	}
 	slices.SortFunc(st.ReplicaSets, func(a, b ReplicaSetState) int {
 		if a.Revision != b.Revision {
-			return int(b.Revision - a.Revision)
+			return cmp.Compare(b.Revision, a.Revision)
 		}
 		return strings.Compare(a.Name, b.Name)
 	})
