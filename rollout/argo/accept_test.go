@@ -39,10 +39,12 @@ type basicCase struct {
 func runBasic(t *testing.T, tests []basicCase) {
 	t.Helper()
 	for _, tt := range tests {
-		n, s := BasicCanaryCounts(tt.ro, tt.newRS, tt.stableRS, tt.others)
-		if n != tt.wantNew || s != tt.wantSt {
-			t.Errorf("%s: BasicCanaryCounts = %d/%d, want %d/%d", tt.name, n, s, tt.wantNew, tt.wantSt)
-		}
+		t.Run(tt.name, func(t *testing.T) {
+			n, s := BasicCanaryCounts(tt.ro, tt.newRS, tt.stableRS, tt.others)
+			if n != tt.wantNew || s != tt.wantSt {
+				t.Errorf("BasicCanaryCounts = %d/%d, want %d/%d", n, s, tt.wantNew, tt.wantSt)
+			}
+		})
 	}
 }
 
@@ -176,10 +178,12 @@ func TestCases21to25TrafficRoutedCanaryCounts(t *testing.T) {
 		{"case 25 maxTrafficWeight 1000", m1000, nil, nil, nil, 1, 3},
 	}
 	for _, tt := range tests {
-		n, s := TrafficRoutedCanaryCounts(tt.ro, tt.newRS, tt.stableRS, tt.w)
-		if n != tt.wantNew || s != tt.wantSt {
-			t.Errorf("%s: TrafficRoutedCanaryCounts = %d/%d, want %d/%d", tt.name, n, s, tt.wantNew, tt.wantSt)
-		}
+		t.Run(tt.name, func(t *testing.T) {
+			n, s := TrafficRoutedCanaryCounts(tt.ro, tt.newRS, tt.stableRS, tt.w)
+			if n != tt.wantNew || s != tt.wantSt {
+				t.Errorf("TrafficRoutedCanaryCounts = %d/%d, want %d/%d", n, s, tt.wantNew, tt.wantSt)
+			}
+		})
 	}
 }
 
@@ -417,13 +421,15 @@ func TestCases32to36Reconcile(t *testing.T) {
 				tt.rss[i].Revision = 9
 			}
 		}
-		s, err := Plan(tt.ro, tt.rss, t0)
-		if err != nil {
-			t.Fatalf("%s: %v", tt.name, err)
-		}
-		if got := writes(s); got != tt.want {
-			t.Errorf("%s: Plan scales %s, want %s\n%s", tt.name, got, tt.want, dump(s))
-		}
+		t.Run(tt.name, func(t *testing.T) {
+			s, err := Plan(tt.ro, tt.rss, t0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := writes(s); got != tt.want {
+				t.Errorf("Plan scales %s, want %s\n%s", got, tt.want, dump(s))
+			}
+		})
 	}
 }
 

@@ -114,8 +114,9 @@ type Sync[T any] struct {
 	// Actions are the writes, in the controller's order.
 	Actions []Action `json:"actions,omitempty"`
 	// Rollout is the Rollout as the sync leaves it: spec.replicas set
-	// by SetSpecReplicas, the status written by WriteStatus (the input's
-	// when none). Other spec fields are the input's copied by value:
+	// by SetSpecReplicas (with the generation raised, as the API server
+	// raises it), the status written by WriteStatus (the input's when
+	// none). Other spec fields are the input's copied by value:
 	// pointers, slices and maps in them (and in the template) are shared
 	// and never changed.
 	Rollout Rollout[T] `json:"rollout"`

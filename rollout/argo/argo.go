@@ -323,10 +323,15 @@ type Phase string
 
 // The phases.
 const (
-	PhaseHealthy     Phase = "Healthy"
-	PhaseDegraded    Phase = "Degraded"
+	// PhaseHealthy: fully promoted, every replica updated and available.
+	PhaseHealthy Phase = "Healthy"
+	// PhaseDegraded: aborted (or, in Argo, an invalid spec or a progress
+	// deadline passed, which are not modelled).
+	PhaseDegraded Phase = "Degraded"
+	// PhaseProgressing: an update is under way.
 	PhaseProgressing Phase = "Progressing"
-	PhasePaused      Phase = "Paused"
+	// PhasePaused: spec.paused, or a pause condition.
+	PhasePaused Phase = "Paused"
 )
 
 // Status is a Rollout's status, the fields the replica math reads and
@@ -384,7 +389,8 @@ type Status struct {
 	// analysis, pauses) and go to 100% (kubectl argo rollouts promote
 	// --full).
 	PromoteFull bool `json:"promoteFull,omitempty"`
-	// Phase is phase; Message is message.
+	// Phase is phase and Message is message: Healthy, Progressing,
+	// Paused or Degraded, and why (see docs/argo.md).
 	Phase   Phase  `json:"phase,omitempty"`
 	Message string `json:"message,omitempty"`
 }

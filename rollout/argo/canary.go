@@ -167,7 +167,10 @@ func f2i(f float64) int32 {
 // 1/4 = 25% (surging one pod) is closer to 20%.
 //
 // Products are computed in int64 where upstream multiplies int32s,
-// so the answer differs only when replicas*maxWeight exceeds 2^31-1.
+// so the answer differs only when replicas*maxWeight exceeds 2^31-1;
+// at replicas = math.MaxInt32 the surged options are not considered
+// (upstream's replicas+1 wraps). Negative arguments are not rejected
+// (Plan rejects them); the result is then what the formulas give.
 // Upstream: approximateWeightedCanaryStableReplicaCounts (unexported),
 // utils/replicaset/canary.go.
 func SplitForWeight(replicas, w, maxWeight, maxSurge int32) (canary, stable int32) {
@@ -211,7 +214,7 @@ func splitOptions(opts *[4]splitOption, replicas, w, maxWeight, maxSurge int32) 
 		opts[n] = splitOption{floor, replicas}
 		n++
 	}
-	if maxSurge > 0 {
+	if maxSurge > 0 && replicas < math.MaxInt32 {
 		opts[n] = splitOption{ceil, replicas + 1}
 		n++
 		if !tied(w, maxWeight, replicas+1) && (floor != 0 || zeroOK) {

@@ -30,11 +30,13 @@
 // [MaxTrafficWeight], [DurationSeconds], ...), the fenceposts
 // ([ResolveFenceposts], [MaxSurge], [MaxUnavailable]), which weight
 // applies ([CurrentCanaryStep], [CurrentSetWeight], [UseSetCanaryScale],
-// [CanaryReplicasOrWeight], [DesiredCanaryWeight]), the counts
-// ([SplitForWeight], [BasicCanaryCounts], [TrafficRoutedCanaryCounts],
-// [CheckMinPodsPerReplicaSet], [NewReplicas]) and step progression
+// [CanaryReplicasOrWeight], [DesiredCanaryWeight],
+// [WeightOnAbortOrRollback]), the counts ([SplitForWeight],
+// [BasicCanaryCounts], [TrafficRoutedCanaryCounts],
+// [CheckMinPodsPerReplicaSet], [NewReplicas]), the older ReplicaSets
+// ([ScaleDownOldReplicaSets]) and step progression
 // ([AtDesiredReplicaCountsForCanary], [ReplicaProgressThresholdMet],
-// [PauseStepComplete]).
+// [StepComplete], [PauseStepComplete]).
 //
 // # The rules that surprise
 //
@@ -48,7 +50,7 @@
 // jumps to ceil(weight x replicas / max) pods and the stable keeps all
 // its pods unless dynamicStableScale is set; setCanaryScale stays in
 // force through later steps. spec.paused stops canary scaling, HPA
-// included. A blue-green old ReplicaSet waits scaleDownDelaySeconds at
+// included ([Options.PausedScales] lets a replicas change through). A blue-green old ReplicaSet waits scaleDownDelaySeconds at
 // the Rollout's replicas; a delay of 0 keeps it for ever
 // ([Options.ZeroDelayScalesDown] is the fix). docs/argo.md explains each
 // rule with examples.
@@ -68,8 +70,9 @@
 // What is not modelled: Services and traffic routers are not read (the
 // selectors and weights recorded in the status stand for them, and a
 // router confirms every weight at once), analysis runs and experiments
-// are not run (their steps wait), Rollout conditions and the phase are
-// not computed, and pod restarts, ephemeral metadata, anti-affinity and
+// are not run (their steps wait), Rollout conditions are not computed
+// (the phase is, but a progress deadline never times out), and pod
+// restarts, ephemeral metadata, anti-affinity and
 // workload references are out of scope. The package imports only the
 // standard library and the module's own packages.
 package argo

@@ -324,3 +324,61 @@ func ExampleStepText() {
 	// pause: 30s
 	// setCanaryScale{replicas: 3}
 }
+
+// A pause step with a duration completes once it has run its time.
+func ExampleStepComplete() {
+	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	ro := canary10()
+	ro.Status = argo.Status{StableRS: "v1", CurrentPodHash: "v2", CurrentStepIndex: ptr[int32](1), ControllerPause: true,
+		PauseConditions: []argo.PauseCondition{{Reason: argo.PauseCanaryStep, StartTime: start}}}
+	fmt.Println(argo.StepComplete(ro, nil, nil, nil, nil, start.Add(20*time.Second)))
+	fmt.Println(argo.StepComplete(ro, nil, nil, nil, nil, start.Add(31*time.Second)))
+	// Output:
+	// false
+	// true
+}
+
+// Blue-green keeps the old active ReplicaSet for scaleDownDelaySeconds.
+func ExampleScaleDownOldReplicaSets() {
+	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	ro := &argo.Rollout[Template]{Name: "web", Replicas: ptr[int32](3), Template: Template{Image: "web:2"},
+		Strategy: argo.Strategy{BlueGreen: &argo.BlueGreen{ActiveService: "active"}},
+		Status:   argo.Status{StableRS: "b", CurrentPodHash: "b", BlueGreen: argo.BlueGreenStatus{ActiveSelector: "b"}}}
+	rss := []argo.ReplicaSet[Template]{
+		{Name: "web-a", PodTemplateHash: "a", Revision: 1, DesiredReplicas: ptr[int32](3), Template: Template{Image: "web:1"}, Replicas: 3, StatusReplicas: 3, AvailableReplicas: 3},
+		{Name: "web-b", PodTemplateHash: "b", Revision: 2, DesiredReplicas: ptr[int32](3), Template: Template{Image: "web:2"}, Replicas: 3, StatusReplicas: 3, AvailableReplicas: 3, CreationTime: start},
+	}
+	actions, requeue, _ := argo.ScaleDownOldReplicaSets(ro, rss, start, argo.Options{})
+	for _, a := range actions {
+		fmt.Println(a.Kind, a.ReplicaSet, a.Deadline)
+	}
+	fmt.Println("requeue after", requeue)
+	rss[0].ScaleDownDeadline = "2026-01-01T00:00:30Z"
+	actions, _, _ = argo.ScaleDownOldReplicaSets(ro, rss, start.Add(time.Minute), argo.Options{})
+	fmt.Println(actions[0].Kind, actions[0].ReplicaSet, actions[0].Replicas)
+	// Output:
+	// AddScaleDownDeadline web-a 2026-01-01T00:00:30Z
+	// requeue after 30s
+	// ScaleReplicaSet web-a 0
+}
+
+// After an abort with dynamicStableScale, traffic leaves the canary as
+// the stable's pods become available; it stays at 20 while the canary
+// still has the 6 available pods of 60% (the reverse walk counts them).
+func ExampleWeightOnAbortOrRollback() {
+	ro := canary10()
+	ro.Strategy.Canary.TrafficRouting = &argo.TrafficRouting{Nginx: &argo.Router{}}
+	ro.Strategy.Canary.DynamicStableScale = true
+	ro.Strategy.Canary.Steps = []argo.CanaryStep{{SetWeight: ptr[int32](20)}, {SetWeight: ptr[int32](60)}}
+	ro.Status = argo.Status{StableRS: "v1", CurrentPodHash: "v2", Abort: true,
+		Canary: argo.CanaryStatus{Weights: &argo.Weights{Canary: argo.WeightDestination{Weight: 60}, Stable: argo.WeightDestination{Weight: 40}}}}
+	canary := &argo.ReplicaSet[Template]{Name: "web-v2", PodTemplateHash: "v2", Replicas: 6, AvailableReplicas: 6}
+	for _, avail := range []int32{4, 8, 10} {
+		stable := &argo.ReplicaSet[Template]{Name: "web-v1", PodTemplateHash: "v1", Replicas: 10, AvailableReplicas: avail}
+		fmt.Printf("stable %d available: canary weight %d\n", avail, argo.WeightOnAbortOrRollback(ro, canary, stable))
+	}
+	// Output:
+	// stable 4 available: canary weight 60
+	// stable 8 available: canary weight 20
+	// stable 10 available: canary weight 20
+}

@@ -3,6 +3,7 @@ package argo
 import (
 	"encoding/json"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/rolloutmath/rolloutmath/intorpercent"
@@ -71,5 +72,34 @@ func TestRolloutJSONUsesCRDNames(t *testing.T) {
 	}
 	if !reflect.DeepEqual(back, ro) {
 		t.Errorf("round trip:\n got %+v\nwant %+v", back, ro)
+	}
+}
+
+// TestTraceJSONRoundTrip: a trace (enums by name, times, pointers)
+// decodes back to itself.
+func TestTraceJSONRoundTrip(t *testing.T) {
+	type tm struct {
+		Image string `json:"image"`
+	}
+	ro := &Rollout[tm]{Name: "web", Replicas: i32(3), Template: tm{Image: "v1"},
+		Strategy: Strategy{Canary: &Canary{Steps: []CanaryStep{setWeight(50), pauseFor("")}}}}
+	tr, err := Simulate(ro, nil, Config[tm]{Start: t0, Events: []Event[tm]{{Sync: 4, Kind: SetTemplate, Template: tm{Image: "v2"}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := json.Marshal(tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), `"outcome":"Paused"`) || !strings.Contains(string(b), `"kind":"CreateReplicaSet"`) {
+		t.Errorf("enums are not written by name: %.300s", b)
+	}
+	var back Trace[tm]
+	if err := json.Unmarshal(b, &back); err != nil {
+		t.Fatal(err)
+	}
+	b2, _ := json.Marshal(back)
+	if string(b2) != string(b) {
+		t.Errorf("trace JSON does not round-trip")
 	}
 }

@@ -27,6 +27,14 @@ type Options struct {
 	// It changes blue-green and traffic-routed canaries; a basic canary
 	// never delays.
 	ZeroDelayScalesDown bool `json:"zeroDelayScalesDown,omitempty"`
+
+	// PausedScales answers argo #4261 (open; PR #5019): a canary with
+	// spec.paused scales nothing, so an HPA that changes replicas while
+	// a rollout is paused is ignored until it is resumed. With this
+	// option the scale-only pass of a replicas change sizes the stable
+	// and canary ReplicaSets while paused; steps, pauses and traffic
+	// still wait. An inconclusive-analysis pause still halts scaling.
+	PausedScales bool `json:"pausedScales,omitempty"`
 }
 
 // resync returns the resync period in force.

@@ -48,6 +48,12 @@ func PlanWith[T any](ro *Rollout[T], replicaSets []ReplicaSet[T], now time.Time,
 // value is ready to use; set Options before the first Plan. A Planner is
 // not safe for concurrent use, and the Sync it returns is valid until
 // its next Plan.
+//
+// A Planner remembers the pod-template hash and the steps hash of the
+// Rollout it planned last, by name, generation and collision count: the
+// API server raises metadata.generation on every spec change, so a
+// caller that changes the template or the steps of a Rollout it plans
+// again must raise Generation too (Plan and PlanWith remember nothing).
 type Planner[T any] struct {
 	// Options are the deviations and resync period used by Plan.
 	Options Options
@@ -113,8 +119,11 @@ type planner[T any] struct {
 	previewSel string
 	activeSel  string
 	cache      hashCache
-	actBuf     []Action
-	rsBuf      []ReplicaSet[T]
+	// weightsKept says the recorded weights did not change: the status
+	// written keeps the input's.
+	weightsKept bool
+	actBuf      []Action
+	rsBuf       []ReplicaSet[T]
 
 	out  Sync[T]
 	whys []why
@@ -152,7 +161,10 @@ func (p *planner[T]) reset(opts Options, ro *Rollout[T], rss []ReplicaSet[T], no
 	}
 	p.others, p.scratch = p.others[:0], p.scratch[:0]
 	p.newRS, p.stable = nil, nil
-	p.status = Status{}
+	// The new status starts empty but for the recorded weights, which
+	// every path carries over. Upstream: newRolloutContext.
+	p.status = Status{Canary: CanaryStatus{Weights: ro.Status.Canary.Weights}}
+	p.weightsKept = false
 	p.pause = pauseContext{add: p.pause.add[:0], remove: p.pause.remove[:0]}
 	outRSs := append(p.rsBuf[:0], p.view...)
 	p.out = Sync[T]{Actions: p.actBuf[:0], Rollout: *ro, ReplicaSets: outRSs}
@@ -189,6 +201,7 @@ func (p *planner[T]) sync() error {
 	if ro.Replicas == nil {
 		one := DefaultReplicas
 		p.out.Rollout.Replicas = &one
+		p.out.Rollout.Generation++ // the API server's, for a spec change
 		p.sum.kind = sumDefaulted
 		p.add(Action{Kind: SetSpecReplicas, Replicas: DefaultReplicas}, why{})
 		return nil
@@ -570,6 +583,12 @@ func (p *planner[T]) newWhy(n int32, weights *Weights) why {
 func (p *planner[T]) stableWhy(n int32) why {
 	w := p.newWhy(n, p.ro.Status.Canary.Weights)
 	w.role, w.target = whyStable, n
+	if c := p.ro.Strategy.Canary; c != nil && c.TrafficRouting != nil {
+		w.dynamic = c.DynamicStableScale
+		if rw := p.ro.Status.Canary.Weights; rw != nil {
+			w.recorded, w.recordedStable = true, rw.Stable.Weight
+		}
+	}
 	return w
 }
 
@@ -695,14 +714,17 @@ func (p *planner[T]) reconcileTrafficRouting() {
 		Stable: WeightDestination{Weight: m - desired, PodTemplateHash: stableHash, ServiceName: c.StableService},
 	}
 	prev := ro.Status.Canary.Weights
-	if prev == nil || prev.Canary != w.Canary || prev.Stable != w.Stable || len(prev.Additional) != 0 {
-		p.weightsBuf = w
-		p.status.Canary.Weights = &p.weightsBuf
-	} else {
+	p.weightsBuf = w
+	if prev != nil && prev.Canary == w.Canary && prev.Stable == w.Stable && len(prev.Additional) == 0 {
+		// Unchanged: upstream keeps the recorded weights object and sets
+		// its verified (the router's answer, nil here) in place, on the
+		// object the old status shares, so the status written keeps the
+		// recorded value while this sync reads nil.
 		p.weightsBuf = *prev
 		p.weightsBuf.Verified = nil
-		p.status.Canary.Weights = &p.weightsBuf
+		p.weightsKept = true
 	}
+	p.status.Canary.Weights = &p.weightsBuf
 	if prev == nil || prev.Canary.Weight != desired {
 		from := int32(0)
 		if prev != nil {
@@ -725,27 +747,42 @@ func (p *planner[T]) rollingBackToStable() bool {
 	return p.newRS.AvailableReplicas < p.r
 }
 
-// weightOnAbortOrRollback is calculateDesiredWeightOnAbortOrStableRollback.
+// weightOnAbortOrRollback is WeightOnAbortOrRollback for this sync.
 func (p *planner[T]) weightOnAbortOrRollback() int32 {
-	ro := p.ro
-	if !ro.Strategy.Canary.DynamicStableScale || p.stable == nil || p.newRS == nil || p.r == 0 {
+	return WeightOnAbortOrRollback(p.ro, p.newRS, p.stable)
+}
+
+// WeightOnAbortOrRollback returns the traffic weight a traffic-routed
+// canary sends to the canary while it is aborted, or rolling back to
+// the stable ReplicaSet: 0 without dynamicStableScale (or without both
+// ReplicaSets, or with 0 replicas). With it, traffic steps down as the
+// stable's pods become available: with d = DesiredCanaryWeight, e = max
+// − floor(max × stable available / replicas) and c the weight recorded
+// in status.canary.weights, the answer is max(e, d) when nothing is
+// recorded, min(e, c) when d is 0, c (held) while the stable's share of
+// available pods is below max − d, else min(d, c).
+// Upstream: calculateDesiredWeightOnAbortOrStableRollback, rollout/trafficrouting.go.
+func WeightOnAbortOrRollback[T any](ro *Rollout[T], newRS, stableRS *ReplicaSet[T]) int32 {
+	c := ro.Strategy.Canary
+	if c == nil || !c.DynamicStableScale || stableRS == nil || newRS == nil || ro.Replicas == nil || *ro.Replicas <= 0 {
 		return 0
 	}
+	r := int64(*ro.Replicas)
 	m := int64(MaxTrafficWeight(ro))
-	d := int64(DesiredCanaryWeight(ro, p.newRS, p.stable))
-	stableW := m * int64(p.stable.AvailableReplicas) / int64(p.r)
+	d := int64(DesiredCanaryWeight(ro, newRS, stableRS))
+	stableW := m * int64(stableRS.AvailableReplicas) / r
 	expected := max(0, m-stableW)
 	if ro.Status.Canary.Weights == nil {
-		return int32(max(expected, d))
+		return clamp32(max(expected, d))
 	}
 	cur := int64(ro.Status.Canary.Weights.Canary.Weight)
 	if d <= 0 {
-		return int32(min(expected, cur))
+		return clamp32(min(expected, cur))
 	}
 	if stableW < m-d {
-		return int32(cur)
+		return clamp32(cur)
 	}
-	return int32(min(d, cur))
+	return clamp32(min(d, cur))
 }
 
 // replicasAvailable is checkReplicasAvailable: rs has the pods for
@@ -761,7 +798,7 @@ func (p *planner[T]) replicasAvailable(rs *ReplicaSet[T], weight int32) bool {
 // reconcileCanaryReplicaSets scales stable, else new, else the others;
 // reports whether it scaled.
 func (p *planner[T]) reconcileCanaryReplicaSets() bool {
-	if h := p.haltProgress(); h != "" {
+	if h := p.haltProgress(); h != "" && !(p.out.ScalingEvent && p.opts.PausedScales && h == "user paused") {
 		p.out.Halted = h
 		return false
 	}
@@ -804,17 +841,18 @@ func (p *planner[T]) reconcileOthers() bool {
 }
 
 // cleanupUnhealthy scales every old ReplicaSet with pods that are not
-// available down to its available pods, oldest first.
-func (p *planner[T]) cleanupUnhealthy(old []*ReplicaSet[T]) int64 {
+// available down to its available pods, oldest first. ok is false when
+// it meets a ReplicaSet with more available pods than its spec (pods of
+// an earlier scale-down still terminating): upstream stops the whole
+// pass there.
+func (p *planner[T]) cleanupUnhealthy(old []*ReplicaSet[T]) (down int64, ok bool) {
 	byCreation(old)
-	var down int64
 	for _, rs := range old {
 		if rs.Replicas == 0 || rs.Replicas == rs.AvailableReplicas {
 			continue
 		}
 		if rs.AvailableReplicas > rs.Replicas {
-			// Upstream returns an error here and stops the pass.
-			return down
+			return down, false
 		}
 		down += int64(rs.Replicas - rs.AvailableReplicas)
 		p.scale(rs, rs.AvailableReplicas, why{role: whyOld, unhealthy: true})
@@ -823,13 +861,16 @@ func (p *planner[T]) cleanupUnhealthy(old []*ReplicaSet[T]) int64 {
 			rs.DesiredReplicas = p.out.ReplicaSets[p.index(rs)].DesiredReplicas
 		}
 	}
-	return down
+	return down, true
 }
 
 // scaleDownOldCanary is scaleDownOldReplicaSetsForCanary; it returns the
 // pods scaled down.
 func (p *planner[T]) scaleDownOldCanary(old []*ReplicaSet[T]) int64 {
-	down := p.cleanupUnhealthy(old)
+	down, ok := p.cleanupUnhealthy(old)
+	if !ok {
+		return down
+	}
 	minAvail := int64(p.r) - int64(MaxUnavailable(p.ro))
 	budget := int64(sumAvailable(p.all)) - minAvail
 	if budget <= 0 {
@@ -849,7 +890,7 @@ func (p *planner[T]) scaleDownOldCanary(old []*ReplicaSet[T]) int64 {
 			continue
 		}
 		var desired int32
-		w := why{role: whyOld, budget: int32(min(budget, 1<<31-1))}
+		w := why{role: whyOld, budget: clamp32(budget)}
 		if c.TrafficRouting == nil {
 			if int64(rs.Replicas) > budget {
 				desired = rs.Replicas - int32(budget)
@@ -970,10 +1011,25 @@ func (p *planner[T]) reconcileCanaryPause() {
 	}
 }
 
-// stepComplete is completedCurrentCanaryStep.
+// stepComplete is completedCurrentCanaryStep, with the weights of this
+// sync.
 func (p *planner[T]) stepComplete() bool {
-	ro := p.ro
-	if ro.Paused {
+	return StepComplete(p.ro, p.newRS, p.stable, p.others, p.status.Canary.Weights, p.now)
+}
+
+// StepComplete reports whether the current canary step is done at now,
+// so that the sync moves currentStepIndex on: never while spec.paused or
+// past the last step; a pause step by PauseStepComplete; a
+// setCanaryScale step when AtDesiredReplicaCountsForCanary; a setWeight
+// step when AtDesiredReplicaCountsForCanary and the router has not
+// reported the weight unverified; setHeaderRoute and setMirrorRoute at
+// once. Experiment, analysis and plugin steps complete when their run
+// succeeds, which is not modelled: StepComplete reports false for them.
+// weights are the traffic weights recorded in this sync (nil for a basic
+// canary); others are the ReplicaSets that are neither new nor stable.
+// Upstream: completedCurrentCanaryStep, rollout/canary.go.
+func StepComplete[T any](ro *Rollout[T], newRS, stableRS *ReplicaSet[T], others []*ReplicaSet[T], weights *Weights, now time.Time) bool {
+	if ro.Paused || ro.Strategy.Canary == nil {
 		return false
 	}
 	step, _ := CurrentCanaryStep(ro)
@@ -982,20 +1038,17 @@ func (p *planner[T]) stepComplete() bool {
 	}
 	switch {
 	case step.Pause != nil:
-		return PauseStepComplete(ro, *step.Pause, p.now)
+		return PauseStepComplete(ro, *step.Pause, now)
 	case step.SetCanaryScale != nil:
-		return AtDesiredReplicaCountsForCanary(ro, p.newRS, p.stable, p.others, p.status.Canary.Weights)
+		return AtDesiredReplicaCountsForCanary(ro, newRS, stableRS, others, weights)
 	case step.SetWeight != nil:
-		if !AtDesiredReplicaCountsForCanary(ro, p.newRS, p.stable, p.others, p.status.Canary.Weights) {
+		if !AtDesiredReplicaCountsForCanary(ro, newRS, stableRS, others, weights) {
 			return false
 		}
-		w := p.status.Canary.Weights
-		return w == nil || w.Verified == nil || *w.Verified
+		return weights == nil || weights.Verified == nil || *weights.Verified
 	case step.SetHeaderRoute != nil, step.SetMirrorRoute != nil:
 		return true
 	}
-	// experiment, analysis and plugin steps complete when their run
-	// succeeds, which is outside the replica math: Plan waits.
 	return false
 }
 
@@ -1024,8 +1077,11 @@ func (p *planner[T]) baseStatus() {
 	s.UpdatedReplicas = p.newRS.StatusReplicas
 	s.ReadyReplicas = sumReady(p.all)
 	s.CollisionCount = prev.CollisionCount
+	// Upstream compares with the new status's stableRS, which is still
+	// "" here (it is copied from the old status only afterwards), so
+	// promoteFull is kept whenever a ReplicaSet is current.
+	s.PromoteFull = s.CurrentPodHash != "" && prev.PromoteFull
 	s.StableRS = prev.StableRS
-	s.PromoteFull = s.CurrentPodHash != s.StableRS && prev.PromoteFull
 }
 
 // resetStatus is resetRolloutStatus.
@@ -1213,4 +1269,44 @@ func (p *planner[T]) syncStatusCanary() {
 		s.CurrentStepIndex = &p.stepIndex
 	}
 	p.writeStatus()
+}
+
+// ScaleDownOldReplicaSets returns what one sync writes to the Rollout's
+// older ReplicaSets (neither new nor stable) when it gets to them: a
+// canary's cleanup of unavailable pods, then scale-down within the
+// availability budget, newest revision first (a traffic-routed canary
+// keeps an old stable for scaleDownDelaySeconds instead, and skips
+// ReplicaSets the status still references); a blue-green rollout's
+// scale-down delay, written as a deadline, within
+// scaleDownDelayRevisionLimit. The Actions are ScaleReplicaSet,
+// AnnotateDesiredReplicas, AddScaleDownDeadline and
+// RemoveScaleDownDeadline, with reasons; requeue is when the controller
+// looks again for a deadline (0 if none). A sync reaches this pass only
+// when neither stable nor new moved (canary); Plan gives the whole sync.
+// Errors are Plan's; without a ReplicaSet for the current template there
+// is no older one and the result is empty.
+// Upstream: scaleDownOldReplicaSetsForCanary (rollout/canary.go),
+// scaleDownOldReplicaSetsForBlueGreen (rollout/bluegreen.go) and
+// scaleDownDelayHelper (rollout/replicaset.go).
+func ScaleDownOldReplicaSets[T any](ro *Rollout[T], replicaSets []ReplicaSet[T], now time.Time, opts Options) (actions []Action, requeue time.Duration, err error) {
+	if err := checkInput(ro, replicaSets); err != nil {
+		return nil, 0, err
+	}
+	var p planner[T]
+	p.reset(opts, ro, replicaSets, now)
+	hash, err := p.templateHash()
+	if err != nil {
+		return nil, 0, prefixed(ro.Name, err)
+	}
+	if p.newRS = p.findNew(hash); p.newRS == nil {
+		return nil, 0, nil
+	}
+	p.stable = StableReplicaSet(ro, p.newRS, p.all)
+	p.others = OtherReplicaSets(p.others[:0], p.newRS, p.stable, p.all)
+	p.reconcileOthers()
+	p.explain()
+	if p.out.Requeue {
+		requeue = p.out.RequeueAfter
+	}
+	return p.out.Actions, requeue, nil
 }

@@ -128,7 +128,8 @@ func record(t *rapid.T, ro *Rollout[tmpl], rss []ReplicaSet[tmpl], cfg Config[tm
 }
 
 // TestPlanNeverExceedsMaxSurgeAndKeepsAvailability checks, after every
-// sync of random basic canaries: a sync that starts with at most
+// sync of random basic canaries (pods that never become ready, a resize,
+// an abort included): a sync that starts with at most
 // replicas + maxSurge pods of spec ends with at most that many, and a
 // sync that starts with at least replicas - maxUnavailable pods that
 // stay available (a ReplicaSet scaled down loses its unavailable pods
@@ -136,6 +137,10 @@ func record(t *rapid.T, ro *Rollout[tmpl], rss []ReplicaSet[tmpl], cfg Config[tm
 func TestPlanNeverExceedsMaxSurgeAndKeepsAvailability(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		ro, rss, cfg := drawCanary(t, false)
+		cfg.NeverReady = rapid.Int32Range(0, 2).Draw(t, "neverReady")
+		if rapid.Bool().Draw(t, "resize") {
+			cfg.Events = append(cfg.Events, Event[tmpl]{Sync: rapid.IntRange(2, 20).Draw(t, "resizeAt"), Kind: SetReplicas, Replicas: rapid.Int32Range(1, 12).Draw(t, "resizeTo")})
+		}
 		if rapid.Bool().Draw(t, "abort") {
 			cfg.Events = append(cfg.Events, Event[tmpl]{Sync: rapid.IntRange(2, 20).Draw(t, "abortAt"), Kind: Abort})
 		}

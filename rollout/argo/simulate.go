@@ -1,6 +1,7 @@
 package argo
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strconv"
@@ -62,7 +63,9 @@ func (k EventKind) String() string {
 }
 
 // Event is a change applied just before sync number Sync (1 is the
-// first; an event outside the syncs that run is never applied).
+// first; an event outside the syncs that run is never applied). An
+// event that changes the spec raises the generation, as the API server
+// does.
 type Event[T any] struct {
 	// Sync is the number of the sync the event comes before, from 1.
 	Sync int `json:"sync"`
@@ -106,7 +109,7 @@ type Outcome uint8
 const (
 	// OutcomeComplete: settled with the current template's ReplicaSet
 	// stable, at replicas, all of it available, and no other
-	// ReplicaSet with pods.
+	// ReplicaSet with pods (even if spec.paused is set).
 	OutcomeComplete Outcome = iota + 1
 	// OutcomePaused: settled while paused (spec.paused, a pause
 	// condition such as an indefinite pause step or a blue-green
@@ -142,6 +145,8 @@ func (o Outcome) String() string {
 // ReplicaSetState is one ReplicaSet in a Step, as `kubectl argo rollouts
 // get rollout -w` lists it.
 type ReplicaSetState struct {
+	// Name, Hash and Revision identify the ReplicaSet: its name, its
+	// pod-template hash and its revision number.
 	Name     string `json:"name"`
 	Hash     string `json:"hash"`
 	Revision int64  `json:"revision"`
@@ -195,7 +200,7 @@ type Step struct {
 }
 
 // String renders the step on one line: the sync, the events, step and
-// weights, the ReplicaSets (name, tags, ready/pods), then the reason.
+// weights (set/actual), the phase, the ReplicaSets (name, tags, ready/pods), then the reason.
 func (s Step) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "sync %d (+%s)", s.Sync, s.Elapsed)
@@ -207,6 +212,9 @@ func (s Step) String() string {
 	}
 	if s.Steps > 0 || s.SetWeight != 0 || s.ActualWeight != 0 {
 		fmt.Fprintf(&b, " weight %d/%d", s.SetWeight, s.ActualWeight)
+	}
+	if s.Status.Phase != "" {
+		b.WriteString(" " + string(s.Status.Phase))
 	}
 	b.WriteString(" |")
 	for _, rs := range s.ReplicaSets {
@@ -372,7 +380,10 @@ func (s *sim[T]) apply(ev Event[T]) string {
 		ro.Generation++
 		return "replicas " + strconv.Itoa(int(ev.Replicas))
 	case Promote:
-		ro.Paused = false
+		if ro.Paused {
+			ro.Paused = false
+			ro.Generation++
+		}
 		if len(st.PauseConditions) > 0 {
 			st.PauseConditions = nil
 		} else if c := ro.Strategy.Canary; c != nil && len(c.Steps) > 0 {
@@ -384,7 +395,10 @@ func (s *sim[T]) apply(ev Event[T]) string {
 		}
 		return "promote"
 	case PromoteFull:
-		ro.Paused = false
+		if ro.Paused {
+			ro.Paused = false
+			ro.Generation++
+		}
 		if st.CurrentPodHash != st.StableRS {
 			st.PromoteFull = true
 		}
@@ -396,12 +410,16 @@ func (s *sim[T]) apply(ev Event[T]) string {
 		st.Abort = false
 		return "retry"
 	case Pause:
-		ro.Paused = true
-		ro.Generation++
+		if !ro.Paused {
+			ro.Paused = true
+			ro.Generation++
+		}
 		return "pause"
 	case Resume:
-		ro.Paused = false
-		ro.Generation++
+		if ro.Paused {
+			ro.Paused = false
+			ro.Generation++
+		}
 		return "resume"
 	}
 	return ev.Kind.String()
@@ -571,7 +589,7 @@ func (s *sim[T]) step(k int, now time.Time, events []string, sync *Sync[T]) Step
 	}
 	slices.SortFunc(st.ReplicaSets, func(a, b ReplicaSetState) int {
 		if a.Revision != b.Revision {
-			return int(b.Revision - a.Revision)
+			return cmp.Compare(b.Revision, a.Revision)
 		}
 		return strings.Compare(a.Name, b.Name)
 	})

@@ -6,14 +6,17 @@ import (
 )
 
 // writeStatus is persistRolloutStatus: it settles observedGeneration,
-// abort and pause in p.status and writes it when it differs from the
-// input's. Phase and message are not modelled: the input's are kept.
+// abort, pause and the phase in p.status and writes it when it differs
+// from the input's.
 func (p *planner[T]) writeStatus() {
 	s := &p.status
 	prev := &p.ro.Status
 	s.ObservedGeneration = strconv.FormatInt(p.ro.Generation, 10)
-	s.Phase, s.Message = prev.Phase, prev.Message
 	p.pauseStatus()
+	s.Phase, s.Message = p.phase(s)
+	if p.weightsKept {
+		s.Canary.Weights = prev.Canary.Weights
+	}
 	if statusEqual(s, prev) {
 		return
 	}
@@ -140,4 +143,49 @@ func (p *planner[T]) finish() {
 	if len(p.out.ReplicaSets) == 0 {
 		p.out.ReplicaSets = nil
 	}
+}
+
+// phase is the phase and message of status s, as the controller
+// computes them once abort and pause are settled. The conditions it
+// reads are not modelled but for the abort: an aborted rollout is
+// Degraded with the RolloutAborted condition's text; a progress
+// deadline that has passed (TimedOut) is not detected.
+// Upstream: CalculateRolloutPhase, utils/rollout/rolloututil.go.
+func (p *planner[T]) phase(s *Status) (Phase, string) {
+	ro := p.ro
+	if s.Abort {
+		var rev int64
+		if p.newRS != nil {
+			rev = p.out.ReplicaSets[p.index(p.newRS)].Revision
+		}
+		return PhaseDegraded, "RolloutAborted: Rollout aborted update to revision " + strconv.FormatInt(rev, 10)
+	}
+	if ro.Paused {
+		return PhasePaused, "manually paused"
+	}
+	if len(s.PauseConditions) > 0 {
+		return PhasePaused, string(s.PauseConditions[0].Reason)
+	}
+	if s.UpdatedReplicas < ReplicasOrDefault(ro.Replicas) {
+		return PhaseProgressing, "more replicas need to be updated"
+	}
+	if s.AvailableReplicas < s.UpdatedReplicas {
+		return PhaseProgressing, "updated replicas are still becoming available"
+	}
+	if ro.Strategy.BlueGreen != nil {
+		if s.BlueGreen.ActiveSelector == "" || s.BlueGreen.ActiveSelector != s.CurrentPodHash {
+			return PhaseProgressing, "active service cutover pending"
+		}
+		if s.StableRS == "" || s.StableRS != s.CurrentPodHash {
+			return PhaseProgressing, "waiting for post-promotion verification to complete"
+		}
+	} else if c := ro.Strategy.Canary; c != nil {
+		if c.TrafficRouting == nil && s.Replicas > s.UpdatedReplicas {
+			return PhaseProgressing, "old replicas are pending termination"
+		}
+		if s.StableRS == "" || s.StableRS != s.CurrentPodHash {
+			return PhaseProgressing, "waiting for all steps to complete"
+		}
+	}
+	return PhaseHealthy, ""
 }

@@ -57,6 +57,9 @@ type why struct {
 	waiting                 bool
 	deadline                string
 
+	recorded       bool  // the stable's reason: weights were recorded
+	recordedStable int32 // ... and their stable weight
+
 	source   weightSource
 	from     int32
 	fromHash string
@@ -114,6 +117,16 @@ func num(b *strings.Builder, f float64) {
 	s := strconv.FormatFloat(f, 'f', 2, 64)
 	s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
 	b.WriteString(s)
+}
+
+// podsText writes "1 pod" or "n pods".
+func podsText(b *strings.Builder, n int32) {
+	b.WriteString(strconv.Itoa(int(n)))
+	if n == 1 {
+		b.WriteString(" pod")
+		return
+	}
+	b.WriteString(" pods")
 }
 
 // splitText explains SplitForWeight's answer c/s for weight w of m on r
@@ -286,8 +299,7 @@ func (p *planner[T]) scaleReason(b *strings.Builder, a *Action, w *why) {
 			b.WriteString("blue-green keeps the stable (active) ReplicaSet at replicas")
 		} else {
 			b.WriteString("the preview gets ")
-			b.WriteString(strconv.Itoa(int(w.target)))
-			b.WriteString(" pods")
+			podsText(b, w.target)
 		}
 		return
 	}
@@ -295,14 +307,22 @@ func (p *planner[T]) scaleReason(b *strings.Builder, a *Action, w *why) {
 		b.WriteString("the abort delay has passed")
 		return
 	}
-	if w.explicit {
-		if w.role == whyNew {
-			b.WriteString("setCanaryScale asks for ")
-			b.WriteString(strconv.Itoa(int(w.weight)))
-			b.WriteString(" canary pods")
-		} else {
-			b.WriteString("the stable follows traffic")
+	if w.traffic && w.role == whyStable {
+		if !w.dynamic {
+			b.WriteString("traffic routing without dynamicStableScale: the stable keeps all replicas")
+			return
 		}
+		b.WriteString("dynamicStableScale: the stable keeps the pods of the larger of the stable weight now and the one recorded last sync")
+		if w.recorded {
+			b.WriteString(" (")
+			pct(b, w.recordedStable, w.maxWeight)
+			b.WriteByte(')')
+		}
+		return
+	}
+	if w.explicit {
+		b.WriteString("setCanaryScale asks for ")
+		podsText(b, w.weight)
 		return
 	}
 	if w.traffic {
@@ -311,9 +331,6 @@ func (p *planner[T]) scaleReason(b *strings.Builder, a *Action, w *why) {
 		b.WriteString(" of ")
 		b.WriteString(strconv.Itoa(int(w.replicas)))
 		b.WriteString(" replicas, rounded up")
-		if w.role == whyStable {
-			b.WriteString(" (the stable follows the weights recorded last sync)")
-		}
 		return
 	}
 	splitText(b, w.replicas, w.weight, w.maxWeight, w.splitNew, w.splitStable)
