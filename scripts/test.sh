@@ -10,10 +10,12 @@
 #   release      the release rehearsal (docs/releasing.md): every module
 #                published into a local proxy, and a consumer without
 #                replace lines that gets, tidies, builds and installs them
-#   adapters     adapters/kubeapps (apps/v1) and adapters/kruiseapps
-#                (OpenKruise's apps.kruise.io), with their planning commands
+#   adapters     adapters/kubeapps (apps/v1), adapters/kruiseapps
+#                (OpenKruise's apps.kruise.io) and adapters/argorollouts
+#                (argoproj.io Rollouts), with their planning commands
 #   conformance  adapters/*/conformance: test-only modules that run
-#                k8s.io/kubernetes v1.36 and openkruise/kruise v1.9.1
+#                k8s.io/kubernetes v1.36, openkruise/kruise v1.9.1 and
+#                argo-rollouts v1.10.1
 #
 # Each part prints a line before it starts. The first run compiles the
 # Kubernetes and kruise packages the conformance modules import; README.md

@@ -108,6 +108,8 @@ func checkKind(tm metav1.TypeMeta) error {
 // canary converts spec.strategy.canary.
 func canary(c *CanaryStrategy) *argo.Canary {
 	out := &argo.Canary{
+		CanaryService:               c.CanaryService,
+		StableService:               c.StableService,
 		MaxSurge:                    intOrString(c.MaxSurge),
 		MaxUnavailable:              intOrString(c.MaxUnavailable),
 		ScaleDownDelaySeconds:       clonePtr(c.ScaleDownDelaySeconds),

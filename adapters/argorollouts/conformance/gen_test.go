@@ -152,6 +152,7 @@ func genBlueGreen(t *rapid.T) *v1alpha1.BlueGreenStrategy {
 func genCanary(t *rapid.T) *v1alpha1.CanaryStrategy {
 	c := &v1alpha1.CanaryStrategy{
 		CanaryService:               rapid.SampledFrom([]string{"", "web-canary"}).Draw(t, "canaryService"),
+		StableService:               rapid.SampledFrom([]string{"", "web-stable"}).Draw(t, "stableService"),
 		MaxUnavailable:              optIntOrString(t, "maxUnavailable", -2, 20),
 		MaxSurge:                    optIntOrString(t, "maxSurge", -2, 20),
 		ScaleDownDelaySeconds:       optInt32(t, "scaleDownDelaySeconds", -1, 100),

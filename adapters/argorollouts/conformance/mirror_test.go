@@ -40,6 +40,8 @@ func fromArgo(ro *v1alpha1.Rollout) argo.Rollout[argorollouts.Template] {
 	}
 	if c := s.Strategy.Canary; c != nil {
 		oc := &argo.Canary{
+			CanaryService:               c.CanaryService,
+			StableService:               c.StableService,
 			MaxSurge:                    ios(c.MaxSurge),
 			MaxUnavailable:              ios(c.MaxUnavailable),
 			ScaleDownDelaySeconds:       c.ScaleDownDelaySeconds,
