@@ -48,6 +48,7 @@ var adapters = []adapter{
 	{dir: "adapters/kubeapps", commands: []string{"cmd/rolloutplan", "cmd/statefulsetplan", "cmd/daemonsetplan"}, banned: []string{"k8s.io/kubernetes"}},
 	{dir: "adapters/kruiseapps", commands: []string{"cmd/clonesetplan"}, banned: []string{"k8s.io/kubernetes", "github.com/openkruise/kruise"}},
 	{dir: "adapters/kruiserollouts", banned: []string{"k8s.io/kubernetes", "github.com/openkruise/kruise", "github.com/openkruise/rollouts"}},
+	{dir: "adapters/argorollouts", commands: []string{"cmd/argoplan"}, banned: []string{"k8s.io/kubernetes", "github.com/argoproj/argo-rollouts"}},
 }
 
 // consumerMain uses every adapter the way a controller would: it converts
@@ -56,12 +57,14 @@ const consumerMain = `package main
 
 import (
 	"fmt"
+	"os"
 	"strings"
 	"time"
 
 	kruise "github.com/openkruise/kruise-api/apps/v1alpha1"
 	appsv1 "k8s.io/api/apps/v1"
 
+	"github.com/rolloutmath/rolloutmath/adapters/argorollouts"
 	"github.com/rolloutmath/rolloutmath/adapters/kruiseapps"
 	"github.com/rolloutmath/rolloutmath/adapters/kruiserollouts"
 	"github.com/rolloutmath/rolloutmath/adapters/kubeapps"
@@ -96,6 +99,15 @@ func main() {
 	}
 	w, err := kruiserollouts.CloneSet(objs.CloneSets[0])
 	fmt.Println(w.Replicas, err)
+	aobjs, err := argorollouts.Read(os.Stdin)
+	if err != nil {
+		panic(err)
+	}
+	for i := range aobjs.Rollouts {
+		ro, err := argorollouts.Rollout(&aobjs.Rollouts[i])
+		rss, rerr := argorollouts.ReplicaSets(argorollouts.Owned(&aobjs.Rollouts[i], aobjs.ReplicaSets))
+		fmt.Println(ro.Name, len(rss), err, rerr)
+	}
 }
 `
 
