@@ -48,10 +48,10 @@ func benchState(b *testing.B) (*v1alpha1.Rollout, *appsv1.ReplicaSet, *appsv1.Re
 	return ro, newRS, stable, &l, &ln, &ls
 }
 
-// BenchmarkBasicCanaryCounts times Argo's
+// BenchmarkBasicCanaryCountsOneState times Argo's
 // CalculateReplicaCountsForBasicCanary and rollout/argo's
 // BasicCanaryCounts on the same state: go test -run XXX -bench . .
-func BenchmarkBasicCanaryCounts(b *testing.B) {
+func BenchmarkBasicCanaryCountsOneState(b *testing.B) {
 	ro, newRS, stable, l, ln, ls := benchState(b)
 	b.Run("argo-rollouts", func(b *testing.B) {
 		b.ReportAllocs()
