@@ -35,8 +35,8 @@ spec:
     metadata: {labels: {app: web}}
     spec: {containers: [{name: web, image: "nginx:1.27"}]}
 status:
-  currentPodHash: 6c8d7f9b5d
-  stableRS: 7b9c5d4f8c
+  currentPodHash: 699fb74df4
+  stableRS: 875b8cbb4
   currentStepIndex: 0
 ---
 apiVersion: v1
@@ -45,9 +45,9 @@ items:
 - apiVersion: apps/v1
   kind: ReplicaSet
   metadata:
-    name: web-7b9c5d4f8c
+    name: web-875b8cbb4
     namespace: shop
-    labels: {app: web, rollouts-pod-template-hash: 7b9c5d4f8c}
+    labels: {app: web, rollouts-pod-template-hash: 875b8cbb4}
     annotations: {rollout.argoproj.io/revision: "1", rollout.argoproj.io/desired-replicas: "3"}
     ownerReferences:
     - {apiVersion: argoproj.io/v1alpha1, kind: Rollout, name: web, uid: 5b0f8c2e-4d1a-4c55-9a57-2f3e8d1c7a90, controller: true}
@@ -76,14 +76,14 @@ func ExampleRead() {
 		fmt.Printf("ReplicaSet %s: hash %s, revision %d, %d/%d available\n", rs.Name, rs.PodTemplateHash, rs.Revision, rs.AvailableReplicas, rs.Replicas)
 	}
 	// Output:
-	// Rollout shop/web: replicas 3, 2 steps, stable 7b9c5d4f8c
-	// ReplicaSet web-7b9c5d4f8c: hash 7b9c5d4f8c, revision 1, 3/3 available
+	// Rollout shop/web: replicas 3, 2 steps, stable 875b8cbb4
+	// ReplicaSet web-875b8cbb4: hash 875b8cbb4, revision 1, 3/3 available
 }
 
 func ExampleObjects_Read() {
 	var objs argorollouts.Objects
 	for _, doc := range []string{
-		`{"apiVersion": "apps/v1", "kind": "ReplicaSet", "metadata": {"name": "web-6c8d7f9b5d"}}`,
+		`{"apiVersion": "apps/v1", "kind": "ReplicaSet", "metadata": {"name": "web-699fb74df4"}}`,
 		"apiVersion: v1\nkind: Service\nmetadata: {name: web}\n",
 	} {
 		if err := objs.Read(strings.NewReader(doc)); err != nil {
@@ -93,7 +93,7 @@ func ExampleObjects_Read() {
 	fmt.Println(len(objs.ReplicaSets), "ReplicaSet:", objs.ReplicaSets[0].Name)
 	// Output:
 	// argorollouts: document 1: kind "Service" (v1): want an argoproj.io/v1alpha1 Rollout, an apps/v1 ReplicaSet or a List of them
-	// 1 ReplicaSet: web-6c8d7f9b5d
+	// 1 ReplicaSet: web-699fb74df4
 }
 
 func ExampleRollout() {
@@ -128,12 +128,12 @@ func ExampleRollout() {
 func ExampleStatus() {
 	step := int32(2)
 	st := argorollouts.Status(&argorollouts.RolloutStatus{
-		CurrentPodHash:   "6c8d7f9b5d",
-		StableRS:         "7b9c5d4f8c",
+		CurrentPodHash:   "699fb74df4",
+		StableRS:         "875b8cbb4",
 		CurrentStepIndex: &step,
 		Canary: argorollouts.CanaryStatus{Weights: &argorollouts.TrafficWeights{
-			Canary: argorollouts.WeightDestination{Weight: 20, PodTemplateHash: "6c8d7f9b5d"},
-			Stable: argorollouts.WeightDestination{Weight: 80, PodTemplateHash: "7b9c5d4f8c"},
+			Canary: argorollouts.WeightDestination{Weight: 20, PodTemplateHash: "699fb74df4"},
+			Stable: argorollouts.WeightDestination{Weight: 80, PodTemplateHash: "875b8cbb4"},
 		}},
 	})
 	fmt.Printf("step %d, canary weight %d, stable weight %d\n", *st.CurrentStepIndex, st.Canary.Weights.Canary.Weight, st.Canary.Weights.Stable.Weight)
@@ -144,8 +144,8 @@ func ExampleStatus() {
 func ExampleReplicaSet() {
 	rs := &appsv1.ReplicaSet{
 		ObjectMeta: metav1.ObjectMeta{
-			Name:   "web-6c8d7f9b5d",
-			Labels: map[string]string{"app": "web", "rollouts-pod-template-hash": "6c8d7f9b5d"},
+			Name:   "web-699fb74df4",
+			Labels: map[string]string{"app": "web", "rollouts-pod-template-hash": "699fb74df4"},
 			Annotations: map[string]string{
 				"rollout.argoproj.io/revision":         "4",
 				"rollout.argoproj.io/desired-replicas": "ten", // not a number: absent
@@ -153,7 +153,7 @@ func ExampleReplicaSet() {
 			},
 		},
 		Spec: appsv1.ReplicaSetSpec{Template: corev1.PodTemplateSpec{
-			ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{"app": "web", "rollouts-pod-template-hash": "6c8d7f9b5d"}},
+			ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{"app": "web", "rollouts-pod-template-hash": "699fb74df4"}},
 		}},
 		Status: appsv1.ReplicaSetStatus{Replicas: 1, ReadyReplicas: 1, AvailableReplicas: 0},
 	}
@@ -170,12 +170,12 @@ func ExampleReplicaSet() {
 	fmt.Println(err)
 	// Output:
 	// revision 4, replicas 1 (spec.replicas nil), desired-replicas absent: true, deadline 2026-11-26T10:30:00Z, template labels map[app:web]
-	// argorollouts: ReplicaSet "web-6c8d7f9b5d": metadata.labels[rollouts-pod-template-hash]: Required value: every ReplicaSet of a Rollout has its pod-template hash
+	// argorollouts: ReplicaSet "web-699fb74df4": metadata.labels[rollouts-pod-template-hash]: Required value: every ReplicaSet of a Rollout has its pod-template hash
 }
 
 func ExampleReplicaSets() {
 	rss := []appsv1.ReplicaSet{
-		{ObjectMeta: metav1.ObjectMeta{Name: "web-7b9c5d4f8c", Labels: map[string]string{"rollouts-pod-template-hash": "7b9c5d4f8c"}}},
+		{ObjectMeta: metav1.ObjectMeta{Name: "web-875b8cbb4", Labels: map[string]string{"rollouts-pod-template-hash": "875b8cbb4"}}},
 		{ObjectMeta: metav1.ObjectMeta{Name: "web-copy"}},
 	}
 	_, err := argorollouts.ReplicaSets(rss)

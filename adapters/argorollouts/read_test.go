@@ -69,7 +69,7 @@ func TestReadKubectlCanaryManifests(t *testing.T) {
 		}},
 		Status: argo.Status{
 			PauseConditions:    []argo.PauseCondition{{Reason: argo.PauseCanaryStep, StartTime: pauseStart}},
-			CurrentPodHash:     "6c8d7f9b5d",
+			CurrentPodHash:     "699fb74df4",
 			CurrentStepHash:    "5f8d9c7b6",
 			Replicas:           10,
 			UpdatedReplicas:    2,
@@ -78,7 +78,7 @@ func TestReadKubectlCanaryManifests(t *testing.T) {
 			CurrentStepIndex:   ptr[int32](1),
 			ObservedGeneration: "3",
 			HPAReplicas:        10,
-			StableRS:           "7b9c5d4f8c",
+			StableRS:           "875b8cbb4",
 			Phase:              argo.PhasePaused,
 			Message:            "CanaryPauseStep",
 		},
@@ -96,8 +96,8 @@ func TestReadKubectlCanaryManifests(t *testing.T) {
 		t.Fatalf("ReplicaSets: %v", err)
 	}
 	wantRSs := []argo.ReplicaSet[Template]{
-		{Name: "web-7b9c5d4f8c", PodTemplateHash: "7b9c5d4f8c", Revision: 1, DesiredReplicas: ptr[int32](10), CreationTime: time.Date(2026, 11, 23, 9, 14, 2, 0, time.UTC), Replicas: 8, StatusReplicas: 8, ReadyReplicas: 8, AvailableReplicas: 8},
-		{Name: "web-6c8d7f9b5d", PodTemplateHash: "6c8d7f9b5d", Revision: 2, DesiredReplicas: ptr[int32](10), CreationTime: time.Date(2026, 11, 24, 15, 40, 12, 0, time.UTC), Replicas: 2, StatusReplicas: 2, ReadyReplicas: 2, AvailableReplicas: 2},
+		{Name: "web-875b8cbb4", PodTemplateHash: "875b8cbb4", Revision: 1, DesiredReplicas: ptr[int32](10), CreationTime: time.Date(2026, 11, 23, 9, 14, 2, 0, time.UTC), Replicas: 8, StatusReplicas: 8, ReadyReplicas: 8, AvailableReplicas: 8},
+		{Name: "web-699fb74df4", PodTemplateHash: "699fb74df4", Revision: 2, DesiredReplicas: ptr[int32](10), CreationTime: time.Date(2026, 11, 24, 15, 40, 12, 0, time.UTC), Replicas: 2, StatusReplicas: 2, ReadyReplicas: 2, AvailableReplicas: 2},
 	}
 	for i := range rss {
 		if l := rss[i].Template.Labels; len(l) != 1 || l["app"] != "web" {
