@@ -47,6 +47,7 @@ type adapter struct {
 var adapters = []adapter{
 	{dir: "adapters/kubeapps", commands: []string{"cmd/rolloutplan", "cmd/statefulsetplan", "cmd/daemonsetplan"}, banned: []string{"k8s.io/kubernetes"}},
 	{dir: "adapters/kruiseapps", commands: []string{"cmd/clonesetplan"}, banned: []string{"k8s.io/kubernetes", "github.com/openkruise/kruise"}},
+	{dir: "adapters/kruiserollouts", banned: []string{"k8s.io/kubernetes", "github.com/openkruise/kruise", "github.com/openkruise/rollouts"}},
 }
 
 // consumerMain uses every adapter the way a controller would: it converts
@@ -55,12 +56,14 @@ const consumerMain = `package main
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	kruise "github.com/openkruise/kruise-api/apps/v1alpha1"
 	appsv1 "k8s.io/api/apps/v1"
 
 	"github.com/rolloutmath/rolloutmath/adapters/kruiseapps"
+	"github.com/rolloutmath/rolloutmath/adapters/kruiserollouts"
 	"github.com/rolloutmath/rolloutmath/adapters/kubeapps"
 	"github.com/rolloutmath/rolloutmath/rollout"
 	"github.com/rolloutmath/rolloutmath/rollout/cloneset"
@@ -86,6 +89,13 @@ func main() {
 	}
 	changes, err := kruiseapps.Changes(&obj, nil, nil, &plan, time.Now())
 	fmt.Println(plan.Reason, len(changes), err)
+
+	objs, err := kruiserollouts.Read(strings.NewReader("apiVersion: apps.kruise.io/v1alpha1\nkind: CloneSet\n"))
+	if err != nil {
+		panic(err)
+	}
+	w, err := kruiserollouts.CloneSet(objs.CloneSets[0])
+	fmt.Println(w.Replicas, err)
 }
 `
 
