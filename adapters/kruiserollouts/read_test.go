@@ -172,7 +172,9 @@ func TestPodsCounts(t *testing.T) {
 		mk("new1", true, true, RolloutIDLabel, "r", NoNeedUpdateLabel, "r"),
 		mk("old0", true, false, RolloutIDLabel, "r", NoNeedUpdateLabel, "r"),
 		mk("new1", false, false, RolloutIDLabel, "other"),
+		mk("new1", true, false, RolloutIDLabel, "r"),
 	}
+	pods[4].Status.Phase = corev1.PodSucceeded // completed: not listed
 	w := batchrelease.Workload{Kind: batchrelease.AdvancedStatefulSet, Status: batchrelease.WorkloadStatus{UpdateRevision: "db-new1", UpdatedReadyReplicas: 7}}
 	if err := Pods(&w, pods, "r"); err != nil {
 		t.Fatal(err)

@@ -205,7 +205,9 @@ func annotationError(prefix, key string, err error) error {
 
 // Pods sets, on w, what a release reads from the workload's pods (those
 // the workload owns; the caller selects them): Status.Pods counts the
-// pods listed (terminating ones included), the non-terminating pods
+// pods listed (terminating ones included; completed ones, in phase
+// Succeeded or Failed, are skipped as kruise-rollout's ListOwnedPods
+// skips them), the non-terminating pods
 // carrying rollouts.kruise.io/rollout-id = rolloutID (which the batch
 // readiness check compares with the planned updated pods) and the
 // non-terminating pods at the update revision carrying
@@ -218,7 +220,7 @@ func annotationError(prefix, key string, err error) error {
 // Upstream: batchLabelSatisfied (pkg/controller/batchrelease/context),
 // countAndUpdateNoNeedUpdateReplicas (control/partitionstyle), the
 // StatefulSet partition-style controller's BuildController, and
-// IsConsistentWithRevision (pkg/util/pod_utils.go).
+// ListOwnedPods and IsConsistentWithRevision (pkg/util/pod_utils.go).
 //
 // kruise-rollout lists the pods only when the release has a rolloutID
 // (and, for a StatefulSet, to count its updated ready pods), so call
@@ -227,12 +229,12 @@ func annotationError(prefix, key string, err error) error {
 // stays nil. The error, a *field.Error wrapping field.ErrRequired,
 // reports a nil pod; more pods than an int32 counts wrap field.ErrRange.
 func Pods(w *batchrelease.Workload, pods []*corev1.Pod, rolloutID string) error {
-	if len(pods) == 0 {
-		return nil
-	}
 	counts, ready, err := countPods(pods, rolloutID, w.Status.UpdateRevision)
 	if err != nil {
 		return err
+	}
+	if counts.Listed == 0 {
+		return nil
 	}
 	w.Status.Pods = &counts
 	if w.Kind == batchrelease.StatefulSet || w.Kind == batchrelease.AdvancedStatefulSet {
@@ -247,12 +249,16 @@ func countPods(pods []*corev1.Pod, rolloutID, revision string) (batchrelease.Pod
 	if int64(len(pods)) > math.MaxInt32 {
 		return batchrelease.PodCounts{}, 0, &field.Error{Prefix: "kruiserollouts", Field: "pods", Value: strconv.Itoa(len(pods)), Detail: "more pods than an int32 counts", Err: field.ErrRange}
 	}
-	c := batchrelease.PodCounts{Listed: int32(len(pods))}
+	var c batchrelease.PodCounts
 	var ready int32
 	for i, p := range pods {
 		if p == nil {
 			return batchrelease.PodCounts{}, 0, &field.Error{Prefix: "kruiserollouts", Field: fmt.Sprintf("pods[%d]", i), Detail: "must not be nil", Err: field.ErrRequired}
 		}
+		if p.Status.Phase == corev1.PodSucceeded || p.Status.Phase == corev1.PodFailed {
+			continue
+		}
+		c.Listed++
 		if p.DeletionTimestamp != nil {
 			continue
 		}
@@ -324,11 +330,11 @@ func CanaryDeployment(d *appsv1.Deployment, pods []*corev1.Pod, rolloutID string
 		StatusReplicas:     d.Status.Replicas,
 		AvailableReplicas:  d.Status.AvailableReplicas,
 	}
-	if len(pods) > 0 {
-		counts, _, err := countPods(pods, rolloutID, "")
-		if err != nil {
-			return nil, err
-		}
+	counts, _, err := countPods(pods, rolloutID, "")
+	if err != nil {
+		return nil, err
+	}
+	if counts.Listed > 0 {
 		c.Pods = &counts
 	}
 	return c, nil

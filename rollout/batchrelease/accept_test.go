@@ -438,3 +438,43 @@ func TestCase57AdvancedDeploymentWalk(t *testing.T) {
 		t.Errorf("round 2 with new pods unavailable: %+v, %v; want web-old 10->8", out.Writes, err)
 	}
 }
+
+// TestAdvancedSyncScalesOnly covers the advanced controller's sync (a
+// paused strategy or a scaling event): one active ReplicaSet goes to R, a
+// saturated new ReplicaSet takes the old ones to 0, and otherwise a
+// change of R is spread in proportion (larger ReplicaSets first).
+func TestAdvancedSyncScalesOnly(t *testing.T) {
+	paused := surgeStrategy(3, "25%", "25%")
+	paused.Paused = true
+	tests := []struct {
+		name string
+		r    int32
+		rss  []ReplicaSet
+		want string
+	}{
+		{"one active", 12, []ReplicaSet{{Name: "old", Revision: "1", Replicas: 10, AvailableReplicas: 10, DesiredReplicas: i32(10)}, {Name: "new", Revision: "2"}},
+			"ScaleActiveOrLatest old 10->12"},
+		{"saturated new", 10, []ReplicaSet{{Name: "old", Revision: "1", Replicas: 3, AvailableReplicas: 3, DesiredReplicas: i32(10)},
+			{Name: "new", Revision: "2", Replicas: 10, AvailableReplicas: 10, DesiredReplicas: i32(10)}},
+			"ScaleDownSaturated old 3->0"},
+		// R 10 -> 15, surge 25% of 15 = 4, max-replicas 13 on both:
+		// old 6*19/13 = 8.8 -> 9 (+3), new 4*19/13 = 5.8 -> 6 (+2).
+		{"proportional", 15, []ReplicaSet{{Name: "old", Revision: "1", Replicas: 6, AvailableReplicas: 6, DesiredReplicas: i32(10), MaxReplicas: i32(13)},
+			{Name: "new", Revision: "2", CreationTime: time.Unix(5, 0), Replicas: 4, AvailableReplicas: 4, DesiredReplicas: i32(10), MaxReplicas: i32(13)}},
+			"ScaleProportionally old 6->9 ScaleProportionally new 4->6"},
+	}
+	for _, tt := range tests {
+		d := &AdvancedDeployment{Name: "web", Replicas: tt.r, Strategy: paused, NewReplicaSet: "new", StatusReplicas: 10}
+		round, err := SyncAdvancedDeployment(d, tt.rss, simStart)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, w := range round.Writes {
+			got = append(got, fmt.Sprintf("%v %s %d->%d", w.Step, w.Name, w.From, w.To))
+		}
+		if round.Rolling || strings.Join(got, " ") != tt.want {
+			t.Errorf("%s: rolling=%v writes %q, want %q", tt.name, round.Rolling, strings.Join(got, " "), tt.want)
+		}
+	}
+}

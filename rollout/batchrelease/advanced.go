@@ -78,14 +78,14 @@ func (s *RoundStep) UnmarshalText(text []byte) error {
 // ReplicaSetWrite is one ReplicaSet write of a round: its spec.replicas
 // from From to To (a creation has From 0).
 type ReplicaSetWrite struct {
-	Step ReplicaSetStep `json:"step"`
-	Name string         `json:"name"`
-	From int32          `json:"from"`
-	To   int32          `json:"to"`
+	// Step is the part of the sync that made the write.
+	Step RoundStep `json:"step"`
+	// Name names the ReplicaSet written.
+	Name string `json:"name"`
+	// From and To are its spec.replicas before and after.
+	From int32 `json:"from"`
+	To   int32 `json:"to"`
 }
-
-// ReplicaSetStep is RoundStep under the name a write carries.
-type ReplicaSetStep = RoundStep
 
 // Round is one sync of the advanced Deployment controller.
 type Round struct {

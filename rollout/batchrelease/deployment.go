@@ -30,6 +30,9 @@ type DeploymentStrategy struct {
 // RollingUpdate is a Deployment's rollingUpdate: the fenceposts as
 // written; nil means absent (0).
 type RollingUpdate struct {
+	// MaxUnavailable and MaxSurge are maxUnavailable and maxSurge as
+	// written, read with the strict reader (maxSurge rounded up,
+	// maxUnavailable down).
 	MaxUnavailable *intorpercent.IntOrString `json:"maxUnavailable,omitempty"`
 	MaxSurge       *intorpercent.IntOrString `json:"maxSurge,omitempty"`
 }

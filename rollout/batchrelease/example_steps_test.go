@@ -298,3 +298,51 @@ func ExampleReconcileOldReplicaSets() {
 	// Output:
 	// ScaleUpOldReplicaSet web-v1 3 -> 7
 }
+
+func ExampleReleaseFor() {
+	twenty, half, all, minute := intorpercent.FromString("20%"), intorpercent.FromString("50%"), intorpercent.FromString("100%"), int32(60)
+	ro := &batchrelease.Rollout{Name: "demo", WorkloadKind: batchrelease.CloneSet, CurrentStepIndex: 2,
+		Canary: &batchrelease.Strategy{Steps: []batchrelease.CanaryStep{
+			{Replicas: &twenty, Pause: batchrelease.Pause{Duration: &minute}}, {Replicas: &half}, {Replicas: &all}}}}
+	rel, err := batchrelease.ReleaseFor(ro)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(rel.Batches, *rel.BatchPartition, rel.RollingStyle)
+	// Output:
+	// [{20%} {50%} {100%}] 1 Partition
+}
+
+func ExampleRollingStyleOf() {
+	ro := &batchrelease.Rollout{WorkloadKind: batchrelease.CloneSet, Canary: &batchrelease.Strategy{EnableExtraWorkloadForCanary: true}}
+	// The Rollout writes Canary; the BatchRelease controller releases a
+	// CloneSet by its partition all the same.
+	fmt.Println(batchrelease.RollingStyleOf(ro), batchrelease.ValidationStyle(ro))
+	// Output:
+	// Canary Partition
+}
+
+func ExampleTrace_String() {
+	two := int32(2)
+	d := &batchrelease.AdvancedDeployment{Name: "web", Replicas: 2, NewReplicaSet: "web-v2",
+		Strategy: batchrelease.DeploymentStrategy{RollingUpdate: &batchrelease.RollingUpdate{}}}
+	rss := []batchrelease.ReplicaSet{{Name: "web-v1", Revision: "1", Replicas: 2, StatusReplicas: 2, ReadyReplicas: 2, AvailableReplicas: 2, DesiredReplicas: &two}}
+	rel := &batchrelease.Release{Name: "web", Batches: []batchrelease.Batch{{CanaryReplicas: intorpercent.FromString("100%")}}}
+	tr, _ := batchrelease.SimulateDeployment(rel, d, rss, batchrelease.Config{})
+	// With maxSurge 0 the new ReplicaSet is created with one pod even at
+	// partition 0 (NewRSReplicasLowerBound).
+	fmt.Println(tr.String())
+	// Output:
+	// sync 1 (+2s): Preparing batch 0 (no state) | replicas 2 pods 2 updated 0 updatedReady 0 ready 2 old 2 | status refreshed from the workload (updated 0, ready 0): requeue
+	// sync 2 (+4s): Progressing batch 0 (no state) | replicas 2 pods 2 updated 1 updatedReady 1 ready 2 old 1 partition 0; create web-v2 with 1 replicas; scale web-v1 2->1 (ScaleDownOldReplicaSet) | the release controls the workload (stable "web-v1", update "web-v2"): start batch 0
+	// sync 3 (+6s): Progressing batch 0 (no state) | replicas 2 pods 2 updated 1 updatedReady 1 ready 2 old 1 partition 0 | status refreshed from the workload (updated 1, ready 1): requeue
+	// sync 4 (+8s): Progressing batch 0 Verifying, planned 2 desired 2 | replicas 2 pods 1 updated 1 updatedReady 1 ready 1 old 0 partition 100%; scale web-v1 1->0 (ScaleDownOldReplicaSet) | phase Progressing, batch 0 Verifying
+	// sync 5 (+10s): Progressing batch 0 Upgrading, planned 2 desired 2 | replicas 2 pods 2 updated 2 updatedReady 2 ready 2 old 0 partition 100%; scale web-v2 1->2 (ScaleNewReplicaSet) | batch 0 is not ready: current batch not ready: updated replicas not satisfied, UpdatedReplicas 1 < DesiredUpdatedReplicas 2
+	// sync 6 (+12s): Progressing batch 0 Upgrading | replicas 2 pods 2 updated 2 updatedReady 2 ready 2 old 0 partition 100% | status refreshed from the workload (updated 2, ready 2): requeue
+	// sync 7 (+14s): Progressing batch 0 Verifying, planned 2 desired 2 | replicas 2 pods 2 updated 2 updatedReady 2 ready 2 old 0 partition 100% | phase Progressing, batch 0 Verifying
+	// sync 8 (+16s): Progressing batch 0 Ready, planned 2 desired 2 | replicas 2 pods 2 updated 2 updatedReady 2 ready 2 old 0 partition 100% | batch 0 is ready
+	// sync 9 (+18s): Finalizing batch 0 Ready | replicas 2 pods 2 updated 2 updatedReady 2 ready 2 old 0 partition 100% | the release plan has no batch partition or is finalizing: finalize; batch 0 is ready
+	// sync 10 (+20s): Completed batch 0 Ready | replicas 2 pods 2 updated 2 updatedReady 2 ready 2 old 0 | the release plan has no batch partition or is finalizing: finalize; batch 0 is ready
+	// OutcomeComplete after 10 syncs
+}

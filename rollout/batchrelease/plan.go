@@ -68,6 +68,7 @@ func (k *ActionKind) UnmarshalText(text []byte) error {
 
 // Action is one write of a reconcile, in the controller's order.
 type Action struct {
+	// Kind is what the write acts on.
 	Kind ActionKind `json:"kind"`
 	// Partition is the partition written (WritePartition, TakeControl);
 	// nil with ClearPartition set writes null.

@@ -2,7 +2,9 @@ package batchrelease
 
 import (
 	"encoding/json"
+	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -28,7 +30,8 @@ func clonesetUpdated(t testing.TB, stable, all int32, batch intorpercent.IntOrSt
 // pods CloneSet keeps old under PercentPartition(s, R) are from s, and
 // checks the documented bound (docs/batchrelease.md): exact for R <= 100,
 // strictly less than R/100 pods for every R <= 1,000 (upstream's claim
-// in its unit test). It logs the largest error found.
+// in its unit test), and never more pods kept old than wanted except
+// through the "1%" fallback. It logs the largest error found.
 func TestPercentPartitionRoundTripWithinOnePercent(t *testing.T) {
 	batch := intorpercent.FromString("50%")
 	var maxErr int64
@@ -53,6 +56,9 @@ func TestPercentPartitionRoundTripWithinOnePercent(t *testing.T) {
 			}
 			if 100*d >= int64(all) {
 				t.Errorf("R=%d s=%d: kept %d, error %d not below R/100", all, s, kept, d)
+			}
+			if kept > s && (p.Str != "1%" || 100*int64(s) >= int64(all)) {
+				t.Errorf("R=%d s=%d: kept %d old pods, more than wanted, without the 1%% fallback (%s)", all, s, kept, p.Str)
 			}
 			if all <= 100 && d != 0 {
 				t.Errorf("R=%d s=%d: kept %d, want exactly %d for R <= 100", all, s, kept, s)
@@ -272,4 +278,72 @@ func TestAdvancedRoundInputOrderNeverMatters(t *testing.T) {
 			t.Fatalf("sizes depend on order")
 		}
 	})
+}
+
+// TestSimulatedBatchesEndAtBatchReplicas runs whole CloneSet releases of
+// random sizes and plans and checks that each batch becomes ready with
+// exactly the updated pods its context wants (BatchReplicas, read back
+// through the percent partition, which is exact for R <= 100), that the
+// release completes, and that the order of the pods passed in changes
+// nothing in the batch table.
+func TestSimulatedBatchesEndAtBatchReplicas(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		replicas := rapid.IntRange(1, 30).Draw(t, "replicas")
+		n := rapid.IntRange(1, 4).Draw(t, "batches")
+		rel := &Release{Name: "demo", RolloutID: rapid.SampledFrom([]string{"", "v2"}).Draw(t, "rolloutID")}
+		prev := int32(0)
+		for i := range n {
+			p := rapid.Int32Range(prev+1, 100).Draw(t, "percent")
+			if i == n-1 {
+				p = 100
+			}
+			prev = p
+			if p >= 100 {
+				p = 100
+			}
+			rel.Batches = append(rel.Batches, Batch{CanaryReplicas: intorpercent.FromString(itoa(p) + "%")})
+			if p == 100 {
+				break
+			}
+		}
+		cs, pods, revs := demoCloneSet(t, replicas)
+		cfg := Config{Start: simStart, ReadyDelay: time.Duration(rapid.IntRange(0, 30).Draw(t, "readyDelay")) * time.Second, MaxSyncs: 3000}
+		tr, err := Simulate(rel, cs, pods, revs, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tr.Outcome != OutcomeComplete {
+			t.Fatalf("outcome %v after %d syncs", tr.Outcome, tr.Syncs)
+		}
+		seen := 0
+		for _, s := range tr.Steps {
+			if s.State != Ready || s.Phase != Progressing || int(s.Batch) != seen {
+				continue
+			}
+			want, _ := BatchReplicas(rel, int32(replicas), s.Batch)
+			if s.Updated != want || s.UpdatedReady != want {
+				t.Fatalf("batch %d ready with %d updated (%d ready), BatchReplicas %d", s.Batch, s.Updated, s.UpdatedReady, want)
+			}
+			seen++
+		}
+		if seen != len(rel.Batches) {
+			t.Fatalf("%d of %d batches seen ready", seen, len(rel.Batches))
+		}
+		perm := rapid.Permutation(pods).Draw(t, "podOrder")
+		tr2, err := Simulate(rel, cs, perm, revs, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if table(tr) != table(tr2) {
+			t.Fatalf("pod order changed the batch table:\n%s\n%s", table(tr), table(tr2))
+		}
+	})
+}
+
+func table(tr Trace) string {
+	var b strings.Builder
+	for _, s := range tr.Steps {
+		fmt.Fprintf(&b, "%d %v %d %v %d %d %d %d %s\n", s.Sync, s.Phase, s.Batch, s.State, s.Pods, s.Updated, s.UpdatedReady, s.Ready, s.Partition)
+	}
+	return b.String()
 }

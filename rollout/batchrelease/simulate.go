@@ -82,9 +82,10 @@ type Step struct {
 	Batch int32      `json:"batch"`
 	State BatchState `json:"state,omitempty"`
 	// Planned and Desired are the batch's planned and desired updated
-	// pods, when the reconcile computed a batch context.
-	Planned int32 `json:"planned"`
-	Desired int32 `json:"desired"`
+	// pods, when the reconcile computed a batch context (HasContext).
+	HasContext bool  `json:"hasContext,omitempty"`
+	Planned    int32 `json:"planned"`
+	Desired    int32 `json:"desired"`
 	// Actions and Reason are the batch release reconcile's.
 	Actions []Action `json:"actions,omitempty"`
 	Reason  string   `json:"reason"`
@@ -254,7 +255,7 @@ func Simulate[T any](release *Release, cs *cloneset.CloneSet[T], pods []cloneset
 				Batch: rel.Status.CurrentBatch, State: rel.Status.BatchState, Actions: slices.Clone(sync.Actions), Reason: sync.Reason,
 				WorkloadWrites: writes}
 			if sync.HasContext {
-				st.Planned, st.Desired = sync.Context.PlannedUpdatedReplicas, sync.Context.DesiredUpdatedReplicas
+				st.HasContext, st.Planned, st.Desired = true, sync.Context.PlannedUpdatedReplicas, sync.Context.DesiredUpdatedReplicas
 			}
 			for i := range st.Actions {
 				st.Actions[i].Partition = clonePtrIOS(st.Actions[i].Partition)

@@ -101,7 +101,7 @@ func SimulateDeployment(release *Release, d *AdvancedDeployment, rss []ReplicaSe
 				Batch: rel.Status.CurrentBatch, State: rel.Status.BatchState, Actions: slices.Clone(sync.Actions), Reason: sync.Reason,
 				WorkloadWrites: writes}
 			if sync.HasContext {
-				st.Planned, st.Desired = sync.Context.PlannedUpdatedReplicas, sync.Context.DesiredUpdatedReplicas
+				st.HasContext, st.Planned, st.Desired = true, sync.Context.PlannedUpdatedReplicas, sync.Context.DesiredUpdatedReplicas
 			}
 			for i := range st.Actions {
 				st.Actions[i].Partition = clonePtrIOS(st.Actions[i].Partition)

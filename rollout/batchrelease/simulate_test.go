@@ -18,7 +18,7 @@ var (
 
 // demoCloneSet is 10 pods at rest on nginx:1.25 and the CloneSet just
 // changed to nginx:1.26.
-func demoCloneSet(t testing.TB, replicas int) (*cloneset.CloneSet[json.RawMessage], []cloneset.Pod, []cloneset.ControllerRevision) {
+func demoCloneSet(t interface{ Fatal(...any) }, replicas int) (*cloneset.CloneSet[json.RawMessage], []cloneset.Pod, []cloneset.ControllerRevision) {
 	r1, err := cloneset.NewRevision("demo", v125, 1, 0)
 	if err != nil {
 		t.Fatal(err)

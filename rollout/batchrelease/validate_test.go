@@ -69,3 +69,27 @@ func TestCase55StepValidation(t *testing.T) {
 		}
 	}
 }
+
+func TestReleaseForErrors(t *testing.T) {
+	tests := []struct {
+		name string
+		ro   *Rollout
+		want string
+	}{
+		{"nil", nil, "batchrelease: rollout: must not be nil"},
+		{"no strategy", &Rollout{Name: "demo"}, `batchrelease: invalid Rollout "demo": spec.strategy: one of canary and blueGreen must be set`},
+		{"step without replicas", &Rollout{Name: "demo", BlueGreen: &Strategy{Steps: []CanaryStep{{Replicas: isp(1)}, {}}}},
+			`batchrelease: invalid Rollout "demo": spec.strategy.blueGreen.steps[1].replicas: must be set`},
+	}
+	for _, tt := range tests {
+		_, err := ReleaseFor(tt.ro)
+		if err == nil || err.Error() != tt.want || !errors.Is(err, field.ErrInvalid) {
+			t.Errorf("%s: ReleaseFor error %v, want %q", tt.name, err, tt.want)
+		}
+	}
+	rel, err := ReleaseFor(&Rollout{Name: "demo", WorkloadKind: Deployment, RolloutID: "r2", CurrentStepIndex: 0,
+		BlueGreen: &Strategy{Steps: steps("50%", "100%"), FailureThreshold: isp("10%")}})
+	if err != nil || rel.RollingStyle != BlueGreen || *rel.BatchPartition != 0 || rel.RolloutID != "r2" || *rel.FailureThreshold != is("10%") || len(rel.Batches) != 2 {
+		t.Errorf("ReleaseFor blue-green: %+v, %v", rel, err)
+	}
+}

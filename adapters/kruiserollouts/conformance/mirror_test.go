@@ -305,9 +305,17 @@ func genBatchRelease(t *rapid.T) *v1beta1.BatchRelease {
 	return br
 }
 
+// tb is what *testing.T and *rapid.T share.
+type tb interface {
+	Helper()
+	Fatal(args ...any)
+	Fatalf(format string, args ...any)
+}
+
 // readOne marshals obj as a client would and reads it back through
 // kruiserollouts.Read.
-func readOne(t *rapid.T, obj any) *kruiserollouts.Objects {
+func readOne(t tb, obj any) *kruiserollouts.Objects {
+	t.Helper()
 	js, err := json.Marshal(obj)
 	if err != nil {
 		t.Fatalf("json.Marshal: %v", err)
