@@ -37,6 +37,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rolloutmath/rolloutmath/internal/brtable"
 	"github.com/rolloutmath/rolloutmath/intorpercent"
 	"github.com/rolloutmath/rolloutmath/rollout/batchrelease"
 )
@@ -217,7 +218,7 @@ func writeJSON(w io.Writer, cfg *config, runs []*result) error {
 	type jsonRun struct {
 		Workload   string                    `json:"workload"`
 		Heading    []string                  `json:"heading"`
-		Batches    []batchRow                `json:"batches"`
+		Batches    []brtable.Row             `json:"batches"`
 		Steps      []batchrelease.Step       `json:"steps,omitempty"`
 		ReplicaSet map[string]string         `json:"replicaSets,omitempty"`
 		Outcome    batchrelease.Outcome      `json:"outcome,omitempty"`

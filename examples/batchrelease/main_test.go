@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rolloutmath/rolloutmath/internal/brtable"
 	"github.com/rolloutmath/rolloutmath/internal/golden"
 	"github.com/rolloutmath/rolloutmath/rollout/batchrelease"
 )
@@ -281,7 +282,7 @@ func TestJSONDecodes(t *testing.T) {
 	var out struct {
 		Runs []struct {
 			Workload string               `json:"workload"`
-			Batches  []batchRow           `json:"batches"`
+			Batches  []brtable.Row        `json:"batches"`
 			Steps    []batchrelease.Step  `json:"steps"`
 			Outcome  batchrelease.Outcome `json:"outcome"`
 		} `json:"runs"`

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/rolloutmath/rolloutmath/internal/brtable"
 	"github.com/rolloutmath/rolloutmath/intorpercent"
 	"github.com/rolloutmath/rolloutmath/revision"
 	"github.com/rolloutmath/rolloutmath/rollout/batchrelease"
@@ -41,7 +42,7 @@ type result struct {
 	release batchrelease.Release
 	// trace is the simulation; nil for a StatefulSet (the plan only).
 	trace *batchrelease.Trace
-	rows  []batchRow
+	rows  []brtable.Row
 	// For a CloneSet: the revisions before and after.
 	oldRev, newRev string
 	// For a Deployment: the old and new ReplicaSets' names and the
@@ -104,7 +105,7 @@ func simulate(cfg *config, kind batchrelease.Kind) (*result, error) {
 		return nil, err
 	}
 	if r.trace != nil {
-		r.rows = batchRows(r)
+		r.rows = brtable.Rows(&r.release, r.kind, r.trace)
 	}
 	return r, nil
 }
@@ -209,7 +210,7 @@ func planStatefulSet(cfg *config, r *result) error {
 		if err != nil {
 			return err
 		}
-		r.rows = append(r.rows, batchRow{Batch: int32(i), CanaryReplicas: r.release.Batches[i].CanaryReplicas.String(),
+		r.rows = append(r.rows, brtable.Row{Batch: int32(i), CanaryReplicas: r.release.Batches[i].CanaryReplicas.String(),
 			Planned: c.PlannedUpdatedReplicas, Desired: c.DesiredUpdatedReplicas, Written: "partition " + c.DesiredPartition.String()})
 	}
 	return nil
