@@ -44,22 +44,51 @@ type Row struct {
 	// ready, after the start of the simulation; nil if it did not.
 	Started *time.Duration `json:"started,omitempty"`
 	Ready   *time.Duration `json:"ready,omitempty"`
+	// Before says the release had reached the batch before the
+	// simulation started (its status at the start); State is then that
+	// status's until a sync changes it.
+	Before bool `json:"before,omitempty"`
 }
 
 // Rows reads the batch table off a trace of release (whose Batches name
-// the rows) on a workload of kind. A batch counts from the first sync
-// that shows it Progressing.
+// the rows, and whose status is where the trace starts) on a workload of
+// kind. A batch counts from the first sync that shows it Progressing;
+// with the release already Progressing or Finalizing at the start, the
+// batches up to its current one are marked Before (those below it
+// Ready).
 func Rows(release *batchrelease.Release, kind batchrelease.Kind, tr *batchrelease.Trace) []Row {
 	rows := make([]Row, len(release.Batches))
 	for i := range rows {
 		rows[i] = Row{Batch: int32(i), CanaryReplicas: release.Batches[i].CanaryReplicas.String(), Planned: -1, Desired: -1, Written: "-"}
 	}
+	readyBefore := make([]bool, len(rows))
+	if st := &release.Status; st.Phase == batchrelease.Progressing || st.Phase == batchrelease.Finalizing {
+		for i := range rows {
+			if int32(i) > st.CurrentBatch {
+				break
+			}
+			rows[i].Before, rows[i].State = true, "Ready"
+			if int32(i) == st.CurrentBatch {
+				rows[i].State = stateText(st.BatchState)
+			}
+			readyBefore[i] = rows[i].State == "Ready"
+		}
+	}
 	for _, s := range tr.Steps {
+		if s.Phase == batchrelease.Preparing {
+			// The release starts over: what it had reached before counts
+			// no more.
+			for i := range rows {
+				if rows[i].Before {
+					rows[i].Before, rows[i].State, readyBefore[i] = false, "", false
+				}
+			}
+		}
 		if s.Phase != batchrelease.Progressing || s.Batch < 0 || int(s.Batch) >= len(rows) {
 			continue
 		}
 		row := &rows[s.Batch]
-		if row.Started == nil {
+		if row.Started == nil && !row.Before {
 			e := s.Elapsed
 			row.Started = &e
 		}
@@ -74,7 +103,7 @@ func Rows(release *batchrelease.Release, kind batchrelease.Kind, tr *batchreleas
 			// already satisfies the batch, unless a write follows.
 			row.Written = "partition " + s.Partition + " (already)"
 		}
-		if s.State == batchrelease.Ready && row.Ready == nil {
+		if s.State == batchrelease.Ready && row.Ready == nil && !readyBefore[s.Batch] {
 			e := s.Elapsed
 			row.Ready = &e
 		}
@@ -97,8 +126,15 @@ func WriteBatches(w io.Writer, rows []Row) error {
 	var t Lines
 	t.Row("BATCH", "CANARY", "PLANNED", "DESIRED", "WRITTEN", "STATE", "STARTED", "READY")
 	for _, row := range rows {
+		started, ready := elapsed(row.Started), elapsed(row.Ready)
+		if row.Before {
+			started = "before"
+			if row.Ready == nil && row.State == "Ready" {
+				ready = "before" // ready at the start
+			}
+		}
 		t.Row(itoa(row.Batch), row.CanaryReplicas, count(row.Planned), count(row.Desired), row.Written,
-			orDash(row.State), elapsed(row.Started), elapsed(row.Ready))
+			orDash(row.State), started, ready)
 	}
 	return t.Write(w)
 }
