@@ -164,8 +164,9 @@ func StatefulSetBatchContext(release *Release, workload *Workload) (BatchContext
 // the partition is the pods made new (the opposite of a CloneSet's): the
 // desired partition is batches[i].canaryReplicas as written, and
 // planned = desiredUpdate = [NewRSReplicasLimit] of it. There is no
-// rollback in batches. The current partition is the strategy
-// annotation's (0 when absent).
+// rollback in batches. The current partition is left zero, as upstream
+// leaves it: the upgrade reads the strategy annotation's partition
+// (Workload.Partition) itself.
 // Upstream: CalculateBatchContext, control/partitionstyle/deployment/control.go.
 func DeploymentBatchContext(release *Release, workload *Workload) (BatchContext, error) {
 	if err := checkContextArgs(release, workload); err != nil {
@@ -185,9 +186,6 @@ func DeploymentBatchContext(release *Release, workload *Workload) (BatchContext,
 		DesiredPartition:       desired,
 		FailureThreshold:       release.FailureThreshold,
 		Pods:                   rolloutPods(release, workload.Status.Pods),
-	}
-	if workload.Partition != nil {
-		c.CurrentPartition = *workload.Partition
 	}
 	return c, nil
 }
@@ -227,7 +225,8 @@ func CanaryBatchContext(release *Release, workload *Workload) (BatchContext, err
 // int32 as upstream converts it), and for a Deployment
 // [NewRSReplicasLimit] (at most R - 1 for a percent other than "100%").
 // The failure threshold is not carried (blue-green tolerates no unready
-// pod). Upstream: CalculateBatchContext,
+// pod), nor are the pods: the blue-green control plane lists them when it
+// checks the batch (Plan does the same). Upstream: CalculateBatchContext,
 // control/bluegreenstyle/{cloneset,deployment}/control.go.
 func BlueGreenBatchContext(release *Release, workload *Workload) (BatchContext, error) {
 	if err := checkContextArgs(release, workload); err != nil {
@@ -252,7 +251,6 @@ func BlueGreenBatchContext(release *Release, workload *Workload) (BatchContext, 
 		DesiredUpdatedReplicas: planned,
 		DesiredSurge:           desired,
 		CurrentSurge:           currentSurge(workload.MaxSurge),
-		Pods:                   rolloutPods(release, workload.Status.Pods),
 	}
 	return c, nil
 }

@@ -342,7 +342,7 @@ func ExampleTrace_String() {
 	// sync 6 (+12s): Progressing batch 0 Upgrading | replicas 2 pods 2 updated 2 updatedReady 2 ready 2 old 0 partition 100% | status refreshed from the workload (updated 2, ready 2): requeue
 	// sync 7 (+14s): Progressing batch 0 Verifying, planned 2 desired 2 | replicas 2 pods 2 updated 2 updatedReady 2 ready 2 old 0 partition 100% | phase Progressing, batch 0 Verifying
 	// sync 8 (+16s): Progressing batch 0 Ready, planned 2 desired 2 | replicas 2 pods 2 updated 2 updatedReady 2 ready 2 old 0 partition 100% | batch 0 is ready
-	// sync 9 (+18s): Finalizing batch 0 Ready | replicas 2 pods 2 updated 2 updatedReady 2 ready 2 old 0 partition 100% | the release plan has no batch partition or is finalizing: finalize; batch 0 is ready
-	// sync 10 (+20s): Completed batch 0 Ready | replicas 2 pods 2 updated 2 updatedReady 2 ready 2 old 0 | the release plan has no batch partition or is finalizing: finalize; batch 0 is ready
+	// sync 9 (+18s): Finalizing batch 0 Ready | replicas 2 pods 2 updated 2 updatedReady 2 ready 2 old 0 partition 100% | the release plan has no batch partition or is finalizing: finalize (status written; requeue)
+	// sync 10 (+20s): Completed batch 0 Ready | replicas 2 pods 2 updated 2 updatedReady 2 ready 2 old 0 | the release plan has no batch partition or is finalizing: finalize; the release is completed: the workload is handed back
 	// OutcomeComplete after 10 syncs
 }

@@ -17,15 +17,19 @@ type Options struct {
 	// allowedUnavailable, pkg/controller/batchrelease/context/context.go.
 	FailureThresholdFallback bool `json:"failureThresholdFallback,omitempty"`
 	// CompareDeploymentPartitionsOnReplicas makes the Deployment
-	// partition style compare the current and desired partitions on the
-	// Deployment's replicas instead of on 10,000,000, so that a step
-	// sequence mixing counts and percents (["50%", 8] on 10 replicas)
-	// moves on instead of stalling: upstream reads "50%" as 5,000,000 and
-	// 8 as 8, judges the partition reached and never patches it, so the
-	// batch is never ready. The webhook lets such steps through because
-	// it skips mixed pairs. Upstream: IsCurrentMoreThanOrEqualToDesired,
-	// pkg/controller/batchrelease/control/util.go (kruise-rollout PR #106
-	// introduced the advanced Deployment partition).
+	// partition style compare the current and desired partitions by the
+	// new pods each lets the Deployment have (NewRSReplicasLimit on its
+	// replicas) instead of reading both on a base of 10,000,000. Upstream
+	// stalls in two ways the webhook does not (or not always) stop: steps
+	// mixing counts and percents (["50%", 8] on 10 replicas: "50%" reads
+	// as 5,000,000 >= 8, the partition is never written and the batch is
+	// never ready, because the webhook skips mixed pairs), and a percent
+	// above "100%" followed by "100%" ("101%" reads above "100%", but the
+	// R-1 guard holds "101%" to R-1 new pods). Upstream:
+	// IsCurrentMoreThanOrEqualToDesired, pkg/controller/batchrelease/control/util.go,
+	// used by the Deployment partition style's UpgradeBatch
+	// (control/partitionstyle/deployment/control.go, kruise-rollout PR
+	// #106).
 	CompareDeploymentPartitionsOnReplicas bool `json:"compareDeploymentPartitionsOnReplicas,omitempty"`
 }
 

@@ -288,6 +288,7 @@ func (r *reconcile) run() {
 		r.why.reset = true
 	}
 	if r.syncStatusBeforeExecuting(before) {
+		r.why.stopped = true
 		r.writeStatus(before)
 		return
 	}
@@ -388,7 +389,7 @@ func (r *reconcile) syncStatusBeforeExecuting(before ReleaseStatus) bool {
 	case ev == eventStillReconciling:
 		r.why.special = specialUnstable
 		stop = true
-	case (ev == eventRollbackInBatch || r.rel.RollbackInBatch) && st.NoNeedUpdateReplicas == nil && progressing:
+	case (ev == eventRollbackInBatch || r.rel.RollbackInBatch) && st.NoNeedUpdateReplicas == nil && progressing && r.style() != Canary:
 		if r.w.Status.StableRevision == r.w.Status.UpdateRevision && r.rel.RollbackInBatch {
 			r.why.special = specialRollback
 			st.Phase = Preparing
@@ -399,9 +400,16 @@ func (r *reconcile) syncStatusBeforeExecuting(before ReleaseStatus) bool {
 			stop = true
 		}
 	}
-	// refreshStatus
+	// refreshStatus: the Canary style reads the canary Deployment's
+	// replicas and available replicas.
 	st.UpdatedReplicas = r.w.Status.UpdatedReplicas
 	st.UpdatedReadyReplicas = r.w.Status.UpdatedReadyReplicas
+	if r.style() == Canary {
+		st.UpdatedReplicas, st.UpdatedReadyReplicas = 0, 0
+		if c := r.w.Canary; c != nil {
+			st.UpdatedReplicas, st.UpdatedReadyReplicas = c.StatusReplicas, c.AvailableReplicas
+		}
+	}
 	st.ObservedRolloutID = r.rel.RolloutID
 	if !statusEqual(&before, st) {
 		stop = true
@@ -427,11 +435,8 @@ func (r *reconcile) initialize() {
 			w.Paused = false
 			a.MaxSurge, a.MaxUnavailable = w.MaxSurge, w.MaxUnavailable
 		case Canary:
-			if w.Canary == nil {
-				r.p.canary = CanaryDeployment{Name: w.Name + "-canary"}
-				w.Canary = &r.p.canary
-				r.act(Action{Kind: ScaleCanaryDeployment, Replicas: 0, why: actionWhy{create: true}})
-			}
+			// Taking control of the stable Deployment comes first; the
+			// canary Deployment is created after it (below).
 		default:
 			switch w.Kind {
 			case CloneSet:
@@ -459,6 +464,11 @@ func (r *reconcile) initialize() {
 		a.why = actionWhy{style: r.style(), kind: w.Kind}
 		r.act(a)
 	}
+	if r.style() == Canary && w.Canary == nil {
+		r.p.canary = CanaryDeployment{Name: w.Name + "-canary"}
+		w.Canary = &r.p.canary
+		r.act(Action{Kind: ScaleCanaryDeployment, Replicas: 0, why: actionWhy{create: true}})
+	}
 	st.StableRevision = w.Status.StableRevision
 	st.UpdateRevision = w.Status.UpdateRevision
 	st.ObservedWorkloadReplicas = w.Replicas
@@ -478,9 +488,8 @@ func (r *reconcile) initialize() {
 					w.Status.Pods.NoNeedUpdate += toLabel
 				}
 				// Upstream returns an error after labelling: the phase
-				// stays Preparing and the next reconcile counts again.
-				r.p.n32[1] = atRevision
-				st.NoNeedUpdateReplicas = &r.p.n32[1]
+				// stays Preparing, noNeedUpdateReplicas is not written,
+				// and the next reconcile counts again.
 				r.why.initWait = true
 				return
 			}
@@ -551,8 +560,22 @@ func (r *reconcile) ensureReady() bool {
 	if replicas == 0 {
 		return true
 	}
+	if c := r.w.Canary; r.style() == Canary && c != nil && c.ObservedGeneration < c.Generation {
+		r.why.canaryWait = true
+		return false
+	}
 	if !r.context() {
 		return false
+	}
+	if r.style() == Canary {
+		// The canary control plane labels the canary pods here.
+		r.labelPods()
+	}
+	if r.style() == BlueGreen {
+		// The blue-green control plane lists the pods and labels them
+		// here, before the check, not when it upgrades the batch.
+		r.ctx.Pods = r.w.Status.Pods
+		r.labelPods()
 	}
 	r.readiness = r.ctx.IsBatchReady()
 	if r.opts.FailureThresholdFallback && r.readiness == TooFewUpdatedReady && r.ctx.FailureThreshold == nil && r.style() != BlueGreen {
@@ -616,6 +639,7 @@ func (r *reconcile) upgradeBatch() bool {
 			}
 			r.act(a)
 		}
+		return true // no pod labels here (see ensureReady)
 	case w.Kind == CloneSet:
 		var d int64
 		if c.DesiredPartition.IsString {
@@ -639,9 +663,7 @@ func (r *reconcile) upgradeBatch() bool {
 		}
 		reached := IsCurrentMoreThanOrEqualToDesired(cur, c.DesiredPartition)
 		if r.opts.CompareDeploymentPartitionsOnReplicas {
-			a, _ := strictScaled(&cur, total, true)
-			b, _ := strictScaled(&c.DesiredPartition, total, true)
-			reached = a >= b
+			reached = NewRSReplicasLimit(cur, w.Replicas) >= NewRSReplicasLimit(c.DesiredPartition, w.Replicas)
 		}
 		if !reached {
 			w.Partition = r.p.newIOS(c.DesiredPartition)
@@ -659,10 +681,17 @@ func (r *reconcile) upgradeBatch() bool {
 
 // labelPods is PatchPodBatchLabel counted: the pods at the update
 // revision not yet labelled with the rollout id, up to what the batches
-// so far plan (the positive increments of BatchReplicas).
+// so far plan (the positive increments of BatchReplicas). Pods are
+// counted, not chosen: which pod gets which batch id is the caller's.
 func (r *reconcile) labelPods() {
 	c := &r.ctx
-	pods := r.w.Status.Pods
+	pods, updated := r.w.Status.Pods, r.w.Status.UpdatedReplicas
+	if r.style() == Canary {
+		pods, updated = nil, 0
+		if cd := r.w.Canary; cd != nil {
+			pods, updated = cd.Pods, cd.StatusReplicas
+		}
+	}
 	if c.RolloutID == "" || pods == nil || pods.Listed == 0 {
 		return
 	}
@@ -676,9 +705,16 @@ func (r *reconcile) labelPods() {
 		}
 		prev = b
 	}
-	eligible := int64(r.w.Status.UpdatedReplicas)
-	if c.NoNeedUpdatedReplicas != nil {
-		eligible -= int64(*c.NoNeedUpdatedReplicas)
+	// The pods the patcher may label: every pod at the update revision,
+	// or, when rolling back in batches, those that needed the update plus
+	// as many of the N that did not as the plan asks beyond them
+	// (FilterPodsForUnorderedUpdate, labelpatch/filter.go).
+	eligible := int64(updated)
+	if nn := c.NoNeedUpdatedReplicas; nn != nil && *nn > 0 {
+		n := int64(*nn)
+		if need := int64(c.DesiredUpdatedReplicas) - n; need > 0 {
+			eligible = max(eligible-n, 0) + min(max(int64(c.PlannedUpdatedReplicas)-need, 0), n)
+		}
 	}
 	n := min(planned, eligible) - int64(pods.RolloutIDLabeled)
 	if n <= 0 {
@@ -716,4 +752,5 @@ func (r *reconcile) finalize() {
 		r.act(a)
 	}
 	st.Phase = Completed
+	r.why.finalized = true
 }

@@ -239,3 +239,99 @@ func TestJSONUsesCRDNamesAndEnumNames(t *testing.T) {
 	}
 	_ = intorpercent.FromInt
 }
+
+// TestPlanSpecialCases covers what the executor checks before it runs a
+// phase: each row names the case, the status after, and the reason.
+func TestPlanSpecialCases(t *testing.T) {
+	base := func() (*Release, *Workload) {
+		w := workload(CloneSet, 10, 2, 2)
+		w.Partition = isp("80%")
+		return progressing(releaseOf("20%", "100%"), w, 0, Ready), w
+	}
+	tests := []struct {
+		name   string
+		change func(*Release, *Workload)
+		check  func(Sync) bool
+		reason string
+	}{
+		{"completed", func(r *Release, _ *Workload) { r.Status.Phase = Completed },
+			func(s Sync) bool { return len(s.Actions) == 0 }, "the release plan is completed: nothing to do"},
+		{"workload scaled", func(_ *Release, w *Workload) { w.Replicas = 12 },
+			func(s Sync) bool {
+				return s.Release.Status.BatchState == Upgrading && s.Release.Status.ObservedWorkloadReplicas == 12 && kinds(s) == "WriteStatus"
+			}, "the workload's replicas changed: redo the current batch (status written; requeue)"},
+		{"template changed", func(_ *Release, w *Workload) { w.Status.UpdateRevision = "v3" },
+			func(s Sync) bool { return s.Release.Status.UpdateRevision == "v3" && kinds(s) == "WriteStatus" },
+			`the workload's update revision changed to "v3": wait`},
+		{"still reconciling", func(_ *Release, w *Workload) { w.Generation = 3 },
+			func(s Sync) bool { return len(s.Actions) == 0 }, "the workload is still reconciling (observed generation behind): wait"},
+		{"batch beyond the plan", func(r *Release, _ *Workload) { r.Status.CurrentBatch = 2 },
+			func(s Sync) bool { return s.Release.Status.Phase == Preparing && s.Release.Status.CurrentBatch == 0 },
+			"the current batch is beyond the plan: start over"},
+		{"no batch partition", func(r *Release, _ *Workload) { r.BatchPartition = nil },
+			func(s Sync) bool { return s.Release.Status.Phase == Finalizing && kinds(s) == "WriteStatus" },
+			"the release plan has no batch partition or is finalizing: finalize (status written; requeue)"},
+		{"finalizing", func(r *Release, _ *Workload) { r.BatchPartition, r.Status.Phase = nil, Finalizing },
+			func(s Sync) bool {
+				return s.Release.Status.Phase == Completed && kinds(s) == "ReleaseControl WriteStatus" && s.Workload.Partition == nil && !s.Workload.Controlled
+			}, "the release plan has no batch partition or is finalizing: finalize; the release is completed: the workload is handed back"},
+	}
+	for _, tt := range tests {
+		rel, w := base()
+		tt.change(rel, w)
+		s, err := Plan(rel, w, simStart)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		if !tt.check(s) || s.Reason != tt.reason {
+			t.Errorf("%s: %s %+v\nreason %q\nwant   %q", tt.name, kinds(s), s.Release.Status, s.Reason, tt.reason)
+		}
+	}
+}
+
+// TestDeploymentStallsUpstream pins the two Deployment stalls of K3 and
+// the option that lifts them: ["50%", 8] and ["101%", "100%"] on small
+// Deployments never reach their last batch upstream.
+func TestDeploymentStallsUpstream(t *testing.T) {
+	for _, plan := range [][]any{{"50%", 8}, {"101%", "100%"}} {
+		for _, fix := range []bool{false, true} {
+			rel := releaseOf(plan...)
+			r := int32(10)
+			d := &AdvancedDeployment{Name: "web", Replicas: r, NewReplicaSet: "web-v2",
+				Strategy: DeploymentStrategy{RollingUpdate: &RollingUpdate{MaxSurge: isp("25%"), MaxUnavailable: isp("25%")}}}
+			rss := []ReplicaSet{{Name: "web-v1", Revision: "1", Replicas: r, StatusReplicas: r, ReadyReplicas: r, AvailableReplicas: r, DesiredReplicas: &r}}
+			tr, err := SimulateDeployment(rel, d, rss, Config{Start: simStart, MaxSyncs: 300, Options: Options{CompareDeploymentPartitionsOnReplicas: fix}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := OutcomeSyncLimit
+			if fix {
+				want = OutcomeComplete
+			}
+			if tr.Outcome != want {
+				t.Errorf("plan %v, option %v: %v, want %v", plan, fix, tr.Outcome, want)
+			}
+		}
+	}
+}
+
+// TestPlanCanaryStyleReadsTheCanaryDeployment checks that the Canary
+// style's status and readiness come from the canary Deployment, and that
+// it waits while the canary Deployment is still reconciling.
+func TestPlanCanaryStyleReadsTheCanaryDeployment(t *testing.T) {
+	w := workload(Deployment, 10, 0, 0)
+	w.Canary = &CanaryDeployment{Name: "web-canary", Generation: 2, ObservedGeneration: 2, Replicas: 2, StatusReplicas: 2, AvailableReplicas: 2}
+	rel := releaseOf("20%", "100%")
+	rel.RollingStyle = Canary
+	rel = progressing(rel, w, 0, Verifying)
+	rel.Status.UpdatedReplicas, rel.Status.UpdatedReadyReplicas = 2, 2
+	s, err := Plan(rel, w, simStart)
+	if err != nil || !s.Ready || s.Readiness != BatchReady {
+		t.Fatalf("canary 2/2 of 2: %v %v %q, %v", s.Ready, s.Readiness, s.Reason, err)
+	}
+	w.Canary.Generation = 3
+	s, _ = Plan(rel, w, simStart)
+	if s.Ready || s.Release.Status.BatchState != Upgrading || s.Reason != "the canary Deployment is still reconciling: wait" {
+		t.Errorf("canary reconciling: %v %v %q", s.Ready, s.Release.Status.BatchState, s.Reason)
+	}
+}

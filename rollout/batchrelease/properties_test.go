@@ -347,3 +347,69 @@ func table(tr Trace) string {
 	}
 	return b.String()
 }
+
+// TestSimulatedReleasesAlwaysComplete runs CloneSet and Deployment
+// releases with any plan (decreasing, unreadable, counts beyond R) and
+// checks that they complete with every pod updated and ready: nothing in
+// a CloneSet release stalls, nor in a Deployment release whose batches
+// are readable, of one kind and at most 100% (the others stall upstream,
+// and complete with Options.CompareDeploymentPartitionsOnReplicas).
+func TestSimulatedReleasesAlwaysComplete(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		replicas := rapid.IntRange(0, 15).Draw(t, "replicas")
+		n := rapid.IntRange(1, 4).Draw(t, "batches")
+		percent := rapid.Bool().Draw(t, "percent")
+		rel := &Release{Name: "demo", RolloutID: rapid.SampledFrom([]string{"", "v2"}).Draw(t, "rolloutID")}
+		for range n {
+			var b intorpercent.IntOrString
+			switch {
+			case rapid.IntRange(0, 9).Draw(t, "garbage") == 0:
+				b = intorpercent.FromString(rapid.SampledFrom([]string{"abc", "20", "2.5%", ""}).Draw(t, "text"))
+			case percent:
+				b = intorpercent.FromString(itoa(rapid.Int32Range(0, 150).Draw(t, "pct")) + "%")
+			default:
+				b = intorpercent.FromInt(rapid.Int32Range(-1, 20).Draw(t, "count"))
+			}
+			rel.Batches = append(rel.Batches, Batch{CanaryReplicas: b})
+		}
+		cfg := Config{Start: simStart, ReadyDelay: time.Duration(rapid.IntRange(0, 20).Draw(t, "readyDelay")) * time.Second, MaxSyncs: 3000}
+		cs, pods, revs := demoCloneSet(t, replicas)
+		tr, err := Simulate(rel, cs, pods, revs, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tr.Outcome != OutcomeComplete || tr.Workload.Status.UpdatedReadyReplicas != int32(replicas) {
+			t.Fatalf("CloneSet: %v after %d syncs, %d of %d updated and ready\n%s", tr.Outcome, tr.Syncs, tr.Workload.Status.UpdatedReadyReplicas, replicas, tr.String())
+		}
+		r := int32(replicas)
+		d := &AdvancedDeployment{Name: "web", Replicas: r, NewReplicaSet: "web-v2",
+			Strategy: DeploymentStrategy{RollingUpdate: &RollingUpdate{MaxSurge: isp("25%"), MaxUnavailable: isp("25%")}}}
+		rss := []ReplicaSet{{Name: "web-v1", Revision: "1", Replicas: r, StatusReplicas: r, ReadyReplicas: r, AvailableReplicas: r, DesiredReplicas: &r}}
+		// Upstream stalls a Deployment on mixed kinds and on percents
+		// above 100% (K3; TestDeploymentStallsUpstream); those plans run
+		// with Options.CompareDeploymentPartitionsOnReplicas.
+		if !singleKindValid(rel) {
+			cfg.Options.CompareDeploymentPartitionsOnReplicas = true
+		}
+		tr, err = SimulateDeployment(rel, d, rss, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tr.Outcome != OutcomeComplete || tr.Workload.Status.UpdatedReadyReplicas != r {
+			t.Fatalf("Deployment: %v after %d syncs, %d of %d updated and ready\n%s", tr.Outcome, tr.Syncs, tr.Workload.Status.UpdatedReadyReplicas, r, tr.String())
+		}
+	})
+}
+
+// singleKindValid reports whether every batch is readable, all of one
+// kind, and no percent exceeds 100%.
+func singleKindValid(rel *Release) bool {
+	for _, b := range rel.Batches {
+		v := b.CanaryReplicas
+		n, ok := strictScaled(&v, 100, true)
+		if !ok || v.IsString != rel.Batches[0].CanaryReplicas.IsString || (v.IsString && n > 100) {
+			return false
+		}
+	}
+	return true
+}

@@ -292,9 +292,13 @@ func cloneLabels(m map[string]string) map[string]string {
 // RolloutIDLabel is the pod label kruise-rollout writes with the
 // release's rolloutID; BatchIDLabel the batch (from 1) a pod was
 // released in. Upstream: RolloutIDLabel, RolloutBatchIDLabel, api/v1beta1.
+// NoNeedUpdateLabel marks, with the rolloutID, the pods already at the
+// target revision when rolling back in batches. Upstream: NoNeedUpdatePodLabel,
+// pkg/util.
 const (
-	RolloutIDLabel = "rollouts.kruise.io/rollout-id"
-	BatchIDLabel   = "rollouts.kruise.io/rollout-batch-id"
+	RolloutIDLabel    = "rollouts.kruise.io/rollout-id"
+	BatchIDLabel      = "rollouts.kruise.io/rollout-batch-id"
+	NoNeedUpdateLabel = "rollouts.kruise.io/no-need-update"
 )
 
 // cloneSim is the simulated CloneSet and its pods.
@@ -396,6 +400,9 @@ func (s *cloneSim[T]) workload(rel *Release) Workload {
 			if !p.Terminating && p.Labels[RolloutIDLabel] == rel.RolloutID {
 				pc.RolloutIDLabeled++
 			}
+			if !p.Terminating && cloneset.IsPodAtRevision(p, st.UpdateRevision) && p.Labels[NoNeedUpdateLabel] == rel.RolloutID {
+				pc.NoNeedUpdate++
+			}
 		}
 		w.Status.Pods = &pc
 	}
@@ -422,6 +429,8 @@ func (s *cloneSim[T]) apply(sync *Sync, rel *Release) {
 			}
 		case LabelPods:
 			s.label(a.Count, rel, sync.Context.CurrentBatch)
+		case LabelNoNeedUpdatePods:
+			s.labelNoNeedUpdate(rel)
 		}
 	}
 }
@@ -450,6 +459,23 @@ func (s *cloneSim[T]) label(n int32, rel *Release, batch int32) {
 		p.Labels[RolloutIDLabel] = rel.RolloutID
 		p.Labels[BatchIDLabel] = strconv.Itoa(int(batch) + 1)
 		n--
+	}
+}
+
+// labelNoNeedUpdate marks every pod at the update revision as needing no
+// update, as markNoNeedUpdatePodsIfNeeds does.
+func (s *cloneSim[T]) labelNoNeedUpdate(rel *Release) {
+	upd := s.cs.Status.UpdateRevision
+	for i := range s.pods {
+		p := &s.pods[i]
+		if p.Terminating || !cloneset.IsPodAtRevision(p, upd) || p.Labels[NoNeedUpdateLabel] == rel.RolloutID {
+			continue
+		}
+		p.Labels = cloneLabels(p.Labels)
+		if p.Labels == nil {
+			p.Labels = map[string]string{}
+		}
+		p.Labels[NoNeedUpdateLabel] = rel.RolloutID
 	}
 }
 

@@ -120,6 +120,8 @@ func SimulateDeployment(release *Release, d *AdvancedDeployment, rss []ReplicaSe
 		tr.Outcome = OutcomeSyncLimit
 	}
 	tr.Release = rel
+	// The final workload as the last sync left it, its status observed.
+	s.observe(cfg.Start.Add(time.Duration(tr.Syncs) * cfg.Interval))
 	tr.Workload = s.workload(&rel)
 	return tr, nil
 }

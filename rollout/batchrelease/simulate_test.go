@@ -112,6 +112,12 @@ func TestSimulateDeploymentBatches(t *testing.T) {
 // 20%/50%/100% is taken of the 5 pods that need the rollback:
 // 5 + ceil(20% of 5) = 6, 5 + ceil(50% of 5) = 8, then 10.
 func TestSimulateRollbackInBatches(t *testing.T) {
+	for _, id := range []string{"", "r2"} {
+		t.Run("rolloutID="+id, func(t *testing.T) { testRollbackInBatches(t, id) })
+	}
+}
+
+func testRollbackInBatches(t *testing.T, rolloutID string) {
 	r1, _ := cloneset.NewRevision("demo", v125, 1, 0)
 	r2, _ := cloneset.NewRevision("demo", v126, 2, 0)
 	var pods []cloneset.Pod
@@ -130,6 +136,7 @@ func TestSimulateRollbackInBatches(t *testing.T) {
 		UpdatedReadyReplicas: 5, UpdatedAvailableReplicas: 5, CurrentRevision: r1.Name, UpdateRevision: r2.Name}
 	rel := releaseOf("20%", "50%", "100%")
 	rel.RollbackInBatch = true
+	rel.RolloutID = rolloutID
 	rel.BatchPartition = i32(0)
 	rel.Status = ReleaseStatus{Phase: Progressing, BatchState: Upgrading, ObservedWorkloadReplicas: 10,
 		UpdateRevision: r2.Name, StableRevision: r1.Name, UpdatedReplicas: 5, UpdatedReadyReplicas: 5}

@@ -43,6 +43,8 @@ const (
 type syncWhy struct {
 	special      special
 	reset        bool
+	stopped      bool
+	finalized    bool
 	initWait     bool
 	initialized  bool
 	nextBatch    bool
@@ -141,10 +143,20 @@ func syncReason(s *Sync) string {
 		return "status refreshed from the workload (updated " + itoa(s.Release.Status.UpdatedReplicas) + ", ready " + itoa(s.Release.Status.UpdatedReadyReplicas) + "): requeue"
 	}
 	if b.Len() > 0 {
+		if w.stopped {
+			b.WriteString(" (status written; requeue)")
+			return b.String()
+		}
 		b.WriteString("; ")
 	}
 	st := &s.Release.Status
 	switch {
+	case w.finalized:
+		if s.Release.BatchPartition != nil {
+			b.WriteString("the release is completed; the workload keeps its partition (the plan has a batch partition)")
+		} else {
+			b.WriteString("the release is completed: the workload is handed back")
+		}
 	case w.initWait:
 		b.WriteString("marked pods already at the target revision; prepare again")
 	case w.initialized:

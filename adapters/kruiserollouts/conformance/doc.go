@@ -3,8 +3,8 @@
 // the answers openkruise/rollouts v0.6.3 gives, by calling kruise-rollout's
 // own functions (pkg/controller/batchrelease/control,
 // .../batchrelease/context, the partition-style controllers,
-// pkg/controller/deployment and its util package) side by side with the
-// library, and that the adapter module's mirror types read upstream's
+// pkg/controller/deployment and its util package, the advanced Deployment
+// reconciler, the Rollout webhook) side by side with the library, and that the adapter module's mirror types read upstream's
 // Rollout and BatchRelease JSON field by field.
 //
 // This is a module of its own, and the only one that requires
