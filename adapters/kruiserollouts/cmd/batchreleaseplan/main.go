@@ -56,6 +56,7 @@ type config struct {
 	interval   time.Duration
 	readyDelay time.Duration
 	maxSyncs   int
+	maxPods    int32
 	now        *time.Time // --now, or nil: the manifests' time
 	options    batchrelease.Options
 }
@@ -109,6 +110,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.DurationVar(&cfg.interval, "interval", batchrelease.DefaultRequeue, "time between syncs (the release's requeue)")
 	fs.DurationVar(&cfg.readyDelay, "ready-delay", 10*time.Second, "how long a pod that is not ready (an existing one, or one the simulation creates) takes to become ready")
 	fs.IntVar(&cfg.maxSyncs, "max-syncs", 1000, "most syncs to simulate")
+	maxPods := fs.Int("max-pods", 10000, "largest spec.replicas or status.replicas the whole release simulates (each sync plans every pod)")
 	fs.StringVar(&now, "now", "", "`time` (RFC 3339) the first sync runs at; default: the latest timestamp in the manifests")
 	fs.BoolVar(&cfg.options.FailureThresholdFallback, "failure-threshold-fallback", false, "an unset failureThreshold falls back to the workload's maxUnavailable, as the API comment promises (batchrelease.Options; v0.6.3 tolerates no unready pod)")
 	fs.BoolVar(&cfg.options.CompareDeploymentPartitionsOnReplicas, "compare-partitions-on-replicas", false, "a Deployment's partitions are compared on its replicas, so that mixed count and percent steps do not stall (batchrelease.Options)")
@@ -142,6 +144,10 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	if cfg.interval <= 0 || cfg.readyDelay < 0 || cfg.maxSyncs <= 0 || cfg.maxSyncs > 100000 {
 		return cfg, errors.New("-interval must be positive, -ready-delay not negative, -max-syncs from 1 to 100000")
 	}
+	if *maxPods < 1 || *maxPods > 1000000 {
+		return cfg, fmt.Errorf("-max-pods %d: want 1 to 1000000", *maxPods)
+	}
+	cfg.maxPods = int32(*maxPods)
 	return cfg, nil
 }
 

@@ -41,6 +41,10 @@ func split(ws *batchrelease.WorkloadStatus) (updated, updatedReady, stable, stab
 
 // simulate runs the whole release of a CloneSet or a Deployment.
 func simulate(cfg *config, in *input) (*simulation, error) {
+	w := &in.workload
+	if n := max(w.Replicas, w.Status.Replicas); n > cfg.maxPods {
+		return nil, fmt.Errorf("%v %q has %d replicas, more than -max-pods %d: raise -max-pods to simulate it, or plan one reconcile with -once", w.Kind, w.Name, n, cfg.maxPods)
+	}
 	switch in.workload.Kind {
 	case batchrelease.CloneSet:
 		return simulateCloneSet(cfg, in)
