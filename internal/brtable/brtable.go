@@ -62,6 +62,7 @@ func Rows(release *batchrelease.Release, kind batchrelease.Kind, tr *batchreleas
 		rows[i] = Row{Batch: int32(i), CanaryReplicas: release.Batches[i].CanaryReplicas.String(), Planned: -1, Desired: -1, Written: "-"}
 	}
 	readyBefore := make([]bool, len(rows))
+	partitionAt := make([]string, len(rows)) // the workload's partition when the batch was reached
 	if st := &release.Status; st.Phase == batchrelease.Progressing || st.Phase == batchrelease.Finalizing {
 		for i := range rows {
 			if int32(i) > st.CurrentBatch {
@@ -98,10 +99,8 @@ func Rows(release *batchrelease.Release, kind batchrelease.Kind, tr *batchreleas
 		if s.State != 0 {
 			row.State = s.State.String()
 		}
-		if row.Written == "-" && s.Partition != "" {
-			// Reached with nothing written yet: the workload's partition
-			// already satisfies the batch, unless a write follows.
-			row.Written = "partition " + s.Partition + " (already)"
+		if partitionAt[s.Batch] == "" {
+			partitionAt[s.Batch] = s.Partition
 		}
 		if s.State == batchrelease.Ready && row.Ready == nil && !readyBefore[s.Batch] {
 			e := s.Elapsed
@@ -116,6 +115,13 @@ func Rows(release *batchrelease.Release, kind batchrelease.Kind, tr *batchreleas
 			} else {
 				row.Written = "partition " + a.Partition.String()
 			}
+		}
+	}
+	for i := range rows {
+		// A batch that got past Upgrading without a write found the
+		// workload's partition already where it wants it.
+		if r := &rows[i]; r.Written == "-" && partitionAt[i] != "" && (r.State == "Verifying" || r.State == "Ready") {
+			r.Written = "partition " + partitionAt[i] + " (already)"
 		}
 	}
 	return rows

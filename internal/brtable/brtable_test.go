@@ -52,3 +52,34 @@ func TestRowsReadTheTrace(t *testing.T) {
 		t.Errorf("WriteBatches =\n%s\nwant\n%s", b.String(), want)
 	}
 }
+
+// TestRowsMarkBatchesReachedBeforeTheStart checks a trace that starts
+// mid-release (status Progressing, batch 1 Verifying): batch 0 was ready
+// before, batch 1 started before and becomes ready in the trace; a
+// release that starts over (Preparing) forgets what it had reached.
+func TestRowsMarkBatchesReachedBeforeTheStart(t *testing.T) {
+	p := func(s string) intorpercent.IntOrString { return intorpercent.FromString(s) }
+	rel := &batchrelease.Release{Batches: []batchrelease.Batch{{CanaryReplicas: p("20%")}, {CanaryReplicas: p("50%")}, {CanaryReplicas: p("100%")}},
+		Status: batchrelease.ReleaseStatus{Phase: batchrelease.Progressing, CurrentBatch: 1, BatchState: batchrelease.Verifying}}
+	tr := &batchrelease.Trace{Steps: []batchrelease.Step{
+		{Sync: 1, Elapsed: 2 * time.Second, Phase: batchrelease.Progressing, Batch: 1, State: batchrelease.Ready, HasContext: true, Planned: 5, Desired: 5, Partition: "50%"},
+		{Sync: 2, Elapsed: 4 * time.Second, Phase: batchrelease.Progressing, Batch: 2, State: batchrelease.Upgrading, Partition: "50%"},
+	}}
+	var b strings.Builder
+	if err := WriteBatches(&b, Rows(rel, batchrelease.CloneSet, tr)); err != nil {
+		t.Fatal(err)
+	}
+	want := `BATCH   CANARY   PLANNED   DESIRED   WRITTEN                   STATE       STARTED   READY
+0       20%      -         -         -                         Ready       before    before
+1       50%      5         5         partition 50% (already)   Ready       before    +2s
+2       100%     -         -         -                         Upgrading   +4s       -
+`
+	if b.String() != want {
+		t.Errorf("mid-release rows:\n%s\nwant\n%s", b.String(), want)
+	}
+	tr.Steps = append([]batchrelease.Step{{Sync: 1, Elapsed: time.Second, Phase: batchrelease.Preparing}}, tr.Steps...)
+	rows := Rows(rel, batchrelease.CloneSet, tr)
+	if rows[0].Before || rows[0].State != "" || rows[1].Before {
+		t.Errorf("after Preparing, rows %+v, %+v: want batch 0 unreached and batch 1 not before", rows[0], rows[1])
+	}
+}
