@@ -101,6 +101,8 @@ func TestBatchesEndWherePlanned(t *testing.T) {
 		{"CloneSet 95%", batchrelease.CloneSet, []string{"-batches", "50%,95%,100%"}, []int32{5, 10, 10}, []int32{5, 10, 10}, []string{"partition 50%", "partition 0%", "partition 0% (already)"}},
 		{"Deployment 95%: the R-1 guard", batchrelease.Deployment, []string{"-batches", "50%,95%,100%"}, []int32{5, 9, 10}, []int32{5, 9, 10},
 			[]string{"partition 50% (new RS limit 5)", "partition 95% (new RS limit 9)", "partition 100% (new RS limit 10)"}},
+		{"Deployment of 1 replica: no R-1 guard", batchrelease.Deployment, []string{"-replicas", "1", "-batches", "50%,100%"}, []int32{1, 1}, []int32{1, 1},
+			[]string{"partition 50% (new RS limit 1)", "partition 100% (new RS limit 1)"}},
 		{"CloneSet 7 replicas, percent round trip", batchrelease.CloneSet, []string{"-replicas", "7", "-batches", "30%,60%,100%"}, []int32{3, 5, 7}, []int32{3, 5, 7},
 			[]string{"partition 57%", "partition 28%", "partition 0%"}},
 		{"CloneSet counts", batchrelease.CloneSet, []string{"-batches", "2,5,10"}, []int32{2, 5, 10}, []int32{2, 5, 10}, []string{"partition 8", "partition 5", "partition 0"}},

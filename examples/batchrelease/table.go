@@ -27,7 +27,7 @@ func heading(cfg *config, r *result) []string {
 	case batchrelease.CloneSet:
 		lines = append(lines, "partition style: the CloneSet's partition is the pods kept OLD, written as a percent when the batch is one; "+ft)
 	case batchrelease.Deployment:
-		lines = append(lines, fmt.Sprintf("partition style through the advanced Deployment controller (strategy annotation maxSurge %s, maxUnavailable %s): the partition is the pods made NEW, and a percent below 100%% leaves at least one old pod; %s",
+		lines = append(lines, fmt.Sprintf("partition style through the advanced Deployment controller (strategy annotation maxSurge %s, maxUnavailable %s): the partition is the pods made NEW, and a percent below 100%% leaves at least one old pod (R > 1); %s",
 			r.strategy.RollingUpdate.MaxSurge, r.strategy.RollingUpdate.MaxUnavailable, ft))
 	default:
 		lines = append(lines, "partition style: the StatefulSet's partition is the lowest ordinal updated; the plan only (batchrelease has no StatefulSet simulation)")
