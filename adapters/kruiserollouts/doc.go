@@ -17,7 +17,10 @@
 //
 // The Rollout and BatchRelease types are this package's own mirror of
 // the CRDs' JSON (api/v1beta1 of github.com/openkruise/rollouts v0.6.3),
-// for the fields a batch release reads plus metadata: the module does not
+// for the fields a batch release reads plus metadata. Read also takes
+// v1alpha1 Rollouts and BatchReleases and converts them to v1beta1 as
+// kruise-rollout's conversion does (RolloutV1alpha1.ToV1beta1,
+// BatchReleaseV1alpha1.ToV1beta1). The module does not
 // require github.com/openkruise/rollouts, whose controller dependencies
 // (controller-runtime, client-go, gateway-api) a consumer would otherwise
 // inherit. The conformance module beside this one proves the mirror:

@@ -271,3 +271,58 @@ func ExampleCanaryDeployment() {
 	// Output:
 	// 10 web-7d9c4 2 2 1 <nil>
 }
+
+// A v1alpha1 Rollout converts as kruise-rollout converts it: weight 20
+// without replicas becomes traffic and replicas "20%", and without the
+// rolling-style annotation "partition" the Deployment is released in the
+// Canary style.
+func ExampleRolloutV1alpha1_ToV1beta1() {
+	objs, err := kruiserollouts.Read(strings.NewReader(`apiVersion: rollouts.kruise.io/v1alpha1
+kind: Rollout
+metadata: {name: web}
+spec:
+  objectRef:
+    workloadRef: {apiVersion: apps/v1, kind: Deployment, name: web}
+  strategy:
+    canary:
+      steps:
+      - weight: 20
+      - replicas: 5
+`))
+	if err != nil {
+		panic(err)
+	}
+	r := objs.Rollouts[0] // already converted: Read calls ToV1beta1
+	s := r.Spec.Strategy.Canary
+	fmt.Println(r.APIVersion, s.EnableExtraWorkloadForCanary, *s.Steps[0].Traffic, s.Steps[0].Replicas.String(), s.Steps[1].Replicas.String())
+
+	var old kruiserollouts.RolloutV1alpha1
+	old.Name = "broken"
+	_, err = old.ToV1beta1()
+	fmt.Println(err)
+	// Output:
+	// rollouts.kruise.io/v1beta1 true 20% 20% 5
+	// kruiserollouts: invalid v1alpha1 Rollout "broken": spec.objectRef.workloadRef: required: kruise-rollout cannot convert a Rollout without it
+}
+
+// A v1alpha1 BatchRelease takes its rolling style from the annotation.
+func ExampleBatchReleaseV1alpha1_ToV1beta1() {
+	objs, err := kruiserollouts.Read(strings.NewReader(`apiVersion: rollouts.kruise.io/v1alpha1
+kind: BatchRelease
+metadata:
+  name: web
+  annotations: {rollouts.kruise.io/rolling-style: partition}
+spec:
+  targetReference:
+    workloadRef: {apiVersion: apps.kruise.io/v1alpha1, kind: CloneSet, name: web}
+  releasePlan:
+    batches: [{canaryReplicas: 20%}, {canaryReplicas: 100%}]
+`))
+	if err != nil {
+		panic(err)
+	}
+	br := objs.BatchReleases[0]
+	fmt.Println(br.APIVersion, br.Spec.WorkloadRef.Kind, br.Spec.ReleasePlan.RollingStyle, len(br.Spec.ReleasePlan.Batches))
+	// Output:
+	// rollouts.kruise.io/v1beta1 CloneSet Partition 2
+}

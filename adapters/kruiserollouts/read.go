@@ -19,9 +19,11 @@ import (
 // Objects holds the objects of a manifest stream, by kind, in the order
 // the stream holds them.
 type Objects struct {
-	// Rollouts are the rollouts.kruise.io/v1beta1 Rollouts.
+	// Rollouts are the rollouts.kruise.io Rollouts, v1alpha1 ones
+	// converted to v1beta1 (RolloutV1alpha1.ToV1beta1).
 	Rollouts []*Rollout
-	// BatchReleases are the rollouts.kruise.io/v1beta1 BatchReleases.
+	// BatchReleases are the rollouts.kruise.io BatchReleases, v1alpha1
+	// ones converted to v1beta1 (BatchReleaseV1alpha1.ToV1beta1).
 	BatchReleases []*BatchRelease
 	// CloneSets are the apps.kruise.io/v1alpha1 CloneSets.
 	CloneSets []*kruise.CloneSet
@@ -40,7 +42,9 @@ type Objects struct {
 // separated by "---" or JSON values, each one object or a List (v1 List,
 // or a RolloutList, BatchReleaseList, CloneSetList, DeploymentList,
 // StatefulSetList or PodList) of them. The kinds read are Objects'
-// fields; any other kind is an error that names it and the document.
+// fields; rollouts.kruise.io/v1alpha1 Rollouts and BatchReleases are read
+// too and converted to v1beta1 as kruise-rollout converts them. Any
+// other kind is an error that names it and the document.
 //
 // Decoding is JSON's as the API server does it (field names match
 // exactly; integers stay integers), and lenient: fields the mirror
@@ -122,6 +126,8 @@ func (r *rawObject) UnmarshalJSON(data []byte) error {
 var listKinds = map[string]bool{
 	APIVersion + "/RolloutList":              true,
 	APIVersion + "/BatchReleaseList":         true,
+	APIVersionV1alpha1 + "/RolloutList":      true,
+	APIVersionV1alpha1 + "/BatchReleaseList": true,
 	"apps.kruise.io/v1alpha1/CloneSetList":   true,
 	"apps.kruise.io/v1beta1/StatefulSetList": true,
 	"apps/v1/DeploymentList":                 true,
@@ -147,6 +153,22 @@ func (o *Objects) decode(js []byte, tm metav1.TypeMeta, loc string) error {
 		v := &BatchRelease{}
 		if err = unmarshal(js, v); err == nil {
 			o.BatchReleases = append(o.BatchReleases, v)
+		}
+	case APIVersionV1alpha1 + "/Rollout":
+		v := &RolloutV1alpha1{}
+		if err = unmarshal(js, v); err == nil {
+			var r *Rollout
+			if r, err = v.ToV1beta1(); err == nil {
+				o.Rollouts = append(o.Rollouts, r)
+			}
+		}
+	case APIVersionV1alpha1 + "/BatchRelease":
+		v := &BatchReleaseV1alpha1{}
+		if err = unmarshal(js, v); err == nil {
+			var br *BatchRelease
+			if br, err = v.ToV1beta1(); err == nil {
+				o.BatchReleases = append(o.BatchReleases, br)
+			}
 		}
 	case "apps.kruise.io/v1alpha1/CloneSet":
 		v := &kruise.CloneSet{}
@@ -174,7 +196,7 @@ func (o *Objects) decode(js []byte, tm metav1.TypeMeta, loc string) error {
 			o.Pods = append(o.Pods, v)
 		}
 	default:
-		return fmt.Errorf("%s: want a rollouts.kruise.io/v1beta1 Rollout or BatchRelease, an apps.kruise.io/v1alpha1 CloneSet, an apps/v1 Deployment or StatefulSet, an apps.kruise.io/v1beta1 StatefulSet or a v1 Pod (or a List of them), got %s %s", loc, orNone(tm.APIVersion), orNone(tm.Kind))
+		return fmt.Errorf("%s: want a rollouts.kruise.io/v1beta1 or v1alpha1 Rollout or BatchRelease, an apps.kruise.io/v1alpha1 CloneSet, an apps/v1 Deployment or StatefulSet, an apps.kruise.io/v1beta1 StatefulSet or a v1 Pod (or a List of them), got %s %s", loc, orNone(tm.APIVersion), orNone(tm.Kind))
 	}
 	if err != nil {
 		return fmt.Errorf("%s: %s %s: %w", loc, tm.APIVersion, tm.Kind, err)

@@ -266,11 +266,11 @@ func TestReadDeploymentDocuments(t *testing.T) {
 func TestReadErrors(t *testing.T) {
 	for _, tc := range []struct{ name, in, want string }{
 		{"unknown kind", "apiVersion: v1\nkind: Service\nmetadata:\n  name: web\n",
-			"kruiserollouts: document 1: want a rollouts.kruise.io/v1beta1 Rollout or BatchRelease, an apps.kruise.io/v1alpha1 CloneSet, an apps/v1 Deployment or StatefulSet, an apps.kruise.io/v1beta1 StatefulSet or a v1 Pod (or a List of them), got v1 Service"},
+			"kruiserollouts: document 1: want a rollouts.kruise.io/v1beta1 or v1alpha1 Rollout or BatchRelease, an apps.kruise.io/v1alpha1 CloneSet, an apps/v1 Deployment or StatefulSet, an apps.kruise.io/v1beta1 StatefulSet or a v1 Pod (or a List of them), got v1 Service"},
 		{"no kind", "metadata:\n  name: web\n",
-			"kruiserollouts: document 1: want a rollouts.kruise.io/v1beta1 Rollout or BatchRelease, an apps.kruise.io/v1alpha1 CloneSet, an apps/v1 Deployment or StatefulSet, an apps.kruise.io/v1beta1 StatefulSet or a v1 Pod (or a List of them), got (none) (none)"},
+			"kruiserollouts: document 1: want a rollouts.kruise.io/v1beta1 or v1alpha1 Rollout or BatchRelease, an apps.kruise.io/v1alpha1 CloneSet, an apps/v1 Deployment or StatefulSet, an apps.kruise.io/v1beta1 StatefulSet or a v1 Pod (or a List of them), got (none) (none)"},
 		{"item of a list", "apiVersion: v1\nkind: List\nitems:\n- apiVersion: apps/v1\n  kind: Deployment\n  metadata:\n    name: a\n- apiVersion: v1\n  kind: ConfigMap\n",
-			"kruiserollouts: document 1: items[1]: want a rollouts.kruise.io/v1beta1 Rollout or BatchRelease, an apps.kruise.io/v1alpha1 CloneSet, an apps/v1 Deployment or StatefulSet, an apps.kruise.io/v1beta1 StatefulSet or a v1 Pod (or a List of them), got v1 ConfigMap"},
+			"kruiserollouts: document 1: items[1]: want a rollouts.kruise.io/v1beta1 or v1alpha1 Rollout or BatchRelease, an apps.kruise.io/v1alpha1 CloneSet, an apps/v1 Deployment or StatefulSet, an apps.kruise.io/v1beta1 StatefulSet or a v1 Pod (or a List of them), got v1 ConfigMap"},
 		{"wrong type", "apiVersion: rollouts.kruise.io/v1beta1\nkind: BatchRelease\nspec:\n  releasePlan:\n    batches: 3\n",
 			"kruiserollouts: document 1: rollouts.kruise.io/v1beta1 BatchRelease: json: cannot unmarshal number into Go struct field ReleasePlan.spec.releasePlan.batches of type []kruiserollouts.ReleaseBatch"},
 		{"second document", "apiVersion: apps/v1\nkind: Deployment\n---\n# a comment only\n---\napiVersion: apps/v1\nkind: Deployment\nspec:\n  replicas: ten\n",

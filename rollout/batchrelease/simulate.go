@@ -31,6 +31,41 @@ type Config struct {
 	MaxSyncs int `json:"maxSyncs,omitempty"`
 	// Options are the options of every batch release reconcile.
 	Options Options `json:"options"`
+	// Events are the user's changes, in any order, each applied just
+	// before its sync.
+	Events []Event `json:"events,omitempty"`
+}
+
+// Event is a change a user makes during a simulated release, applied
+// just before sync number Sync (from 1).
+type Event struct {
+	// Sync is the sync the change comes before.
+	Sync int `json:"sync"`
+	// Replicas, when set, scales the workload to that many replicas (an
+	// HPA or kubectl scale): the release redoes its current batch, and a
+	// Deployment's ReplicaSets are scaled in proportion.
+	Replicas *int32 `json:"replicas,omitempty"`
+}
+
+// eventsAt returns the descriptions of the events of sync k and the
+// replicas they set (the last one wins), -1 when none.
+func eventsAt(events []Event, k int) (replicas int32, ok bool) {
+	for _, e := range events {
+		if e.Sync == k && e.Replicas != nil {
+			replicas, ok = *e.Replicas, true
+		}
+	}
+	return replicas, ok
+}
+
+func checkEvents(events []Event) error {
+	for i, e := range events {
+		if e.Replicas != nil && *e.Replicas < 0 {
+			return &field.Error{Prefix: "batchrelease", Field: "config.events[" + strconv.Itoa(i) + "].replicas", Value: itoa(*e.Replicas),
+				Detail: "must not be negative", Err: field.ErrNegative}
+		}
+	}
+	return nil
 }
 
 // Outcome is how a simulation ended.
@@ -200,6 +235,9 @@ func Simulate[T any](release *Release, cs *cloneset.CloneSet[T], pods []cloneset
 	if cs == nil {
 		return tr, &field.Error{Prefix: "batchrelease", Field: "cloneSet", Detail: "must not be nil", Err: field.ErrRequired}
 	}
+	if err := checkEvents(cfg.Events); err != nil {
+		return tr, err
+	}
 	rel := *release
 	rel.Batches = slices.Clone(release.Batches)
 	if rel.BatchPartition == nil {
@@ -232,6 +270,10 @@ func Simulate[T any](release *Release, cs *cloneset.CloneSet[T], pods []cloneset
 		tr.Syncs = k
 		now := cfg.Start.Add(time.Duration(k) * cfg.Interval)
 		s.observe(now)
+		if n, ok := eventsAt(cfg.Events, k); ok {
+			s.cs.Replicas = n
+			s.cs.Generation++
+		}
 		side.advance(&rel, now)
 		w := s.workload(&rel)
 		sync, err := planner.Plan(&rel, &w, now)

@@ -35,6 +35,9 @@ func SimulateDeployment(release *Release, d *AdvancedDeployment, rss []ReplicaSe
 	if err := checkAdvanced(d, rss); err != nil {
 		return tr, err
 	}
+	if err := checkEvents(cfg.Events); err != nil {
+		return tr, err
+	}
 	rel := *release
 	rel.Batches = slices.Clone(release.Batches)
 	if rel.BatchPartition == nil {
@@ -66,6 +69,12 @@ func SimulateDeployment(release *Release, d *AdvancedDeployment, rss []ReplicaSe
 		tr.Syncs = k
 		now := cfg.Start.Add(time.Duration(k) * cfg.Interval)
 		s.observe(now)
+		if n, ok := eventsAt(cfg.Events, k); ok {
+			s.d.Replicas = n
+			if s.handedBack {
+				s.d.Strategy.Partition = intorpercent.FromInt(n)
+			}
+		}
 		side.advance(&rel, now)
 		w := s.workload(&rel)
 		sync, err := planner.Plan(&rel, &w, now)

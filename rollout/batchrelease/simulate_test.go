@@ -154,3 +154,45 @@ func testRollbackInBatches(t *testing.T, rolloutID string) {
 	}
 	checkBatchesReached(t, tr, []int32{6, 8, 10})
 }
+
+// TestSimulateScalingDuringARelease scales the workload from 10 to 20
+// while batch 1 (50%) is under way: the release redoes the batch against
+// 20 replicas (10 updated), on a CloneSet and on a Deployment, whose
+// advanced controller first spreads the new replicas in proportion.
+func TestSimulateScalingDuringARelease(t *testing.T) {
+	twenty := int32(20)
+	events := []Event{{Sync: 14, Replicas: &twenty}}
+	cs, pods, revs := demoCloneSet(t, 10)
+	rel := releaseOf("20%", "50%", "100%")
+	tr, err := Simulate(rel, cs, pods, revs, Config{Start: simStart, ReadyDelay: 10 * time.Second, Events: events})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr.Outcome != OutcomeComplete {
+		t.Fatalf("CloneSet: %v\n%s", tr.Outcome, tr.String())
+	}
+	checkBatchesReached(t, tr, []int32{2, 10, 20})
+
+	d := &AdvancedDeployment{Name: "web", Replicas: 10, NewReplicaSet: "web-v2",
+		Strategy: DeploymentStrategy{RollingUpdate: &RollingUpdate{MaxSurge: isp("25%"), MaxUnavailable: isp("25%")}}}
+	ten := int32(10)
+	rss := []ReplicaSet{{Name: "web-v1", Revision: "1", Replicas: 10, StatusReplicas: 10, ReadyReplicas: 10, AvailableReplicas: 10, DesiredReplicas: &ten}}
+	tr, err = SimulateDeployment(rel, d, rss, Config{Start: simStart, ReadyDelay: 10 * time.Second, Events: events})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr.Outcome != OutcomeComplete {
+		t.Fatalf("Deployment: %v\n%s", tr.Outcome, tr.String())
+	}
+	t.Log("\n" + tr.String())
+	proportional := false
+	for _, s := range tr.Steps {
+		for _, w := range s.WorkloadWrites {
+			proportional = proportional || strings.Contains(w, "ScaleProportionally")
+		}
+	}
+	if !proportional {
+		t.Errorf("the Deployment was not scaled in proportion")
+	}
+	checkBatchesReached(t, tr, []int32{2, 10, 20})
+}
