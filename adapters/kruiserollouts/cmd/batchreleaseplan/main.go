@@ -11,7 +11,7 @@
 //	go run ./cmd/batchreleaseplan -f release.yaml -o json --now 2026-11-26T10:00:00Z
 //
 // Manifests are YAML or JSON (kruiserollouts.Read): rollouts.kruise.io
-// v1beta1 Rollouts and BatchReleases, apps.kruise.io CloneSets and
+// v1beta1 (or v1alpha1) Rollouts and BatchReleases, apps.kruise.io CloneSets and
 // Advanced StatefulSets, apps/v1 Deployments and StatefulSets, v1 Pods,
 // one per document or in a List. At most one Rollout and one
 // BatchRelease; the workload is the one their workloadRef names. Without

@@ -30,6 +30,7 @@ func TestRunGolden(t *testing.T) {
 		{name: "Rollout without its BatchRelease, pods listed", args: []string{"-f", "testdata/rollout-new.yaml"}, golden: "rollout-new.golden"},
 		{name: "Deployment through the advanced controller", args: []string{"-f", "testdata/deployment-release.yaml", "-ready-delay", "20s"}, golden: "deployment-release.golden"},
 		{name: "StatefulSet: one reconcile at --now", args: []string{"-f", "testdata/statefulset.yaml", "-once", "--now", "2026-11-26T12:00:00+01:00"}, golden: "statefulset-once.golden"},
+		{name: "a v1alpha1 Rollout", args: []string{"-f", "testdata/v1alpha1-rollout.yaml"}, golden: "v1alpha1-rollout.golden"},
 		{name: "whole release, json", args: []string{"-f", "testdata/rollout-new.yaml", "-o", "json"}, golden: "rollout-new.json.golden"},
 	}
 	for _, tt := range tests {
@@ -140,7 +141,7 @@ func TestRunRejectsInput(t *testing.T) {
 		{"malformed", []string{"-f", "testdata/malformed.yaml"}, 1,
 			"batchreleaseplan: testdata/malformed.yaml: kruiserollouts: document 1: yaml: line 3: did not find expected ',' or ']'"},
 		{"unknown kind", []string{"-f", "testdata/service.yaml"}, 1,
-			"batchreleaseplan: testdata/service.yaml: kruiserollouts: document 1: want a rollouts.kruise.io/v1beta1 Rollout or BatchRelease, an apps.kruise.io/v1alpha1 CloneSet, an apps/v1 Deployment or StatefulSet, an apps.kruise.io/v1beta1 StatefulSet or a v1 Pod (or a List of them), got v1 Service"},
+			"batchreleaseplan: testdata/service.yaml: kruiserollouts: document 1: want a rollouts.kruise.io/v1beta1 or v1alpha1 Rollout or BatchRelease, an apps.kruise.io/v1alpha1 CloneSet, an apps/v1 Deployment or StatefulSet, an apps.kruise.io/v1beta1 StatefulSet or a v1 Pod (or a List of them), got v1 Service"},
 		{"no release", []string{"-f", "testdata/only-cloneset.yaml"}, 1,
 			"batchreleaseplan: no Rollout or BatchRelease in the manifests: give kubectl get rollout,batchrelease,<workload> -o yaml"},
 		{"two Rollouts", []string{"-f", "testdata/two-rollouts.yaml"}, 1, "batchreleaseplan: 2 Rollouts in the manifests: give one (kubectl get rollout NAME)"},

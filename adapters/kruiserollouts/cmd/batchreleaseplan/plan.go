@@ -25,9 +25,14 @@ func heading(in *input) []string {
 	if rel.BatchPartition != nil {
 		bp = fmt.Sprint(*rel.BatchPartition)
 	}
-	style := rel.RollingStyle
-	if style == 0 {
-		style = batchrelease.Partition
+	style := rel.RollingStyle.String()
+	switch {
+	case rel.RollingStyle == 0:
+		style = batchrelease.Partition.String()
+	case rel.RollingStyle == batchrelease.Canary && w.Kind != batchrelease.Deployment:
+		// The executor releases only a Deployment through a canary
+		// Deployment.
+		style = "Canary (released as Partition: not a Deployment)"
 	}
 	var what string
 	switch {
@@ -38,7 +43,7 @@ func heading(in *input) []string {
 	default:
 		what = "BatchRelease " + rel.Name
 	}
-	lines := []string{fmt.Sprintf("%s: %s %s, %d replicas, batches %s, batch partition %s, style %v",
+	lines := []string{fmt.Sprintf("%s: %s %s, %d replicas, batches %s, batch partition %s, style %s",
 		what, w.Kind, w.Name, w.Replicas, strings.Join(batches, " -> "), bp, style)}
 	lines = append(lines, "now "+in.now.Format(time.RFC3339)+" ("+in.nowFrom+"): the objects as the manifests show them")
 	st := &rel.Status
