@@ -216,16 +216,16 @@ func run(args []string, stdout, stderr io.Writer) int {
 // batchrelease.Step encodes them, the outcome and the number of syncs.
 func writeJSON(w io.Writer, cfg *config, runs []*result) error {
 	type jsonRun struct {
-		Workload   string                    `json:"workload"`
-		Heading    []string                  `json:"heading"`
-		Batches    []brtable.Row             `json:"batches"`
-		Steps      []batchrelease.Step       `json:"steps,omitempty"`
-		ReplicaSet map[string]string         `json:"replicaSets,omitempty"`
-		Outcome    batchrelease.Outcome      `json:"outcome,omitempty"`
-		Syncs      int                       `json:"syncs,omitempty"`
-		Release    *batchrelease.Release     `json:"release,omitempty"`
-		Workload_  *batchrelease.Workload    `json:"finalWorkload,omitempty"`
-		Threshold  *intorpercent.IntOrString `json:"failureThreshold,omitempty"`
+		Workload      string                    `json:"workload"`
+		Heading       []string                  `json:"heading"`
+		Batches       []brtable.Row             `json:"batches"`
+		Steps         []batchrelease.Step       `json:"steps,omitempty"`
+		ReplicaSet    map[string]string         `json:"replicaSets,omitempty"`
+		Outcome       batchrelease.Outcome      `json:"outcome,omitempty"`
+		Syncs         int                       `json:"syncs,omitempty"`
+		Release       *batchrelease.Release     `json:"release,omitempty"`
+		FinalWorkload *batchrelease.Workload    `json:"finalWorkload,omitempty"`
+		Threshold     *intorpercent.IntOrString `json:"failureThreshold,omitempty"`
 	}
 	out := struct {
 		Start time.Time `json:"start"`
@@ -235,7 +235,7 @@ func writeJSON(w io.Writer, cfg *config, runs []*result) error {
 		jr := jsonRun{Workload: r.kind.String(), Heading: heading(cfg, r), Batches: r.rows, Threshold: cfg.failureThreshold}
 		if r.trace != nil {
 			jr.Steps, jr.Outcome, jr.Syncs = r.trace.Steps, r.trace.Outcome, r.trace.Syncs
-			jr.Release, jr.Workload_ = &r.trace.Release, &r.trace.Workload
+			jr.Release, jr.FinalWorkload = &r.trace.Release, &r.trace.Workload
 		}
 		if r.kind == batchrelease.Deployment {
 			jr.ReplicaSet = map[string]string{"old": r.oldRS, "new": r.newRS}
