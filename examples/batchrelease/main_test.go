@@ -301,3 +301,27 @@ func TestJSONDecodes(t *testing.T) {
 		}
 	}
 }
+
+// TestReadmeExcerpt checks that the output README.md shows in its
+// kruise-rollout section is what `-workload deployment` prints from its
+// batch table on, line for line, so that the excerpt cannot drift.
+func TestReadmeExcerpt(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(b), "\n## kruise-rollout batch release\n")
+	if !ok {
+		t.Fatal("README.md has no kruise-rollout batch release section")
+	}
+	_, block, ok := strings.Cut(section, "\n```\nBATCH ")
+	if !ok {
+		t.Fatal("the section has no output block starting with the batch table")
+	}
+	block, _, _ = strings.Cut("BATCH "+block, "```\n")
+	_, stdout, _ := runArgs(t, "-workload", "deployment")
+	i := strings.Index(stdout, "BATCH ")
+	if i < 0 || !strings.HasPrefix(stdout[i:], block) {
+		t.Errorf("README.md's excerpt is not what -workload deployment prints from its batch table on:\n%s", block)
+	}
+}
