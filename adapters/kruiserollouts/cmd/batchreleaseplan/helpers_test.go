@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/rolloutmath/rolloutmath/adapters/kruiserollouts"
@@ -22,4 +23,26 @@ func loadFile(t *testing.T, cfg *config, name string) *input {
 		t.Fatal(err)
 	}
 	return in
+}
+
+// TestReadmeExcerpt checks that the -once run the module's README.md
+// shows prints what the command prints (its golden file).
+func TestReadmeExcerpt(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const cmd = "$ go run ./cmd/batchreleaseplan -f cmd/batchreleaseplan/testdata/cloneset-release.yaml -once\n"
+	_, block, ok := strings.Cut(string(b), cmd)
+	if !ok {
+		t.Fatalf("README.md does not show %q", cmd)
+	}
+	block, _, _ = strings.Cut(block, "```\n")
+	want, err := readTestdata("cloneset-once.golden")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if block != string(want) {
+		t.Errorf("README.md shows\n%s\nthe command prints\n%s", block, want)
+	}
 }
