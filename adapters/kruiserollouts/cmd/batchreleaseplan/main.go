@@ -77,8 +77,9 @@ A Rollout's steps are checked first, as its webhook checks them.
 
 Time: "now" is when the objects are as the manifests show them; -once
 plans the reconcile at now, and the whole release runs sync k at k *
--interval after now. Now is --now, or else the latest
-timestamp in the manifests (` + "%s" + `;
+-interval after now. Now is --now, or else the latest timestamp in
+the manifests (any of these fields:
+  ` + "%s" + `;
 never metadata.deletionTimestamp), or else 2026-01-01T12:00:00Z. The
 output's second line prints it and says which.
 
@@ -88,8 +89,8 @@ status.updatedReplicas pods at the update revision (updatedReadyReplicas
 of them ready) and the rest of status.replicas at the stable revision
 (ready up to status.readyReplicas), updated in ReCreate fashion whatever
 updateStrategy.type says (the stable template is not in the manifests);
-the revision of the template is kruise's hash of it as the manifest
-holds it. A Deployment has two ReplicaSets, <name>-<stable-revision
+the update revision keeps the name status.updateRevision gives it (else
+kruise's hash of the template as the manifest holds it). A Deployment has two ReplicaSets, <name>-<stable-revision
 label> with the pods not updated and <name>-<pod-template-hash of the
 Rollout's status, or the BatchRelease's updateRevision> with
 status.updatedReplicas pods (ready as the extra-status annotation
@@ -115,7 +116,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.BoolVar(&cfg.options.FailureThresholdFallback, "failure-threshold-fallback", false, "an unset failureThreshold falls back to the workload's maxUnavailable, as the API comment promises (batchrelease.Options; v0.6.3 tolerates no unready pod)")
 	fs.BoolVar(&cfg.options.CompareDeploymentPartitionsOnReplicas, "compare-partitions-on-replicas", false, "a Deployment's partitions are compared on its replicas, so that mixed count and percent steps do not stall (batchrelease.Options)")
 	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "Usage: batchreleaseplan -f FILE [flags]\n\n"+usageText+"\n\nFlags:\n", strings.Join(manifesttime.Fields, ", "))
+		fmt.Fprintf(fs.Output(), "Usage: batchreleaseplan -f FILE [flags]\n\n"+usageText+"\n\nFlags:\n", strings.Join(manifesttime.Fields, ",\n  "))
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {

@@ -197,7 +197,7 @@ func TestRunRejectsInput(t *testing.T) {
 
 func TestHelp(t *testing.T) {
 	code, stdout, stderr := runArgs(t, "", "-h")
-	for _, want := range []string{"Existing pods (the whole release only)", "status.updatedReplicas pods at the update revision", "metadata.creationTimestamp, metadata.managedFields[].time", "-once"} {
+	for _, want := range []string{"Existing pods (the whole release only)", "status.updatedReplicas pods at the update revision", "metadata.creationTimestamp,\n  metadata.managedFields[].time", "-once"} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("-h does not say %q:\n%s", want, stderr)
 		}
