@@ -326,3 +326,36 @@ spec:
 	// Output:
 	// rollouts.kruise.io/v1beta1 CloneSet Partition 2
 }
+
+// The BlueGreen style reads a Deployment's updated ready pods from its
+// new ReplicaSet (the one at the Deployment's template).
+func ExampleNewReplicaSetReady() {
+	replicas := int32(4)
+	tpl := corev1.PodTemplateSpec{
+		ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{"app": "web"}},
+		Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "web", Image: "web:2"}}},
+	}
+	d := &appsv1.Deployment{
+		ObjectMeta: metav1.ObjectMeta{Name: "web", UID: "d-uid"},
+		Spec:       appsv1.DeploymentSpec{Replicas: &replicas, Template: tpl},
+	}
+	owner := *metav1.NewControllerRef(d, appsv1.SchemeGroupVersion.WithKind("Deployment"))
+	rs := func(name, image string, ready int32) *appsv1.ReplicaSet {
+		t := *tpl.DeepCopy()
+		t.Spec.Containers[0].Image = image
+		t.Labels[appsv1.DefaultDeploymentUniqueLabelKey] = name
+		return &appsv1.ReplicaSet{
+			ObjectMeta: metav1.ObjectMeta{Name: name, OwnerReferences: []metav1.OwnerReference{owner}},
+			Spec:       appsv1.ReplicaSetSpec{Template: t},
+			Status:     appsv1.ReplicaSetStatus{ReadyReplicas: ready},
+		}
+	}
+	w, err := kruiserollouts.Deployment(d)
+	if err != nil {
+		panic(err)
+	}
+	err = kruiserollouts.NewReplicaSetReady(&w, d, []*appsv1.ReplicaSet{rs("web-old", "web:1", 4), rs("web-new", "web:2", 2)})
+	fmt.Println(w.Status.UpdatedReadyReplicas, err)
+	// Output:
+	// 2 <nil>
+}

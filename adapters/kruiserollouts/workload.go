@@ -11,6 +11,7 @@ import (
 	kruisebeta "github.com/openkruise/kruise-api/apps/v1beta1"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/equality"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/rolloutmath/rolloutmath/field"
@@ -369,4 +370,56 @@ func intPtr(p *int32) *intorpercent.IntOrString {
 	}
 	v := intorpercent.FromInt(*p)
 	return &v
+}
+
+// NewReplicaSetReady sets, on w (a Deployment read by Deployment), the
+// updated ready pods as the BlueGreen style reads them: status.readyReplicas
+// of the Deployment's new ReplicaSet, the oldest (by creation, then name)
+// of the ReplicaSets d controls, not being deleted, whose pod template is
+// d's but for the pod-template-hash label; 0 when there is none. (The
+// Partition style reads the extra-status annotation instead, which
+// Deployment does.) The caller lists the ReplicaSets (those matching d's
+// selector). Upstream: getUpdatedReadyReplicas,
+// control/bluegreenstyle/deployment/control.go, and FindNewReplicaSet,
+// pkg/controller/deployment/util/deployment_util.go.
+// The error reports a nil d or a nil ReplicaSet.
+func NewReplicaSetReady(w *batchrelease.Workload, d *appsv1.Deployment, rss []*appsv1.ReplicaSet) error {
+	if d == nil {
+		return &field.Error{Prefix: "kruiserollouts", Field: "deployment", Detail: "must not be nil", Err: field.ErrRequired}
+	}
+	var newest *appsv1.ReplicaSet
+	for i, rs := range rss {
+		if rs == nil {
+			return &field.Error{Prefix: "kruiserollouts", Field: fmt.Sprintf("replicaSets[%d]", i), Detail: "must not be nil", Err: field.ErrRequired}
+		}
+		if rs.DeletionTimestamp != nil || !metav1.IsControlledBy(rs, d) || !equalIgnoreHash(&rs.Spec.Template, &d.Spec.Template) {
+			continue
+		}
+		if newest == nil || olderReplicaSet(rs, newest) {
+			newest = rs
+		}
+	}
+	w.Status.UpdatedReadyReplicas = 0
+	if newest != nil {
+		w.Status.UpdatedReadyReplicas = newest.Status.ReadyReplicas
+	}
+	return nil
+}
+
+// olderReplicaSet orders as ReplicaSetsByCreationTimestamp: older first,
+// then by name.
+func olderReplicaSet(a, b *appsv1.ReplicaSet) bool {
+	if a.CreationTimestamp.Equal(&b.CreationTimestamp) {
+		return a.Name < b.Name
+	}
+	return a.CreationTimestamp.Before(&b.CreationTimestamp)
+}
+
+// equalIgnoreHash reports whether two pod templates are equal but for
+// the pod-template-hash label, as EqualIgnoreHash does.
+func equalIgnoreHash(a, b *corev1.PodTemplateSpec) bool {
+	ac, bc := a.DeepCopy(), b.DeepCopy()
+	delete(ac.Labels, appsv1.DefaultDeploymentUniqueLabelKey)
+	delete(bc.Labels, appsv1.DefaultDeploymentUniqueLabelKey)
+	return equality.Semantic.DeepEqual(ac, bc)
 }

@@ -4,11 +4,15 @@ import (
 	"encoding/json"
 	"fmt"
 	"testing"
+	"time"
 
 	kruiseappsv1alpha1 "github.com/openkruise/kruise-api/apps/v1alpha1"
 	kruiseappsv1beta1 "github.com/openkruise/kruise-api/apps/v1beta1"
 	"github.com/openkruise/rollouts/api/v1beta1"
 	batchcontext "github.com/openkruise/rollouts/pkg/controller/batchrelease/context"
+	bgcloneset "github.com/openkruise/rollouts/pkg/controller/batchrelease/control/bluegreenstyle/cloneset"
+	bgdeployment "github.com/openkruise/rollouts/pkg/controller/batchrelease/control/bluegreenstyle/deployment"
+	canarydeployment "github.com/openkruise/rollouts/pkg/controller/batchrelease/control/canarystyle/deployment"
 	"github.com/openkruise/rollouts/pkg/controller/batchrelease/control/partitionstyle"
 	"github.com/openkruise/rollouts/pkg/controller/batchrelease/control/partitionstyle/cloneset"
 	"github.com/openkruise/rollouts/pkg/controller/batchrelease/control/partitionstyle/deployment"
@@ -19,6 +23,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/intstr"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"pgregory.net/rapid"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -178,6 +183,8 @@ func sameContext(t *rapid.T, up *batchcontext.BatchContext, c *batchrelease.Batc
 	same(t, "CurrentPartition", c.CurrentPartition, lib(up.CurrentPartition))
 	same(t, "DesiredPartition", c.DesiredPartition, lib(up.DesiredPartition))
 	same(t, "FailureThreshold", c.FailureThreshold, convertIntOrString(up.FailureThreshold))
+	same(t, "CurrentSurge", c.CurrentSurge, lib(up.CurrentSurge))
+	same(t, "DesiredSurge", c.DesiredSurge, lib(up.DesiredSurge))
 	var listed, labelled int32
 	if c.Pods != nil {
 		listed, labelled = c.Pods.Listed, c.Pods.RolloutIDLabeled
@@ -365,5 +372,229 @@ func TestDeploymentCalculateBatchContextMatchesUpstream(t *testing.T) {
 		}
 		sameContext(t, up, &c)
 		count("Deployment partition style CalculateBatchContext (fake client)", "agree")
+	})
+}
+
+// TestCloneSetBlueGreenCalculateBatchContextMatchesUpstream drives the
+// blue-green controller for CloneSets the same way: its batch is a surge
+// (maxSurge, where an int 1 is the marker Initialize writes and counts
+// as 0), it carries no failure threshold and no pods.
+func TestCloneSetBlueGreenCalculateBatchContextMatchesUpstream(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		r := rapid.Int32Range(0, 200).Draw(t, "replicas")
+		cs := &kruiseappsv1alpha1.CloneSet{
+			TypeMeta:   metav1.TypeMeta{APIVersion: "apps.kruise.io/v1alpha1", Kind: "CloneSet"},
+			ObjectMeta: metav1.ObjectMeta{Name: "demo", Namespace: "default", UID: workloadUID, Generation: 2},
+			Spec: kruiseappsv1alpha1.CloneSetSpec{
+				Replicas: &r,
+				Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": "demo"}},
+			},
+			Status: kruiseappsv1alpha1.CloneSetStatus{
+				ObservedGeneration: 2, Replicas: r, UpdateRevision: updateRev, CurrentRevision: stableRev,
+				UpdatedReplicas: rapid.Int32Range(0, r+5).Draw(t, "updated"),
+			},
+		}
+		cs.Status.UpdatedReadyReplicas = rapid.Int32Range(0, cs.Status.UpdatedReplicas).Draw(t, "updatedReady")
+		switch rapid.IntRange(0, 3).Draw(t, "maxSurge") {
+		case 1:
+			one := intstr.FromInt(1)
+			cs.Spec.UpdateStrategy.MaxSurge = &one
+		case 2, 3:
+			v := genValue(t, "currentSurge")
+			cs.Spec.UpdateStrategy.MaxSurge = &v
+		}
+		owner := *metav1.NewControllerRef(cs, kruiseappsv1alpha1.SchemeGroupVersion.WithKind("CloneSet"))
+		pods := genOwnedPods(t, owner, r)
+		br := genRelease(t, v1beta1.ObjectRef{APIVersion: "apps.kruise.io/v1alpha1", Kind: "CloneSet", Name: "demo"}, r)
+		br.Spec.ReleasePlan.RollingStyle = v1beta1.BlueGreenRollingStyle
+
+		objs := []client.Object{cs.DeepCopy()}
+		for _, p := range pods {
+			objs = append(objs, p.DeepCopy())
+		}
+		cli := fake.NewClientBuilder().WithScheme(scheme).WithObjects(objs...).Build()
+		ctrl, err := bgcloneset.NewController(cli, types.NamespacedName{Namespace: "default", Name: "demo"}, kruiseappsv1alpha1.SchemeGroupVersion.WithKind("CloneSet")).BuildController()
+		if err != nil {
+			t.Fatalf("BuildController: %v", err)
+		}
+		up, err := ctrl.CalculateBatchContext(br)
+		if err != nil {
+			t.Fatalf("CalculateBatchContext: %v", err)
+		}
+
+		rel := libRelease(t, br)
+		w, err := kruiserollouts.CloneSet(cs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := kruiserollouts.Pods(&w, owned(pods), rel.RolloutID); err != nil {
+			t.Fatal(err)
+		}
+		c, err := batchrelease.BlueGreenBatchContext(&rel, &w)
+		if err != nil {
+			t.Fatalf("BlueGreenBatchContext: %v", err)
+		}
+		sameContext(t, up, &c)
+		count("CloneSet blue-green style CalculateBatchContext (fake client)", "agree")
+	})
+}
+
+// TestDeploymentBlueGreenCalculateBatchContextMatchesUpstream drives the
+// blue-green controller for Deployments: the surge from
+// spec.strategy.rollingUpdate.maxSurge, the planned pods
+// NewRSReplicasLimit of the batch, and the updated ready pods from the
+// new ReplicaSet (kruiserollouts.NewReplicaSetReady on the library side),
+// among ReplicaSets drawn owned or not, being deleted or not, at the
+// Deployment's template or another, two of them possibly new.
+func TestDeploymentBlueGreenCalculateBatchContextMatchesUpstream(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		r := rapid.Int32Range(0, 200).Draw(t, "replicas")
+		d := &appsv1.Deployment{
+			TypeMeta:   metav1.TypeMeta{APIVersion: "apps/v1", Kind: "Deployment"},
+			ObjectMeta: metav1.ObjectMeta{Name: "demo", Namespace: "default", UID: workloadUID},
+			Spec: appsv1.DeploymentSpec{Replicas: &r, Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": "demo"}},
+				Template: advancedTemplate},
+			Status: appsv1.DeploymentStatus{Replicas: r, UpdatedReplicas: rapid.Int32Range(0, r+5).Draw(t, "updated")},
+		}
+		switch rapid.IntRange(0, 4).Draw(t, "rollingUpdate") {
+		case 0:
+		case 1:
+			one := intstr.FromInt(1)
+			d.Spec.Strategy.RollingUpdate = &appsv1.RollingUpdateDeployment{MaxSurge: &one}
+		case 2:
+			d.Spec.Strategy.RollingUpdate = &appsv1.RollingUpdateDeployment{}
+		default:
+			v := genValue(t, "currentSurge")
+			d.Spec.Strategy.RollingUpdate = &appsv1.RollingUpdateDeployment{MaxSurge: &v}
+		}
+		owner := *metav1.NewControllerRef(d, appsv1.SchemeGroupVersion.WithKind("Deployment"))
+		base := time.Date(2026, 11, 20, 8, 0, 0, 0, time.UTC)
+		var rss []*appsv1.ReplicaSet
+		for i := rapid.IntRange(0, 4).Draw(t, "replicaSets"); i > 0; i-- {
+			tpl := *advancedTemplate.DeepCopy()
+			tpl.Labels = map[string]string{"app": "demo", appsv1.DefaultDeploymentUniqueLabelKey: fmt.Sprintf("h%d", i)}
+			if rapid.Bool().Draw(t, "old") {
+				tpl.Spec.Containers[0].Image = "demo:v1"
+			}
+			ready := rapid.Int32Range(0, 50).Draw(t, "ready")
+			rs := &appsv1.ReplicaSet{
+				TypeMeta: metav1.TypeMeta{APIVersion: "apps/v1", Kind: "ReplicaSet"},
+				ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("demo-%d", i), Namespace: "default", Labels: tpl.Labels,
+					CreationTimestamp: metav1.NewTime(base.Add(time.Duration(rapid.IntRange(0, 2).Draw(t, "created")) * time.Hour))},
+				Spec:   appsv1.ReplicaSetSpec{Replicas: &ready, Template: tpl},
+				Status: appsv1.ReplicaSetStatus{Replicas: ready, ReadyReplicas: ready},
+			}
+			if rapid.IntRange(0, 5).Draw(t, "orphan") > 0 {
+				rs.OwnerReferences = []metav1.OwnerReference{owner}
+			}
+			if rapid.IntRange(0, 7).Draw(t, "deleting") == 0 {
+				now := metav1.Now()
+				rs.DeletionTimestamp = &now
+				rs.Finalizers = []string{"example.com/hold"}
+			}
+			rss = append(rss, rs)
+		}
+		pods := genOwnedPods(t, owner, r)
+		br := genRelease(t, v1beta1.ObjectRef{APIVersion: "apps/v1", Kind: "Deployment", Name: "demo"}, r)
+		br.Spec.ReleasePlan.RollingStyle = v1beta1.BlueGreenRollingStyle
+		objs := []client.Object{d.DeepCopy()}
+		for _, x := range rss {
+			objs = append(objs, x.DeepCopy())
+		}
+		for _, p := range pods {
+			objs = append(objs, p.DeepCopy())
+		}
+		cli := fake.NewClientBuilder().WithScheme(scheme).WithObjects(objs...).Build()
+		ctrl, err := bgdeployment.NewController(cli, types.NamespacedName{Namespace: "default", Name: "demo"}, appsv1.SchemeGroupVersion.WithKind("Deployment")).BuildController()
+		if err != nil {
+			t.Fatalf("BuildController: %v", err)
+		}
+		up, err := ctrl.CalculateBatchContext(br)
+		if err != nil {
+			t.Fatalf("CalculateBatchContext: %v", err)
+		}
+
+		rel := libRelease(t, br)
+		w, err := kruiserollouts.Deployment(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := kruiserollouts.NewReplicaSetReady(&w, d, rss); err != nil {
+			t.Fatal(err)
+		}
+		if err := kruiserollouts.Pods(&w, owned(pods), rel.RolloutID); err != nil {
+			t.Fatal(err)
+		}
+		c, err := batchrelease.BlueGreenBatchContext(&rel, &w)
+		if err != nil {
+			t.Fatalf("BlueGreenBatchContext: %v", err)
+		}
+		sameContext(t, up, &c)
+		count("Deployment blue-green style CalculateBatchContext (fake client)", "agree")
+	})
+}
+
+// TestDeploymentCanaryCalculateBatchContextMatchesUpstream drives the
+// Canary style's controller: the stable Deployment and the canary
+// Deployment it created (owned by the BatchRelease, labelled with the
+// stable's name, at the stable's template) on the fake client,
+// BuildStableController, BuildCanaryController, CalculateBatchContext;
+// the library reads the stable with Deployment and the canary with
+// CanaryDeployment (with the canary's pods) and calls CanaryBatchContext.
+func TestDeploymentCanaryCalculateBatchContextMatchesUpstream(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		r := rapid.Int32Range(0, 200).Draw(t, "replicas")
+		stable := &appsv1.Deployment{
+			TypeMeta:   metav1.TypeMeta{APIVersion: "apps/v1", Kind: "Deployment"},
+			ObjectMeta: metav1.ObjectMeta{Name: "demo", Namespace: "default", UID: "stable-uid"},
+			Spec: appsv1.DeploymentSpec{Replicas: &r, Paused: true, Template: advancedTemplate,
+				Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": "demo"}}},
+			Status: appsv1.DeploymentStatus{Replicas: r, UpdatedReplicas: r},
+		}
+		br := genRelease(t, v1beta1.ObjectRef{APIVersion: "apps/v1", Kind: "Deployment", Name: "demo"}, r)
+		br.Spec.ReleasePlan.RollingStyle = v1beta1.CanaryRollingStyle
+		cr := rapid.Int32Range(0, r+2).Draw(t, "canaryReplicas")
+		canary := &appsv1.Deployment{
+			TypeMeta: metav1.TypeMeta{APIVersion: "apps/v1", Kind: "Deployment"},
+			ObjectMeta: metav1.ObjectMeta{Name: "demo-7d9c4", Namespace: "default", UID: workloadUID,
+				Labels:          map[string]string{kruiserollouts.CanaryDeploymentLabel: "demo"},
+				OwnerReferences: []metav1.OwnerReference{*metav1.NewControllerRef(br, v1beta1.SchemeGroupVersion.WithKind("BatchRelease"))}},
+			Spec: appsv1.DeploymentSpec{Replicas: &cr, Template: advancedTemplate,
+				Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": "demo"}}},
+			Status: appsv1.DeploymentStatus{Replicas: rapid.Int32Range(0, cr+1).Draw(t, "canaryStatusReplicas")},
+		}
+		canary.Status.AvailableReplicas = rapid.Int32Range(0, canary.Status.Replicas).Draw(t, "canaryAvailable")
+		pods := genOwnedPods(t, *metav1.NewControllerRef(canary, appsv1.SchemeGroupVersion.WithKind("Deployment")), cr)
+		objs := []client.Object{stable.DeepCopy(), canary.DeepCopy()}
+		for _, p := range pods {
+			objs = append(objs, p.DeepCopy())
+		}
+		cli := fake.NewClientBuilder().WithScheme(scheme).WithObjects(objs...).Build()
+		ctrl := canarydeployment.NewController(cli, types.NamespacedName{Namespace: "default", Name: "demo"})
+		if _, err := ctrl.BuildStableController(); err != nil {
+			t.Fatalf("BuildStableController: %v", err)
+		}
+		if _, err := ctrl.BuildCanaryController(br); err != nil {
+			t.Fatalf("BuildCanaryController: %v", err)
+		}
+		up, err := ctrl.CalculateBatchContext(br)
+		if err != nil {
+			t.Fatalf("CalculateBatchContext: %v", err)
+		}
+
+		rel := libRelease(t, br)
+		w, err := kruiserollouts.Deployment(stable)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if w.Canary, err = kruiserollouts.CanaryDeployment(canary, owned(pods), rel.RolloutID); err != nil {
+			t.Fatal(err)
+		}
+		c, err := batchrelease.CanaryBatchContext(&rel, &w)
+		if err != nil {
+			t.Fatalf("CanaryBatchContext: %v", err)
+		}
+		sameContext(t, up, &c)
+		count("Deployment canary style CalculateBatchContext (fake client)", "agree")
 	})
 }
