@@ -47,7 +47,7 @@ type adapter struct {
 var adapters = []adapter{
 	{dir: "adapters/kubeapps", commands: []string{"cmd/rolloutplan", "cmd/statefulsetplan", "cmd/daemonsetplan"}, banned: []string{"k8s.io/kubernetes"}},
 	{dir: "adapters/kruiseapps", commands: []string{"cmd/clonesetplan"}, banned: []string{"k8s.io/kubernetes", "github.com/openkruise/kruise"}},
-	{dir: "adapters/kruiserollouts", banned: []string{"k8s.io/kubernetes", "github.com/openkruise/kruise", "github.com/openkruise/rollouts"}},
+	{dir: "adapters/kruiserollouts", commands: []string{"cmd/batchreleaseplan"}, banned: []string{"k8s.io/kubernetes", "github.com/openkruise/kruise", "github.com/openkruise/rollouts"}},
 	{dir: "adapters/argorollouts", commands: []string{"cmd/argoplan"}, banned: []string{"k8s.io/kubernetes", "github.com/argoproj/argo-rollouts"}},
 }
 
