@@ -1,11 +1,6 @@
 package argo
 
-import (
-	"strconv"
-	"strings"
-
-	"github.com/rolloutmath/rolloutmath/field"
-)
+import "github.com/rolloutmath/rolloutmath/internal/enumtext"
 
 // The package's enums read and write their names (String's text), so
 // that they read well in JSON and in flags. An enum whose zero value has
@@ -14,47 +9,14 @@ import (
 // naming the type and the text (a *field.Error wrapping
 // field.ErrUnsupported).
 
-// enum is what the text helpers need of an enum.
-type enum interface {
-	~uint8
-	String() string
+// marshalEnum is MarshalText for an enum named typ (package enumtext).
+func marshalEnum[E enumtext.Enum](v E, typ string) ([]byte, error) {
+	return enumtext.Marshal(v, "argo", typ)
 }
 
-// unnamed reports whether s is String's text for a value without a name.
-func unnamed(s, typ string) bool {
-	return strings.HasPrefix(s, typ+"(") && strings.HasSuffix(s, ")")
-}
-
-// marshalEnum is MarshalText for an enum named typ.
-func marshalEnum[E enum](v E, typ string) ([]byte, error) {
-	s := v.String()
-	if !unnamed(s, typ) {
-		return []byte(s), nil
-	}
-	if v == 0 {
-		return []byte{}, nil
-	}
-	return nil, &field.Error{Prefix: "argo", Field: typ, Value: strconv.Itoa(int(v)), Detail: "has no name", Err: field.ErrUnsupported}
-}
-
-// unmarshalEnum is UnmarshalText for an enum named typ, whose values
-// are contiguous from 1.
-func unmarshalEnum[E enum](v *E, typ string, text []byte) error {
-	if len(text) == 0 {
-		*v = 0
-		return nil
-	}
-	for n := 1; n <= 255; n++ {
-		s := E(n).String()
-		if unnamed(s, typ) {
-			break
-		}
-		if s == string(text) {
-			*v = E(n)
-			return nil
-		}
-	}
-	return &field.Error{Prefix: "argo", Field: typ, Value: strconv.Quote(string(text)), Detail: "unknown name", Err: field.ErrUnsupported}
+// unmarshalEnum is UnmarshalText for an enum named typ (package enumtext).
+func unmarshalEnum[E enumtext.Enum](v *E, typ string, text []byte) error {
+	return enumtext.Unmarshal(v, "argo", typ, text)
 }
 
 // MarshalText returns the kind's name (String), "" for the zero value;

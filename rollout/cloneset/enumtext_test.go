@@ -5,7 +5,18 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/rolloutmath/rolloutmath/internal/enumtext"
 )
+
+// enum is an enum as package enumtext sees it.
+type enum = enumtext.Enum
+
+// unnamed reports whether s is String's text for a value without a name,
+// "ActionKind(99)".
+func unnamed(s, typ string) bool {
+	return strings.HasPrefix(s, typ+"(") && strings.HasSuffix(s, ")")
+}
 
 // textEnum is an enum as the round-trip tests see it.
 type textEnum[E enum] interface {

@@ -1,11 +1,6 @@
 package daemonset
 
-import (
-	"strconv"
-	"strings"
-
-	"github.com/rolloutmath/rolloutmath/field"
-)
+import "github.com/rolloutmath/rolloutmath/internal/enumtext"
 
 // The package's enums read and write their names (String's text) in JSON
 // and flags. An enum whose constants start at 1 writes its zero value as
@@ -13,45 +8,14 @@ import (
 // written; an unknown name is an error when read (a *field.Error wrapping
 // field.ErrUnsupported).
 
-type enum interface {
-	~uint8
-	String() string
+// marshalEnum is MarshalText for an enum named typ (package enumtext).
+func marshalEnum[E enumtext.Enum](v E, typ string) ([]byte, error) {
+	return enumtext.Marshal(v, prefix, typ)
 }
 
-func unnamed(s, typ string) bool {
-	return strings.HasPrefix(s, typ+"(") && strings.HasSuffix(s, ")")
-}
-
-func marshalEnum[E enum](v E, typ string) ([]byte, error) {
-	s := v.String()
-	if !unnamed(s, typ) {
-		return []byte(s), nil
-	}
-	if v == 0 {
-		return []byte{}, nil
-	}
-	return nil, &field.Error{Prefix: prefix, Field: typ, Value: strconv.Itoa(int(v)), Detail: "has no name", Err: field.ErrUnsupported}
-}
-
-func unmarshalEnum[E enum](v *E, typ string, text []byte) error {
-	for n := 0; n <= 255; n++ {
-		s := E(n).String()
-		if unnamed(s, typ) {
-			if n == 0 {
-				if len(text) == 0 {
-					*v = 0
-					return nil
-				}
-				continue
-			}
-			break
-		}
-		if s == string(text) {
-			*v = E(n)
-			return nil
-		}
-	}
-	return &field.Error{Prefix: prefix, Field: typ, Value: strconv.Quote(string(text)), Detail: "unknown name", Err: field.ErrUnsupported}
+// unmarshalEnum is UnmarshalText for an enum named typ (package enumtext).
+func unmarshalEnum[E enumtext.Enum](v *E, typ string, text []byte) error {
+	return enumtext.Unmarshal(v, prefix, typ, text)
 }
 
 // MarshalText returns the kind's name (String); "" for the zero value.

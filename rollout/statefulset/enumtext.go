@@ -1,11 +1,6 @@
 package statefulset
 
-import (
-	"strconv"
-	"strings"
-
-	"github.com/rolloutmath/rolloutmath/field"
-)
+import "github.com/rolloutmath/rolloutmath/internal/enumtext"
 
 // The package's enums read and write their names (String's text), so
 // that they read well in JSON and in flags. An enum whose zero value has
@@ -16,51 +11,14 @@ import (
 // when read, naming the type and the text (a *field.Error wrapping
 // field.ErrUnsupported).
 
-// enum is what the text helpers need of an enum.
-type enum interface {
-	~uint8
-	String() string
+// marshalEnum is MarshalText for an enum named typ (package enumtext).
+func marshalEnum[E enumtext.Enum](v E, typ string) ([]byte, error) {
+	return enumtext.Marshal(v, "statefulset", typ)
 }
 
-// unnamed reports whether s is String's text for a value without a name,
-// "ActionKind(99)".
-func unnamed(s, typ string) bool {
-	return strings.HasPrefix(s, typ+"(") && strings.HasSuffix(s, ")")
-}
-
-// marshalEnum is MarshalText for an enum named typ.
-func marshalEnum[E enum](v E, typ string) ([]byte, error) {
-	s := v.String()
-	if !unnamed(s, typ) {
-		return []byte(s), nil
-	}
-	if v == 0 {
-		return []byte{}, nil
-	}
-	return nil, &field.Error{Prefix: "statefulset", Field: typ, Value: strconv.Itoa(int(v)), Detail: "has no name", Err: field.ErrUnsupported}
-}
-
-// unmarshalEnum is UnmarshalText for an enum named typ. Its values are
-// contiguous from 0 or 1.
-func unmarshalEnum[E enum](v *E, typ string, text []byte) error {
-	for n := 0; n <= 255; n++ {
-		s := E(n).String()
-		if unnamed(s, typ) {
-			if n == 0 {
-				if len(text) == 0 {
-					*v = 0
-					return nil
-				}
-				continue
-			}
-			break
-		}
-		if s == string(text) {
-			*v = E(n)
-			return nil
-		}
-	}
-	return &field.Error{Prefix: "statefulset", Field: typ, Value: strconv.Quote(string(text)), Detail: "unknown name", Err: field.ErrUnsupported}
+// unmarshalEnum is UnmarshalText for an enum named typ (package enumtext).
+func unmarshalEnum[E enumtext.Enum](v *E, typ string, text []byte) error {
+	return enumtext.Unmarshal(v, "statefulset", typ, text)
 }
 
 // MarshalText returns the kind's name (String), "" for an unnamed zero
