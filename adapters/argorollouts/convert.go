@@ -140,7 +140,7 @@ func canary(c *CanaryStrategy) *argo.Canary {
 	}
 	if t := c.TrafficRouting; t != nil {
 		out.TrafficRouting = &argo.TrafficRouting{
-			Istio:            router(t.Istio),
+			Istio:            istio(t.Istio),
 			Nginx:            router(t.Nginx),
 			ALB:              router(t.ALB),
 			SMI:              router(t.SMI),
@@ -151,6 +151,25 @@ func canary(c *CanaryStrategy) *argo.Canary {
 			Plugins:          t.Plugins,
 			MaxTrafficWeight: clonePtr(t.MaxTrafficWeight),
 		}
+		if t.ManagedRoutes != nil {
+			out.TrafficRouting.ManagedRoutes = make([]argo.ManagedRoute, len(t.ManagedRoutes))
+			for i, r := range t.ManagedRoutes {
+				out.TrafficRouting.ManagedRoutes[i] = argo.ManagedRoute{Name: r.Name}
+			}
+		}
+	}
+	return out
+}
+
+// istio converts trafficRouting.istio: its presence, and whether it
+// names a destinationRule.
+func istio(r *IstioTrafficRouting) *argo.Istio {
+	if r == nil {
+		return nil
+	}
+	out := &argo.Istio{}
+	if present(r.DestinationRule) {
+		out.DestinationRule = &argo.IstioDestinationRule{}
 	}
 	return out
 }

@@ -174,23 +174,48 @@ type ReplicaProgressThreshold struct {
 	Value int32 `json:"value"`
 }
 
+// IstioTrafficRouting is trafficRouting.istio, its references as
+// written. Upstream: v1alpha1.IstioTrafficRouting.
+type IstioTrafficRouting struct {
+	// VirtualService is virtualService as written.
+	VirtualService json.RawMessage `json:"virtualService,omitempty"`
+	// DestinationRule is destinationRule as written; present (not
+	// absent, not null), Argo splits traffic by the DestinationRule's
+	// subsets and does not require the canary and stable Services.
+	DestinationRule json.RawMessage `json:"destinationRule,omitempty"`
+	// VirtualServices is virtualServices as written.
+	VirtualServices json.RawMessage `json:"virtualServices,omitempty"`
+}
+
+// MangedRoutes is one entry of trafficRouting.managedRoutes (Argo's
+// spelling of the type's name). Upstream: v1alpha1.MangedRoutes.
+type MangedRoutes struct {
+	// Name is name: the route's name, which the setHeaderRoute and
+	// setMirrorRoute steps refer to.
+	Name string `json:"name"`
+}
+
 // RolloutTrafficRouting is spec.strategy.canary.trafficRouting: each
 // router's settings as written (present or not is what the math reads),
 // and maxTrafficWeight. Upstream: v1alpha1.RolloutTrafficRouting.
 type RolloutTrafficRouting struct {
-	// Istio, Nginx, ALB, SMI, Ambassador, AppMesh, Traefik and Apisix are
-	// the routers' settings as written; rollout/argo reads only whether
-	// each is present (not absent, not null).
-	Istio      json.RawMessage `json:"istio,omitempty"`
+	// Istio is istio: its settings, of which rollout/argo reads whether
+	// it is present and whether it names a destinationRule.
+	Istio *IstioTrafficRouting `json:"istio,omitempty"`
+	// Nginx, ALB, SMI, Ambassador, AppMesh, Traefik and Apisix are the
+	// routers' settings as written; rollout/argo reads only whether each
+	// is present (not absent, not null).
 	Nginx      json.RawMessage `json:"nginx,omitempty"`
 	ALB        json.RawMessage `json:"alb,omitempty"`
 	SMI        json.RawMessage `json:"smi,omitempty"`
 	Ambassador json.RawMessage `json:"ambassador,omitempty"`
 	AppMesh    json.RawMessage `json:"appMesh,omitempty"`
 	Traefik    json.RawMessage `json:"traefik,omitempty"`
-	// ManagedRoutes is managedRoutes as written.
-	ManagedRoutes json.RawMessage `json:"managedRoutes,omitempty"`
-	// Apisix is apisix as written (see Istio).
+	// ManagedRoutes is managedRoutes: the routes Argo manages, by name.
+	// Absent (nil) is not empty: Argo requires the field for
+	// setHeaderRoute and setMirrorRoute steps.
+	ManagedRoutes []MangedRoutes `json:"managedRoutes,omitempty"`
+	// Apisix is apisix as written (see Nginx).
 	Apisix json.RawMessage `json:"apisix,omitempty"`
 	// Plugins is plugins: each plugin's settings by name, as written.
 	Plugins map[string]json.RawMessage `json:"plugins,omitempty"`

@@ -172,9 +172,12 @@ type Canary struct {
 // are configured (their settings do not feed the replica math) and the
 // maximum weight. Upstream: v1alpha1.RolloutTrafficRouting.
 type TrafficRouting struct {
-	// The routers, each present when configured. Validate reads Nginx
-	// and Plugins (maxTrafficWeight is supported only with them).
-	Istio      *Router `json:"istio,omitempty"`
+	// Istio is istio: present when Istio routes the traffic. Validate
+	// reads whether it names a destinationRule (then the canary and
+	// stable Services are not required).
+	Istio *Istio `json:"istio,omitempty"`
+	// The other routers, each present when configured. Validate reads
+	// Nginx and Plugins (maxTrafficWeight is supported only with them).
 	Nginx      *Router `json:"nginx,omitempty"`
 	ALB        *Router `json:"alb,omitempty"`
 	SMI        *Router `json:"smi,omitempty"`
@@ -182,6 +185,12 @@ type TrafficRouting struct {
 	AppMesh    *Router `json:"appMesh,omitempty"`
 	Traefik    *Router `json:"traefik,omitempty"`
 	Apisix     *Router `json:"apisix,omitempty"`
+	// ManagedRoutes is managedRoutes: the HTTP routes Argo manages for
+	// setHeaderRoute and setMirrorRoute steps, by name, in precedence
+	// order. nil (absent) is not the same as empty: Validate requires
+	// the field when a step sets a header or mirror route, and each such
+	// step's route name must be one of these.
+	ManagedRoutes []ManagedRoute `json:"managedRoutes,omitempty"`
 	// Plugins is plugins: the traffic-router plugins by name, each with
 	// its configuration as written.
 	Plugins map[string]json.RawMessage `json:"plugins,omitempty"`
@@ -193,6 +202,29 @@ type TrafficRouting struct {
 // Router marks a configured traffic router. Its settings are not read:
 // decoding a router's JSON object into it keeps only its presence.
 type Router struct{}
+
+// Istio is trafficRouting.istio: of Istio's settings only whether a
+// destinationRule is named is kept (the virtual services are not read).
+// Upstream: v1alpha1.IstioTrafficRouting.
+type Istio struct {
+	// DestinationRule is destinationRule, present when Argo shifts the
+	// traffic through a DestinationRule's subsets (host-level splitting)
+	// rather than through the canary and stable Services.
+	DestinationRule *IstioDestinationRule `json:"destinationRule,omitempty"`
+}
+
+// IstioDestinationRule marks a named Istio DestinationRule. Its settings
+// (name, subset names) are not read: decoding its JSON object into it
+// keeps only its presence. Upstream: v1alpha1.IstioDestinationRule.
+type IstioDestinationRule struct{}
+
+// ManagedRoute is one entry of trafficRouting.managedRoutes.
+// Upstream: v1alpha1.MangedRoutes.
+type ManagedRoute struct {
+	// Name is name: the route's name, which setHeaderRoute.name and
+	// setMirrorRoute.name refer to.
+	Name string `json:"name"`
+}
 
 // ProgressType is replicaProgressThreshold.type. Argo compares it with
 // "Percent" only: any other text, "Pods" included, counts pods.
@@ -232,7 +264,9 @@ type CanaryStep struct {
 	Analysis   json.RawMessage `json:"analysis,omitempty"`
 	// SetCanaryScale is setCanaryScale (traffic routing only).
 	SetCanaryScale *SetCanaryScale `json:"setCanaryScale,omitempty"`
-	// SetHeaderRoute, SetMirrorRoute and Plugin are as written.
+	// SetHeaderRoute, SetMirrorRoute and Plugin are as written. Validate
+	// reads the name of a setHeaderRoute or setMirrorRoute object
+	// (its "name" field) to find it in trafficRouting.managedRoutes.
 	SetHeaderRoute json.RawMessage `json:"setHeaderRoute,omitempty"`
 	SetMirrorRoute json.RawMessage `json:"setMirrorRoute,omitempty"`
 	Plugin         json.RawMessage `json:"plugin,omitempty"`

@@ -33,6 +33,7 @@ func FuzzValidate(f *testing.F) {
 		`{"strategy":{"blueGreen":{"activeService":"a","scaleDownDelayRevisionLimit":11}}}`,
 		`{"strategy":{"canary":{"trafficRouting":{"istio":{},"maxTrafficWeight":1000},"steps":[{"setCanaryScale":{"weight":200}}]}}}`,
 		`{"replicas":-1,"minReadySeconds":700,"strategy":{}}`,
+		`{"strategy":{"canary":{"trafficRouting":{"istio":{"destinationRule":{"name":"web"}},"managedRoutes":[{"name":"h"}]},"steps":[{"setHeaderRoute":{"name":"h"}},{"setMirrorRoute":{"name":"m"}},{"setHeaderRoute":5}]}}}`,
 	} {
 		f.Add(seed)
 	}

@@ -29,6 +29,8 @@ const (
 	msgSetCanaryScale   = "SetCanaryScale requires TrafficRouting to be set"
 	msgSetHeaderRoute   = "SetHeaderRoute requires TrafficRouting, supports Istio and ALB and Apisix"
 	msgSetMirrorRoute   = "SetMirrorRoute requires TrafficRouting, supports Istio and Plugins"
+	msgManagedRoutes    = "Rollout has missing field 'spec.strategy.canary.trafficRouting.managedRoutes'"
+	msgRouteNotManaged  = "Steps define a route that does not exist in spec.strategy.canary.trafficRouting.managedRoutes"
 )
 
 // Validate checks ro as the Argo Rollouts controller does on every sync
@@ -51,10 +53,18 @@ const (
 // field is not zero ("abc" reads as 0 here), setCanaryScale's range,
 // minPodsPerReplicaSet, previewReplicaCount. Not modelled: the
 // selector and the pod template (T is the caller's), analysis and
-// experiment arguments, ping-pong services, managed routes, and the
-// Istio destinationRule exemption from requiring the canary and stable
-// Services (an Istio router is never asked for them here). A nil ro is
-// one Required error.
+// experiment arguments, ping-pong services, and the header and mirror
+// routes' match rules. With traffic routing, the canary and stable
+// Services are required when a router other than plugins is configured,
+// except Istio with a destinationRule (which splits by subset: Istio
+// alone with one requires them not); a setHeaderRoute or setMirrorRoute step
+// requires trafficRouting.managedRoutes (one Required error per step)
+// and, when it is present, its route name among them:
+//
+//	spec.strategy.trafficRouting.managedRoutes: Required value: Rollout has missing field 'spec.strategy.canary.trafficRouting.managedRoutes'
+//	spec.strategy.steps[2].setHeaderRoute: Invalid value: "h": Steps define a route that does not exist in spec.strategy.canary.trafficRouting.managedRoutes
+//
+// A nil ro is one Required error.
 // Upstream: ValidateRollout, pkg/apis/rollouts/validation/validation.go.
 func Validate[T any](ro *Rollout[T]) field.ErrorList {
 	if ro == nil {
@@ -114,7 +124,7 @@ func validateCanary[T any](ro *Rollout[T], list field.ErrorList) field.ErrorList
 		list = append(list, invalid(sp+".stableService", strconv.Quote(c.StableService), msgDupCanary, field.ErrDuplicate))
 	}
 	tr := c.TrafficRouting
-	if tr != nil && (tr.ALB != nil || tr.SMI != nil || tr.Apisix != nil || tr.Ambassador != nil || tr.Nginx != nil || tr.AppMesh != nil || tr.Traefik != nil) {
+	if tr != nil && (tr.ALB != nil || (tr.Istio != nil && tr.Istio.DestinationRule == nil) || tr.SMI != nil || tr.Apisix != nil || tr.Ambassador != nil || tr.Nginx != nil || tr.AppMesh != nil || tr.Traefik != nil) {
 		if c.StableService == "" {
 			list = append(list, invalid(sp+".stableService", `""`, msgTrafficServices, field.ErrRequired))
 		}
@@ -167,8 +177,38 @@ func validateCanary[T any](ro *Rollout[T], list field.ErrorList) field.ErrorList
 		if s.SetMirrorRoute != nil && (tr == nil || (tr.Istio == nil && len(tr.Plugins) == 0)) {
 			list = append(list, invalid(path+".setMirrorRoute", string(s.SetMirrorRoute), msgSetMirrorRoute, field.ErrUnsupported))
 		}
+		if tr != nil && (s.SetHeaderRoute != nil || s.SetMirrorRoute != nil) {
+			if tr.ManagedRoutes == nil {
+				list = append(list, &field.Error{Type: field.TypeRequired, Field: sp + ".trafficRouting.managedRoutes", Detail: msgManagedRoutes, Err: field.ErrRequired})
+			} else {
+				if s.SetHeaderRoute != nil {
+					list = managedRoute(list, path+".setHeaderRoute", s.SetHeaderRoute, tr.ManagedRoutes)
+				}
+				if s.SetMirrorRoute != nil {
+					list = managedRoute(list, path+".setMirrorRoute", s.SetMirrorRoute, tr.ManagedRoutes)
+				}
+			}
+		}
 	}
 	return list
+}
+
+// managedRoute appends an error to list unless the route a
+// setHeaderRoute or setMirrorRoute step names (its "name" field; an
+// object without one names "") is one of routes.
+// Upstream: ValidateStepRouteFoundInManagedRoute.
+func managedRoute(list field.ErrorList, path string, step json.RawMessage, routes []ManagedRoute) field.ErrorList {
+	var named struct {
+		Name string `json:"name"`
+	}
+	// Text that is not a JSON object names no route, as an empty object.
+	_ = json.Unmarshal(step, &named)
+	for _, r := range routes {
+		if r.Name == named.Name {
+			return list
+		}
+	}
+	return append(list, invalid(path, strconv.Quote(named.Name), msgRouteNotManaged, field.ErrUnsupported))
 }
 
 // stepPath is a step's field path, "spec.strategy.steps[i]"; the common

@@ -50,7 +50,7 @@ func TestValidateTexts(t *testing.T) {
 			ro.Strategy.Canary.DynamicStableScale, ro.Strategy.Canary.ScaleDownDelaySeconds = true, i32(30)
 		}), []string{"spec.strategy.dynamicStableScale: Invalid value: true: Canary dynamicStableScale cannot be used with scaleDownDelaySeconds"}, field.ErrUnsupported},
 		{"maxTrafficWeight with istio", routedWith(func(ro *Rollout[tmpl]) {
-			ro.Strategy.Canary.TrafficRouting = &TrafficRouting{Istio: &Router{}, MaxTrafficWeight: i32(1000)}
+			ro.Strategy.Canary.TrafficRouting = &TrafficRouting{Istio: &Istio{}, MaxTrafficWeight: i32(1000)}
 		}), []string{"spec.strategy.trafficRouting.maxTrafficWeight: Invalid value: 1000: Canary maxTrafficWeight in traffic routing only supported in Nginx and Plugins"}, field.ErrUnsupported},
 		{"two kinds in one step", canaryWith(func(ro *Rollout[tmpl]) {
 			ro.Strategy.Canary.Steps = []CanaryStep{{SetWeight: i32(10), Pause: &RolloutPause{}}}
@@ -63,8 +63,63 @@ func TestValidateTexts(t *testing.T) {
 			[]string{"spec.strategy.steps[0].pause.duration: Invalid value: -5: Duration needs to be greater than 0"}, field.ErrRange},
 		{"header route without router", canaryWith(func(ro *Rollout[tmpl]) { ro.Strategy.Canary.Steps = []CanaryStep{{SetHeaderRoute: raw}} }),
 			[]string{`spec.strategy.steps[0].setHeaderRoute: Invalid value: {"name":"h"}: SetHeaderRoute requires TrafficRouting, supports Istio and ALB and Apisix`}, field.ErrUnsupported},
-		{"mirror route with nginx", routedWith(func(ro *Rollout[tmpl]) { ro.Strategy.Canary.Steps = []CanaryStep{{SetMirrorRoute: raw}} }),
-			[]string{`spec.strategy.steps[0].setMirrorRoute: Invalid value: {"name":"h"}: SetMirrorRoute requires TrafficRouting, supports Istio and Plugins`}, field.ErrUnsupported},
+		{"mirror route with nginx", routedWith(func(ro *Rollout[tmpl]) { ro.Strategy.Canary.Steps = []CanaryStep{{SetMirrorRoute: raw}} }), []string{
+			`spec.strategy.steps[0].setMirrorRoute: Invalid value: {"name":"h"}: SetMirrorRoute requires TrafficRouting, supports Istio and Plugins`,
+			"spec.strategy.trafficRouting.managedRoutes: Required value: Rollout has missing field 'spec.strategy.canary.trafficRouting.managedRoutes'",
+		}, field.ErrUnsupported},
+		{"istio without destinationRule nor services", routedWith(func(ro *Rollout[tmpl]) {
+			c := ro.Strategy.Canary
+			c.TrafficRouting, c.CanaryService, c.StableService = &TrafficRouting{Istio: &Istio{}}, "", ""
+		}), []string{
+			`spec.strategy.stableService: Invalid value: "": Canary service and Stable service must to be set to use Traffic Routing`,
+			`spec.strategy.canaryService: Invalid value: "": Canary service and Stable service must to be set to use Traffic Routing`,
+		}, field.ErrRequired},
+		{"istio with destinationRule needs no services", routedWith(func(ro *Rollout[tmpl]) {
+			c := ro.Strategy.Canary
+			c.TrafficRouting, c.CanaryService, c.StableService = &TrafficRouting{Istio: &Istio{DestinationRule: &IstioDestinationRule{}}}, "", ""
+		}), nil, nil},
+		{"istio with destinationRule and nginx needs the stable service", routedWith(func(ro *Rollout[tmpl]) {
+			c := ro.Strategy.Canary
+			c.TrafficRouting, c.StableService = &TrafficRouting{Istio: &Istio{DestinationRule: &IstioDestinationRule{}}, Nginx: &Router{}}, ""
+		}), []string{`spec.strategy.stableService: Invalid value: "": Canary service and Stable service must to be set to use Traffic Routing`}, field.ErrRequired},
+		{"plugins alone need no services", routedWith(func(ro *Rollout[tmpl]) {
+			c := ro.Strategy.Canary
+			c.TrafficRouting, c.CanaryService, c.StableService = &TrafficRouting{Plugins: map[string]json.RawMessage{"p": json.RawMessage(`{}`)}}, "", ""
+		}), nil, nil},
+		{"header and mirror steps without managedRoutes: one error per step", routedWith(func(ro *Rollout[tmpl]) {
+			c := ro.Strategy.Canary
+			c.TrafficRouting = &TrafficRouting{Istio: &Istio{}}
+			c.Steps = []CanaryStep{{SetHeaderRoute: raw}, setWeight(10), {SetMirrorRoute: raw}, {SetHeaderRoute: raw, SetMirrorRoute: raw}}
+		}), []string{
+			"spec.strategy.trafficRouting.managedRoutes: Required value: Rollout has missing field 'spec.strategy.canary.trafficRouting.managedRoutes'",
+			"spec.strategy.trafficRouting.managedRoutes: Required value: Rollout has missing field 'spec.strategy.canary.trafficRouting.managedRoutes'",
+			"spec.strategy.trafficRouting.managedRoutes: Required value: Rollout has missing field 'spec.strategy.canary.trafficRouting.managedRoutes'",
+		}, field.ErrRequired},
+		{"routes not among managedRoutes", routedWith(func(ro *Rollout[tmpl]) {
+			c := ro.Strategy.Canary
+			c.TrafficRouting = &TrafficRouting{Istio: &Istio{}, ManagedRoutes: []ManagedRoute{{Name: "header"}, {Name: "mirror"}}}
+			c.Steps = []CanaryStep{
+				{SetHeaderRoute: json.RawMessage(`{"name":"header"}`)},
+				{SetHeaderRoute: raw, SetMirrorRoute: json.RawMessage(`{"name":"m"}`)},
+				{SetMirrorRoute: json.RawMessage(`{"name":"mirror","percentage":50}`)},
+				{SetHeaderRoute: json.RawMessage(`{}`)},
+			}
+		}), []string{
+			`spec.strategy.steps[1].setHeaderRoute: Invalid value: "h": Steps define a route that does not exist in spec.strategy.canary.trafficRouting.managedRoutes`,
+			`spec.strategy.steps[1].setMirrorRoute: Invalid value: "m": Steps define a route that does not exist in spec.strategy.canary.trafficRouting.managedRoutes`,
+			`spec.strategy.steps[3].setHeaderRoute: Invalid value: "": Steps define a route that does not exist in spec.strategy.canary.trafficRouting.managedRoutes`,
+		}, field.ErrUnsupported},
+		{"empty managedRoutes is present: the route is not found", routedWith(func(ro *Rollout[tmpl]) {
+			c := ro.Strategy.Canary
+			c.TrafficRouting = &TrafficRouting{Istio: &Istio{}, ManagedRoutes: []ManagedRoute{}}
+			c.Steps = []CanaryStep{{SetHeaderRoute: raw}}
+		}), []string{`spec.strategy.steps[0].setHeaderRoute: Invalid value: "h": Steps define a route that does not exist in spec.strategy.canary.trafficRouting.managedRoutes`}, field.ErrUnsupported},
+		{"header route with nginx: the router error, then managedRoutes", routedWith(func(ro *Rollout[tmpl]) {
+			ro.Strategy.Canary.Steps = []CanaryStep{{SetHeaderRoute: raw}}
+		}), []string{
+			`spec.strategy.steps[0].setHeaderRoute: Invalid value: {"name":"h"}: SetHeaderRoute requires TrafficRouting, supports Istio and ALB and Apisix`,
+			"spec.strategy.trafficRouting.managedRoutes: Required value: Rollout has missing field 'spec.strategy.canary.trafficRouting.managedRoutes'",
+		}, field.ErrUnsupported},
 		{"legacy 25 and 0% pass", basic(10, 10, ios("25"), ios("0%")), nil, nil},
 		{"a one-digit percent is not zero", basic(10, 10, ioi(0), ios("5%")), nil, nil},
 		{"abc with default maxUnavailable passes", basic(10, 10, ios("abc"), nil), nil, nil},

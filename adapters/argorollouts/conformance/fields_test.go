@@ -55,7 +55,8 @@ func TestConversionFillsEveryField(t *testing.T) {
 						Plugin:         &v1alpha1.PluginStep{Name: "p"},
 					}},
 					TrafficRouting: &v1alpha1.RolloutTrafficRouting{
-						Istio:            &v1alpha1.IstioTrafficRouting{},
+						Istio:            &v1alpha1.IstioTrafficRouting{DestinationRule: &v1alpha1.IstioDestinationRule{Name: "web"}},
+						ManagedRoutes:    []v1alpha1.MangedRoutes{{Name: "h"}},
 						Nginx:            &v1alpha1.NginxTrafficRouting{},
 						ALB:              &v1alpha1.ALBTrafficRouting{},
 						SMI:              &v1alpha1.SMITrafficRouting{},

@@ -72,7 +72,7 @@ func fromArgo(ro *v1alpha1.Rollout) argo.Rollout[argorollouts.Template] {
 		}
 		if tr := c.TrafficRouting; tr != nil {
 			oc.TrafficRouting = &argo.TrafficRouting{
-				Istio:            routerOf(tr.Istio != nil),
+				Istio:            istioOf(tr.Istio),
 				Nginx:            routerOf(tr.Nginx != nil),
 				ALB:              routerOf(tr.ALB != nil),
 				SMI:              routerOf(tr.SMI != nil),
@@ -82,6 +82,12 @@ func fromArgo(ro *v1alpha1.Rollout) argo.Rollout[argorollouts.Template] {
 				Apisix:           routerOf(tr.Apisix != nil),
 				Plugins:          tr.Plugins,
 				MaxTrafficWeight: tr.MaxTrafficWeight,
+			}
+			if tr.ManagedRoutes != nil {
+				oc.TrafficRouting.ManagedRoutes = []argo.ManagedRoute{}
+				for _, r := range tr.ManagedRoutes {
+					oc.TrafficRouting.ManagedRoutes = append(oc.TrafficRouting.ManagedRoutes, argo.ManagedRoute{Name: r.Name})
+				}
 			}
 		}
 		out.Strategy.Canary = oc
@@ -166,6 +172,19 @@ func rawOf[T any](p *T) json.RawMessage {
 		panic(err)
 	}
 	return b
+}
+
+// istioOf is what rollout/argo keeps of Argo's Istio settings: their
+// presence and whether a destinationRule is named.
+func istioOf(i *v1alpha1.IstioTrafficRouting) *argo.Istio {
+	if i == nil {
+		return nil
+	}
+	out := &argo.Istio{}
+	if i.DestinationRule != nil {
+		out.DestinationRule = &argo.IstioDestinationRule{}
+	}
+	return out
 }
 
 func routerOf(present bool) *argo.Router {
