@@ -190,6 +190,8 @@ func (cc canaryCase) String() string {
 		switch {
 		case s.SetWeight != nil:
 			out += fmt.Sprintf(" setWeight %d", *s.SetWeight)
+		case s.Pause != nil && s.Pause.Duration != nil:
+			out += " pause " + s.Pause.Duration.String()
 		case s.Pause != nil:
 			out += " pause"
 		}
@@ -314,9 +316,10 @@ func sameCounts(a, b map[string]int32) bool {
 // same spec.replicas on every ReplicaSet (by pod-template hash), the
 // same status.currentStepIndex, stableRS and number of pause conditions.
 // Between reconciles every pod becomes available (each ReplicaSet's
-// status counts are set to its spec.replicas), a pause is promoted (its
-// pause conditions cleared, as `kubectl argo rollouts promote` does), and
-// the clock moves on a minute. It returns, one line per reconcile until
+// status counts are set to its spec.replicas), a pause without a
+// duration is promoted (its pause conditions cleared, as `kubectl argo
+// rollouts promote` does), and the clock moves on a minute, so a pause
+// with a duration ends by itself. It returns, one line per reconcile until
 // the rollout is finished (the stable ReplicaSet is the new template's and
 // it is the only one with pods), what Argo left: the old and new
 // ReplicaSets' spec.replicas, currentStepIndex and the pause conditions.
@@ -330,7 +333,8 @@ func driveCanary(t tb, cc canaryCase) []string {
 	var trace []string
 	// Each step takes a few reconciles (scale stable down, grow the new
 	// ReplicaSet, write the status); the pods take one more.
-	limit := 4*(len(cc.steps)+int(cc.replicas)) + 10
+	// A timed pause (at most 2 minutes here) takes up to 3.
+	limit := 6*(len(cc.steps)+int(cc.replicas)) + 10
 	for n := 1; n <= limit; n++ {
 		now := start.Add(time.Duration(n) * time.Minute)
 		timeutil.SetNowTimeFunc(func() time.Time { return now })
@@ -343,6 +347,32 @@ func driveCanary(t tb, cc canaryCase) []string {
 			t.Fatalf("%v\nreconcile %d: Argo: %v", cc, n, err)
 		}
 		theirCounts, ourCounts := specReplicas(gotRSs), ourSpecReplicas(ours.ReplicaSets)
+		ourSummary := fmt.Sprintf("spec.replicas %v currentStepIndex %s stableRS %q pauses %d", ourCounts, ptrText(ours.Rollout.Status.CurrentStepIndex), ours.Rollout.Status.StableRS, len(ours.Rollout.Status.PauseConditions))
+		if pauseConditionsStale(ro) {
+			// Argo's reconcile writes the Paused and Progressing
+			// conditions and stops (checkPausedConditions in
+			// rollout/sync.go); argo.Plan, which does not model
+			// conditions, reads Argo's result as the same input. Check
+			// that Argo changed nothing else and that Plan gives the
+			// same answer on Argo's result at the same time; the next
+			// reconcile then compares both sides as usual.
+			if !sameCounts(theirCounts, specReplicas(rss)) || ptrText(gotRO.Status.CurrentStepIndex) != ptrText(ro.Status.CurrentStepIndex) || gotRO.Status.StableRS != ro.Status.StableRS || len(gotRO.Status.PauseConditions) != len(ro.Status.PauseConditions) {
+				t.Fatalf("%v\nreconcile %d from %s: the pause conditions were stale, yet Argo did more than write them: spec.replicas %v currentStepIndex %s stableRS %q pauses %d",
+					cc, n, stateText(ro, rss), theirCounts, ptrText(gotRO.Status.CurrentStepIndex), gotRO.Status.StableRS, len(gotRO.Status.PauseConditions))
+			}
+			again, err := ourPlan(gotRO, gotRSs, now)
+			if err != nil {
+				t.Fatalf("%v\nreconcile %d: argo.Plan on Argo's result: %v", cc, n, err)
+			}
+			againSummary := fmt.Sprintf("spec.replicas %v currentStepIndex %s stableRS %q pauses %d", ourSpecReplicas(again.ReplicaSets), ptrText(again.Rollout.Status.CurrentStepIndex), again.Rollout.Status.StableRS, len(again.Rollout.Status.PauseConditions))
+			if againSummary != ourSummary {
+				t.Fatalf("%v\nreconcile %d: Argo only wrote its pause conditions, yet argo.Plan reads that as a different input: %s before, %s after", cc, n, ourSummary, againSummary)
+			}
+			count("syncHandler: reconciles", "Argo writes only its Paused and Progressing conditions (checkPausedConditions), which Plan does not model: Plan answers the same on its result")
+			trace = append(trace, fmt.Sprintf("stable %d new %d index %s pauses %d (conditions only)", theirCounts[oldHash], theirCounts[newHash], ptrText(gotRO.Status.CurrentStepIndex), len(gotRO.Status.PauseConditions)))
+			ro, rss = settle(gotRO, gotRSs, now)
+			continue
+		}
 		theirIndex, ourIndex := ptrText(gotRO.Status.CurrentStepIndex), ptrText(ours.Rollout.Status.CurrentStepIndex)
 		theirPauses, ourPauses := len(gotRO.Status.PauseConditions), len(ours.Rollout.Status.PauseConditions)
 		if !sameCounts(theirCounts, ourCounts) || theirIndex != ourIndex || gotRO.Status.StableRS != ours.Rollout.Status.StableRS || theirPauses != ourPauses {
@@ -354,21 +384,57 @@ func driveCanary(t tb, cc canaryCase) []string {
 		if gotRO.Status.StableRS == newHash && finished(gotRSs, newHash, cc.replicas) {
 			return trace
 		}
-		ro, rss = gotRO, gotRSs
-		for _, rs := range rss {
-			if rs.CreationTimestamp.IsZero() {
-				rs.CreationTimestamp = metav1.NewTime(now)
-			}
-			c := int32(1)
-			if rs.Spec.Replicas != nil {
-				c = *rs.Spec.Replicas
-			}
-			rs.Status.Replicas, rs.Status.ReadyReplicas, rs.Status.AvailableReplicas = c, c, c
-		}
-		ro.Status.PauseConditions = nil
+		ro, rss = settle(gotRO, gotRSs, now)
 	}
 	t.Fatalf("%v\nnot finished after %d reconciles: %s", cc, limit, stateText(ro, rss))
 	return nil
+}
+
+// settle is the cluster between two reconciles: every pod of every
+// ReplicaSet becomes available, a created ReplicaSet gets its creation
+// time, and a pause without a duration is promoted.
+func settle(ro *v1alpha1.Rollout, rss []*appsv1.ReplicaSet, now time.Time) (*v1alpha1.Rollout, []*appsv1.ReplicaSet) {
+	for _, rs := range rss {
+		if rs.CreationTimestamp.IsZero() {
+			rs.CreationTimestamp = metav1.NewTime(now)
+		}
+		c := int32(1)
+		if rs.Spec.Replicas != nil {
+			c = *rs.Spec.Replicas
+		}
+		rs.Status.Replicas, rs.Status.ReadyReplicas, rs.Status.AvailableReplicas = c, c, c
+	}
+	if indefinitePause(ro) {
+		ro.Status.PauseConditions = nil
+	}
+	return ro, rss
+}
+
+// pauseConditionsStale is the test checkPausedConditions (rollout/sync.go)
+// makes before anything else: the Rollout's pause state (pause conditions
+// or spec.paused) disagrees with its Progressing condition's reason or its
+// Paused condition, or an aborted Rollout was retried. Argo's reconcile
+// then only writes those conditions.
+func pauseConditionsStale(ro *v1alpha1.Rollout) bool {
+	progressing := conditions.GetRolloutCondition(ro.Status, v1alpha1.RolloutProgressing)
+	if progressing != nil && progressing.Reason == conditions.RolloutAbortedReason {
+		return !ro.Status.Abort
+	}
+	paused := len(ro.Status.PauseConditions) > 0 || ro.Spec.Paused
+	progressingPaused := progressing != nil && progressing.Reason == conditions.RolloutPausedReason
+	if paused != progressingPaused && !conditions.RolloutCompleted(&ro.Status) {
+		return true
+	}
+	pausedCond := conditions.GetRolloutCondition(ro.Status, v1alpha1.RolloutPaused)
+	return paused != (pausedCond != nil && pausedCond.Status == corev1.ConditionTrue)
+}
+
+// indefinitePause says the current step is a pause without a duration,
+// which waits for a promote.
+func indefinitePause(ro *v1alpha1.Rollout) bool {
+	steps := ro.Spec.Strategy.Canary.Steps
+	i := ro.Status.CurrentStepIndex
+	return i != nil && *i >= 0 && int(*i) < len(steps) && steps[*i].Pause != nil && steps[*i].Pause.Duration == nil
 }
 
 // finished says the new ReplicaSet has all the pods and every other none.
@@ -431,7 +497,8 @@ func TestArgosControllerReconcilesAsPlan(t *testing.T) {
 }
 
 // TestControllerReconcilesAgreeWithPlan is the same over random basic
-// canaries: replicas, steps (setWeight and pause) and the fenceposts.
+// canaries: replicas, steps (setWeight, pause, pause with a duration)
+// and the fenceposts.
 // It runs -ctrl.checks rollouts (each builds a controller per reconcile,
 // a few dozen reconciles), whatever -rapid.checks says.
 func TestControllerReconcilesAgreeWithPlan(t *testing.T) {
@@ -444,9 +511,18 @@ func TestControllerReconcilesAgreeWithPlan(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		cc := canaryCase{replicas: rapid.Int32Range(1, 12).Draw(t, "replicas")}
 		for i, k := 0, rapid.IntRange(1, 5).Draw(t, "steps"); i < k; i++ {
-			if rapid.IntRange(0, 2).Draw(t, "pause") == 0 {
+			switch rapid.IntRange(0, 3).Draw(t, "kind") {
+			case 0:
 				cc.steps = append(cc.steps, pauseStep())
-			} else {
+			case 1:
+				var d intstr.IntOrString
+				if rapid.Bool().Draw(t, "durationText") {
+					d = intstr.FromString(rapid.SampledFrom([]string{"30s", "90s", "2m", "1m30s"}).Draw(t, "duration"))
+				} else {
+					d = intstr.FromInt32(rapid.Int32Range(1, 120).Draw(t, "seconds"))
+				}
+				cc.steps = append(cc.steps, v1alpha1.CanaryStep{Pause: &v1alpha1.RolloutPause{Duration: &d}})
+			default:
 				cc.steps = append(cc.steps, weightStep(rapid.Int32Range(0, 100).Draw(t, "weight")))
 			}
 		}
