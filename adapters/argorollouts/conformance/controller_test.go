@@ -314,7 +314,9 @@ func sameCounts(a, b map[string]int32) bool {
 // Argo reconcile left in the fake API server); argo.Plan and Argo's
 // syncHandler each run once, and the test fails unless they leave the
 // same spec.replicas on every ReplicaSet (by pod-template hash), the
-// same status.currentStepIndex, stableRS and number of pause conditions.
+// same status.currentStepIndex, stableRS and number of pause conditions,
+// except where Argo's reconcile only writes its pause conditions
+// (pauseConditionsStale), which is checked on its own terms.
 // Between reconciles every pod becomes available (each ReplicaSet's
 // status counts are set to its spec.replicas), a pause without a
 // duration is promoted (its pause conditions cleared, as `kubectl argo
