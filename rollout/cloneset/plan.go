@@ -337,7 +337,8 @@ type Planner[T any] struct {
 // same errors, and with two differences, the same as rollout.Planner's:
 //
 //   - The Sync and the slices in it (Actions, Pods, Revisions, Update and
-//     its Actions, the status's CollisionCount) belong to the Planner,
+//     its Actions, Candidates and Chosen, the status's CollisionCount)
+//     belong to the Planner,
 //     as rollout.Planner's do (but for Pods when the sync changes no pod:
 //     then they are the input pods, see Sync.Pods). They stay valid until the second call of
 //     Plan after this one, so that this Sync's CloneSet, Pods and
@@ -489,12 +490,12 @@ func (p *Planner[T]) Explain() *Sync[T] {
 // alternates between two, so that a Sync it returned may be the next
 // call's input.
 type planMem struct {
-	out      []Pod
-	revs     []ControllerRevision
-	actions  []Action
-	update   UpdateDecision
-	coll     int32 // the status's CollisionCount
-	revOrder []int // the update step's order of the revisions
+	out     []Pod
+	revs    []ControllerRevision
+	actions []Action
+	update  UpdateDecision
+	coll    int32     // the status's CollisionCount
+	upd     updateMem // the update step's memory
 }
 
 // holds reports whether an input's revisions or collision count live, in
@@ -610,7 +611,7 @@ func (p *planner[T]) sync() (string, error) {
 	if sd.Modified {
 		return "", nil
 	}
-	p.mem.revOrder = slices.Grow(p.mem.revOrder[:0], len(p.outRevs)) // room for update's order
+	p.mem.upd.revOrder = slices.Grow(p.mem.upd.revOrder[:0], len(p.outRevs)) // room for update's order
 	// The update step appends its writes to p.actions and p.whys. The
 	// scale step modified nothing, so its diffs are the update step's
 	// but for the pods in PreparingUpdate that the
@@ -623,7 +624,7 @@ func (p *planner[T]) sync() (string, error) {
 	// After the update step's actions come at most WriteStatus,
 	// TrimPodsToDelete and a DeleteRevision per revision (finish).
 	spare := 2 + len(p.revisions)
-	ud, actions, whys, err := update(cs, p.pods, p.outRevs, p.mem.revOrder, p.revs, p.now, p.opts, p.actions, p.whys, diffs, spare)
+	ud, actions, whys, err := update(cs, p.pods, p.outRevs, &p.mem.upd, p.revs, p.now, p.opts, p.actions, p.whys, diffs, spare)
 	p.actions, p.whys, p.updEnd = actions, whys, len(actions)
 	if err != nil {
 		return "", err
@@ -739,11 +740,10 @@ func (p *planner[T]) setLifecycle(i int, to LifecycleState, w why) {
 // ud.Actions, their facts in p.whys), to p.out.
 func (p *planner[T]) applyUpdate() {
 	ud := p.update
-	idx := p.indexByName()
 	var inPlace, recreate, track, moves int
 	for n := range ud.Actions {
 		ua := &ud.Actions[n]
-		q := p.outPod(idx.index(ua.Pod))
+		q := p.outPod(p.whys[p.updFirst+n].pod)
 		switch ua.Kind {
 		case SetPodLifecycle:
 			q.Lifecycle = ua.To

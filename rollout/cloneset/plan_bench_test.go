@@ -53,33 +53,82 @@ var planBenchSizes = []int{10, 1000, 2000, 4000, 8000, 16000, 32000, 64000, 1000
 // BenchmarkPlan: one reconcile, in two states. scaleout: the state of
 // planBenchState, whose sync creates the surge pod. update: the state of
 // planUpdateState, whose sync marks a fifth of the pods for recreation.
-// The cost is linear in the pods but for the sorts of the update
-// candidates and of the pods the steps act on (O(n log n)). Besides
-// ns/op, cpu-ns/op is the process's CPU time per op, the garbage
-// collector's included: so it is not linear where the collector's work
-// per op changes, from below Go's 4 MB minimum heap goal (where a cycle
-// comes only every few ops) to above it (about 16,000 to 32,000 pods in
-// the update state, whose sync copies the pods: 232 bytes each, with 13
-// pointers the collector's write barrier sees while it marks). With
-// GOGC=off the update state is about linear from 1,000 to 64,000 pods.
+// planner-update: the update state planned by one Planner, again and
+// again, as a controller's loop does (its memory reused, no pods copied
+// into new memory). read: no planning, one read of every pod's name and
+// of whether it is active, the least any plan of the pods costs: the
+// machine's own cost of reading the pods, for comparison.
+//
+// The work is linear in the pods but for the sorts of the update
+// candidates and of the pods the steps act on (O(n log n)). The time is
+// not quite: past about 32,000 pods (232 bytes each, 7 MB) the pods no
+// longer stay in the processor's caches between passes, and read's
+// cost per pod grows too. Besides ns/op, cpu-ns/op is the process's CPU
+// time per op, the garbage collector's included: so Plan's is not
+// linear where the collector's work per op changes, from below Go's 4 MB
+// minimum heap goal (where a cycle comes only every few ops) to above it
+// (about 16,000 to 32,000 pods in the update state, whose sync copies
+// the pods into new memory). scripts/benchratio.sh prints each size's
+// least cpu-ns/op over runs and its ratio to half the size.
 func BenchmarkPlan(b *testing.B) {
 	for _, st := range []struct {
 		name  string
 		state func(testing.TB, int) (*CloneSet[podTemplate], []Pod, []ControllerRevision)
-	}{{"scaleout", planBenchState}, {"update", planUpdateState}} {
+		plan  func() func(*CloneSet[podTemplate], []Pod, []ControllerRevision) error
+	}{
+		{"scaleout", planBenchState, planOnce},
+		{"update", planUpdateState, planOnce},
+		{"planner-update", planUpdateState, planLoop},
+		{"read", planUpdateState, readPods},
+	} {
 		for _, n := range planBenchSizes {
 			cs, pods, revs := st.state(b, n)
 			b.Run(st.name+"/"+strconv.Itoa(n), func(b *testing.B) {
+				plan := st.plan()
 				b.ReportAllocs()
 				cpu0, ok := processCPU()
 				for b.Loop() {
-					if _, err := Plan(cs, pods, revs, t0); err != nil {
+					if err := plan(cs, pods, revs); err != nil {
 						b.Fatal(err)
 					}
 				}
 				reportCPU(b, cpu0, ok)
 			})
 		}
+	}
+}
+
+// planOnce plans with Plan.
+func planOnce() func(*CloneSet[podTemplate], []Pod, []ControllerRevision) error {
+	return func(cs *CloneSet[podTemplate], pods []Pod, revs []ControllerRevision) error {
+		_, err := Plan(cs, pods, revs, t0)
+		return err
+	}
+}
+
+// planLoop plans with one Planner.
+func planLoop() func(*CloneSet[podTemplate], []Pod, []ControllerRevision) error {
+	var p Planner[podTemplate]
+	return func(cs *CloneSet[podTemplate], pods []Pod, revs []ControllerRevision) error {
+		_, err := p.Plan(cs, pods, revs, t0)
+		return err
+	}
+}
+
+// readSink keeps readPods' reads from being optimised away.
+var readSink int
+
+// readPods reads every pod's name and whether it is active.
+func readPods() func(*CloneSet[podTemplate], []Pod, []ControllerRevision) error {
+	return func(_ *CloneSet[podTemplate], pods []Pod, _ []ControllerRevision) error {
+		n := 0
+		for i := range pods {
+			if IsPodActive(&pods[i]) {
+				n += len(pods[i].Name)
+			}
+		}
+		readSink = n
+		return nil
 	}
 }
 

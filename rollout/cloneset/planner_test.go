@@ -1,6 +1,7 @@
 package cloneset
 
 import (
+	"encoding/json"
 	"slices"
 	"testing"
 	"time"
@@ -85,27 +86,55 @@ func TestPlannerExplainBeforePlanIsZero(t *testing.T) {
 
 // TestPlannerSyncStaysValidUntilTheSecondPlanAfterIt: a controller's loop
 // passes the Sync the Planner returned back as the next input; planning
-// it must not change that Sync, and the Sync after that is another one.
+// it, or other pods, must not change that Sync, and the Sync after that
+// is another one.
 func TestPlannerSyncStaysValidUntilTheSecondPlanAfterIt(t *testing.T) {
 	var p Planner[podTemplate]
 	rapid.Check(t, func(t *rapid.T) {
 		r1 := revisionOf(t, templateOf("nginx:1.25"), 1)
 		r2 := revisionOf(t, templateOf("nginx:1.26"), 2)
-		in := drawPlanInput(t, r1, r2)
+		// Half the inputs are a rollout the scale step leaves alone, so
+		// that the update step runs and writes its candidates.
+		draw := func() planInput {
+			if rapid.Bool().Draw(t, "rolling") {
+				return drawRollingInput(t, r1, r2)
+			}
+			return drawPlanInput(t, r1, r2)
+		}
+		in := draw()
 		p.Options = in.opts
 		first, err := p.Plan(in.cs, in.pods, in.revs, in.now)
 		if err != nil {
 			t.Skip("invalid input")
 		}
-		kept := *first
-		second, err := p.Plan(&first.CloneSet, first.Pods, first.Revisions, in.now.Add(10*time.Second))
+		// Its encoding holds everything in it, through its slices and
+		// pointers (a copy of the struct would share their memory).
+		kept, err := json.Marshal(first)
 		if err != nil {
-			t.Fatalf("planning the Sync Plan returned: %v", err)
+			t.Fatal(err)
+		}
+		// The next call plans the Sync itself, as a controller's loop
+		// does, or other pods: either way it must not write into the
+		// Sync's memory.
+		var second *Sync[podTemplate]
+		if rapid.Bool().Draw(t, "next is the Sync") {
+			if second, err = p.Plan(&first.CloneSet, first.Pods, first.Revisions, in.now.Add(10*time.Second)); err != nil {
+				t.Fatalf("planning the Sync Plan returned: %v", err)
+			}
+		} else {
+			other := draw()
+			if second, err = p.Plan(other.cs, other.pods, other.revs, other.now); err != nil {
+				t.Skip("invalid second input")
+			}
 		}
 		if second == first {
 			t.Fatalf("two Plan calls in a row returned the same *Sync")
 		}
-		if diff := cmp.Diff(kept, *first); diff != "" {
+		after, err := json.Marshal(first)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(string(kept), string(after)); diff != "" {
 			t.Fatalf("the next Plan changed the Sync it was given (-before +after):\n%s", diff)
 		}
 	})
@@ -203,4 +232,22 @@ func TestPlannerTakesAnOlderSyncsPodsAsInput(t *testing.T) {
 			t.Fatalf("Planner.Plan overwrote the pods of a Sync two calls old it was given (-before +after):\n%s", diff)
 		}
 	})
+}
+
+// drawRollingInput draws a CloneSet of 1 to 12 ready pods, as many as
+// its replicas, rolling from r1 to r2 (its template r2's): the scale step
+// rests and the update step chooses among the pods still at r1, in an
+// order that depends on their readiness times.
+func drawRollingInput(t *rapid.T, r1, r2 ControllerRevision) planInput {
+	n := rapid.IntRange(1, 12).Draw(t, "pods")
+	cs := &CloneSet[podTemplate]{Name: "demo", Replicas: int32(n), Generation: 1, Template: templateOf("nginx:1.26")}
+	cs.UpdateStrategy.MaxUnavailable = num(rapid.Int32Range(1, int32(n)).Draw(t, "maxUnavailable"))
+	cs.Status.CurrentRevision = r1.Name
+	pods := make([]Pod, n)
+	for i := range pods {
+		pods[i] = Pod{Name: "demo-" + string(rune('a'+i)), Revision: rapid.SampledFrom([]string{r1.Name, r2.Name}).Draw(t, "revision"),
+			Phase: PodRunning, Ready: true, Lifecycle: Normal, CreationTime: t0.Add(-time.Hour),
+			ReadySince: t0.Add(-time.Duration(rapid.IntRange(60, 600).Draw(t, "readyFor")) * time.Second)}
+	}
+	return planInput{cs: cs, pods: pods, revs: []ControllerRevision{r1, r2}, now: t0}
 }

@@ -160,7 +160,7 @@ func Update[T any](cs *CloneSet[T], pods []Pod, revisions []ControllerRevision, 
 	if err := checkPods(pods); err != nil {
 		return UpdateDecision{}, err
 	}
-	d, _, whys, err := update(cs, pods, revisions, nil, revs, now, opts, nil, nil, nil, 0)
+	d, _, whys, err := update(cs, pods, revisions, &updateMem{}, revs, now, opts, nil, nil, nil, 0)
 	if err != nil {
 		return UpdateDecision{}, err
 	}
@@ -172,7 +172,7 @@ func Update[T any](cs *CloneSet[T], pods []Pod, revisions []ControllerRevision, 
 // update is Update on a CloneSet and pods already checked (checkCloneSet,
 // checkPods); the revisions and the strategy are checked here. The
 // actions' reasons are not written: whys[i] holds the facts of
-// Actions[i]'s. revOrder is memory for the revisions' order (may be nil).
+// Actions[i]'s.
 //
 // The actions and their facts are appended to actions and whys (a
 // caller's writes so far, of the same length; both may be nil), which are
@@ -185,8 +185,10 @@ func Update[T any](cs *CloneSet[T], pods []Pod, revisions []ControllerRevision, 
 // PreparingUpdateAsUpdate gate is on), so that they are not counted
 // again. spare is how many actions the caller appends after the update
 // step's: room for them is made with the room for the update step's.
-func update[T any](cs *CloneSet[T], pods []Pod, revisions []ControllerRevision, revOrder []int, revs Revisions, now time.Time, opts Options, actions []Action, whys []why, diffs *Diffs, spare int) (d UpdateDecision, allActions []Action, allWhys []why, err error) {
-	if revOrder, err = sortRevisionsInto(revOrder, revisions); err != nil {
+// mem is the memory the step works in (see updateMem); d.Candidates and
+// d.Chosen are in it.
+func update[T any](cs *CloneSet[T], pods []Pod, revisions []ControllerRevision, mem *updateMem, revs Revisions, now time.Time, opts Options, actions []Action, whys []why, diffs *Diffs, spare int) (d UpdateDecision, allActions []Action, allWhys []why, err error) {
+	if mem.revOrder, err = sortRevisionsInto(mem.revOrder, revisions); err != nil {
 		return UpdateDecision{}, actions, whys, err
 	}
 	strategy := cs.UpdateStrategy.Type
@@ -198,7 +200,7 @@ func update[T any](cs *CloneSet[T], pods []Pod, revisions []ControllerRevision, 
 		return UpdateDecision{}, actions, whys, inputError("spec.updateStrategy.type", "%q: must be ReCreate, InPlaceIfPossible, InPlaceOnly or OnDelete", string(strategy))
 	}
 	base := len(actions)
-	u := updater[T]{cs: cs, pods: pods, revisions: revisions, revOrder: revOrder, revs: revs, now: now, opts: opts, actions: actions, whys: whys, diffs: diffs, spare: spare}
+	u := updater[T]{cs: cs, pods: pods, revisions: revisions, revOrder: mem.revOrder, mem: mem, revs: revs, now: now, opts: opts, actions: actions, whys: whys, diffs: diffs, spare: spare}
 	if d, err = u.run(); err != nil {
 		return UpdateDecision{}, u.actions, u.whys, err
 	}
@@ -209,12 +211,24 @@ func update[T any](cs *CloneSet[T], pods []Pod, revisions []ControllerRevision, 
 	return d, u.actions, u.whys, nil
 }
 
+// updateMem is the memory an update step works in: a Planner keeps it
+// from one sync to the next (one per Sync it alternates between), so
+// that a sync over as many pods as the last allocates none of it anew.
+// The zero value is ready (the step allocates what it needs).
+type updateMem struct {
+	revOrder []int       // the revisions' order
+	cands    []int       // the candidates' indexes, sorted in place
+	keys     []updateKey // activeOrder's sort keys
+	names    []string    // UpdateDecision.Candidates (and Chosen)
+}
+
 // updater carries one Update call.
 type updater[T any] struct {
 	cs        *CloneSet[T]
 	pods      []Pod
 	revisions []ControllerRevision
 	revOrder  []int
+	mem       *updateMem
 	revs      Revisions
 	now       time.Time
 	opts      Options
@@ -232,10 +246,12 @@ type updater[T any] struct {
 	differ uint8
 	// shaped memoises podTemplateShaped by target revision name.
 	shaped map[string]bool
+	cur    int // the index of the pod the step is deciding (why.pod)
 }
 
-// add records an action and the facts of its reason.
+// add records an action on the pod u.cur and the facts of its reason.
 func (u *updater[T]) add(a Action, w why) {
+	w.pod = u.cur
 	u.actions = append(u.actions, a)
 	u.whys = append(u.whys, w)
 }
@@ -275,6 +291,7 @@ func (u *updater[T]) run() (UpdateDecision, error) {
 	slices.SortFunc(byName, func(a, b int) int { return strings.Compare(u.pods[a].Name, u.pods[b].Name) })
 	for _, i := range byName {
 		p := &u.pods[i]
+		u.cur = i
 		if g := p.InPlaceUpdateGrace; g != nil {
 			if p.InPlaceUpdate == nil {
 				return u.fail("pod " + p.Name + " has " + InPlaceUpdateGraceAnnotation + " but " + InPlaceUpdateStateAnnotation + " not found")
@@ -322,10 +339,15 @@ func (u *updater[T]) run() (UpdateDecision, error) {
 		target = u.revs.current()
 	}
 	u.d.Target = target
-	cands := updateCandidates(u.pods, update, d.UpdateNum)
-	cands = sortUpdateIndexes(cs.UpdateStrategy, u.pods, cands, cands, u.opts.UpdateOrder)
+	m := u.mem
+	cands := updateCandidates(u.pods, update, d.UpdateNum, m.cands)
+	if cap(cands) > cap(m.cands) {
+		m.cands = cands
+	}
+	cands, m.keys = sortUpdateIndexesInto(cs.UpdateStrategy, u.pods, cands, cands, m.keys, u.opts.UpdateOrder)
 	chosen := LimitUpdateIndexes(u.pods, cands, d.UpdateNum, d.UpdateMaxUnavailable, target, cs.MinReadySeconds, u.now)
-	u.d.Candidates = podNameList(u.pods, cands)
+	m.names = podNameList(u.pods, cands, m.names)
+	u.d.Candidates = m.names
 	if k := len(chosen); k > 0 { // chosen is cands[:k]
 		u.d.Chosen = u.d.Candidates[:k:k]
 	}
@@ -334,6 +356,7 @@ func (u *updater[T]) run() (UpdateDecision, error) {
 	u.actions = slices.Grow(u.actions, len(chosen)+u.spare)
 	u.whys = slices.Grow(u.whys, len(chosen)+u.spare)
 	for _, i := range chosen {
+		u.cur = i
 		if failure, err := u.updatePod(&u.pods[i], target, d); err != nil {
 			return UpdateDecision{}, err
 		} else if failure != "" {
@@ -527,12 +550,13 @@ func roundUpSecond(d time.Duration) time.Duration {
 	return (d/time.Second + 1) * time.Second
 }
 
-// podNameList returns the names of pods[idx...].
-func podNameList(pods []Pod, idx []int) []string {
+// podNameList returns the names of pods[idx...], in buf's memory when it
+// has room; nil for no idx.
+func podNameList(pods []Pod, idx []int, buf []string) []string {
 	if len(idx) == 0 {
 		return nil
 	}
-	out := make([]string, len(idx))
+	out := slices.Grow(buf[:0], len(idx))[:len(idx)]
 	for n, i := range idx {
 		out[n] = pods[i].Name
 	}

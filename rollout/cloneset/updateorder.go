@@ -60,18 +60,21 @@ func UpdateCandidates(pods []Pod, updateRevision string, updateNum int32) []int 
 
 // updateCandidates is UpdateCandidates in one pass, into a slice with
 // room for every pod (the update step sorts it in place).
-func updateCandidates(pods []Pod, updateRevision string, updateNum int32) []int {
+func updateCandidates(pods []Pod, updateRevision string, updateNum int32, buf []int) []int {
 	if updateNum == 0 {
 		return nil
 	}
-	var out []int
+	out := buf[:0]
 	for i := range pods {
 		if isUpdateCandidate(&pods[i], updateRevision, updateNum) {
-			if out == nil {
+			if cap(out) == 0 {
 				out = make([]int, 0, len(pods)-i)
 			}
 			out = append(out, i)
 		}
+	}
+	if len(out) == 0 {
+		return nil
 	}
 	return out
 }
@@ -142,7 +145,15 @@ func SortUpdateIndexes(strategy UpdateStrategy, pods []Pod, candidates []int, op
 // checked (checkPods, checkCandidates), as UpdateCandidates' are,
 // written into out (len(candidates) long; it may be candidates itself).
 func sortUpdateIndexes(strategy UpdateStrategy, pods []Pod, candidates, out []int, opts UpdateOrderOptions) []int {
-	out, preparing := activeOrder(pods, candidates, out)
+	out, _ = sortUpdateIndexesInto(strategy, pods, candidates, out, nil, opts)
+	return out
+}
+
+// sortUpdateIndexesInto is sortUpdateIndexes with the sort keys in keys'
+// memory when it has room; it returns the keys' memory for the next
+// call.
+func sortUpdateIndexesInto(strategy UpdateStrategy, pods []Pod, candidates, out []int, keys []updateKey, opts UpdateOrderOptions) ([]int, []updateKey) {
+	out, keys, preparing := activeOrder(pods, candidates, out, keys)
 	prioritySort(strategy.PriorityStrategy, opts.NoKey, pods, out)
 	if len(strategy.ScatterStrategy) > 0 {
 		out = scatterSort(strategy.ScatterStrategy, opts.Scatter, pods, out)
@@ -150,7 +161,7 @@ func sortUpdateIndexes(strategy UpdateStrategy, pods []Pod, candidates, out []in
 	if preparing {
 		preparingUpdateFirst(pods, out)
 	}
-	return out
+	return out, keys
 }
 
 // preparingUpdateFirst moves the pods in PreparingUpdate to the front of
@@ -191,7 +202,8 @@ func checkCandidates(pods []Pod, candidates []int) error {
 
 // activeOrder returns candidates (indices into pods, checked) sorted by
 // compareActive, written into out (len(candidates) long; it may be
-// candidates itself), and whether one of them is in PreparingUpdate.
+// candidates itself), the keys' memory (buf's when it has room, for the
+// next call), and whether one of them is in PreparingUpdate.
 //
 // The sort runs over a key per candidate that holds no pointers (so the
 // garbage collector never scans the key array) and compares integers:
@@ -200,8 +212,8 @@ func checkCandidates(pods []Pod, candidates []int) error {
 // prefer when both times have one, or an instant more than about 285
 // years from 1970) sends the whole sort to compareActive itself, so the
 // order is compareActive's either way.
-func activeOrder(pods []Pod, candidates, out []int) (_ []int, preparing bool) {
-	keys := make([]updateKey, len(candidates))
+func activeOrder(pods []Pod, candidates, out []int, buf []updateKey) (_ []int, keys []updateKey, preparing bool) {
+	keys = slices.Grow(buf[:0], len(candidates))[:len(candidates)]
 	fast := len(pods) <= math.MaxInt32
 	for n, i := range candidates {
 		p := &pods[i]
@@ -213,7 +225,7 @@ func activeOrder(pods []Pod, candidates, out []int) (_ []int, preparing bool) {
 	if !fast {
 		copy(out, candidates)
 		slices.SortFunc(out, func(a, b int) int { return compareActive(&pods[a], &pods[b]) })
-		return out, preparing
+		return out, keys, preparing
 	}
 	slices.SortFunc(keys, func(a, b updateKey) int {
 		if c := compareUpdateKeys(&a, &b); c != 0 {
@@ -224,7 +236,7 @@ func activeOrder(pods []Pod, candidates, out []int) (_ []int, preparing bool) {
 	for n := range keys {
 		out[n] = int(keys[n].idx)
 	}
-	return out, preparing
+	return out, keys, preparing
 }
 
 // updateKey is what the ActivePods order reads of one pod but its name,

@@ -98,6 +98,9 @@ type why struct {
 	// first and end delimit the actions a phrase summarises,
 	// actions[first:end].
 	first, end int
+	// pod is the index, among the pods planned, of the pod an update
+	// step's action writes, so that applying it needs no lookup by name.
+	pod int
 }
 
 // scene is what the reasons of one sync state beyond their own facts:
