@@ -405,7 +405,7 @@ func (s *cloneSim[T]) reconcile(now time.Time) ([]string, error) {
 		}
 	}
 	for _, rev := range sortedKeys(created) {
-		writes = append(writes, "create "+strconv.Itoa(created[rev])+" pods at "+rev)
+		writes = append(writes, "create "+pods(int64(created[rev]), "")+" at "+rev)
 	}
 	for i := len(sync.Pods); i < len(all); i++ {
 		s.readyAt[all[i].Name] = now.Add(s.cfg.ReadyDelay)

@@ -69,6 +69,27 @@ func ios(v *intorpercent.IntOrString) string {
 	return v.String()
 }
 
+// pods says "1 pod", "2 pods", with adj ("new ", "updated ") before the
+// noun.
+func pods(n int64, adj string) string {
+	if n == 1 {
+		return "1 " + adj + "pod"
+	}
+	return strconv.FormatInt(n, 10) + " " + adj + "pods"
+}
+
+// podsOf says how many pods a partition value lets through: "1 pod",
+// "3 pods", "30% of the pods".
+func podsOf(v string) string {
+	switch {
+	case v == "1":
+		return "1 pod"
+	case strings.HasSuffix(v, "%"):
+		return v + " of the pods"
+	}
+	return v + " pods"
+}
+
 func actionReason(a *Action, s *Sync) string {
 	w := a.why
 	switch a.Kind {
@@ -86,21 +107,21 @@ func actionReason(a *Action, s *Sync) string {
 		return "take control of the StatefulSet: partition 32767, so no pod is updated until the first batch"
 	case WritePartition:
 		if w.deployment {
-			return "batch " + itoa(s.Context.CurrentBatch) + " lets the new ReplicaSet have " + ios(a.Partition) + " pods (" + itoa(s.Context.PlannedUpdatedReplicas) + " of " + itoa(s.Context.Replicas) + ")"
+			return "batch " + itoa(s.Context.CurrentBatch) + " lets the new ReplicaSet have " + podsOf(ios(a.Partition)) + " (" + itoa(s.Context.PlannedUpdatedReplicas) + " of " + itoa(s.Context.Replicas) + ")"
 		}
-		return "batch " + itoa(s.Context.CurrentBatch) + " keeps " + strconv.FormatInt(w.desired, 10) + " pods old (partition " + ios(a.Partition) +
+		return "batch " + itoa(s.Context.CurrentBatch) + " keeps " + pods(w.desired, "") + " old (partition " + ios(a.Partition) +
 			", was " + strconv.FormatInt(w.cur, 10) + "), so " + itoa(s.Context.DesiredUpdatedReplicas) + " are updated"
 	case WriteMaxSurge:
-		return "batch " + itoa(s.Context.CurrentBatch) + " surges " + strconv.FormatInt(w.desired, 10) + " new pods (maxSurge " + ios(a.MaxSurge) + ", was " + strconv.FormatInt(w.cur, 10) + ")"
+		return "batch " + itoa(s.Context.CurrentBatch) + " surges " + pods(w.desired, "new ") + " (maxSurge " + ios(a.MaxSurge) + ", was " + strconv.FormatInt(w.cur, 10) + ")"
 	case ScaleCanaryDeployment:
 		if w.create {
 			return "create the canary Deployment with 0 replicas"
 		}
 		return "batch " + itoa(s.Context.CurrentBatch) + " scales the canary Deployment from " + itoa(w.from) + " to " + itoa(a.Replicas) + " replicas (the stable Deployment keeps all its pods)"
 	case LabelPods:
-		return "label " + itoa(a.Count) + " updated pods with rollout-id " + strconv.Quote(s.Release.RolloutID) + " for batch " + itoa(w.batch)
+		return "label " + pods(int64(a.Count), "updated ") + " with rollout-id " + strconv.Quote(s.Release.RolloutID) + " for batch " + itoa(w.batch)
 	case LabelNoNeedUpdatePods:
-		return "mark " + itoa(a.Count) + " pods already at the target revision as no-need-update (rollback in batches)"
+		return "mark " + pods(int64(a.Count), "") + " already at the target revision as no-need-update (rollback in batches)"
 	case ReleaseControl:
 		if w.held {
 			return "release the workload but keep its partition (the plan has a batch partition)"
@@ -162,7 +183,7 @@ func syncReason(s *Sync) string {
 	case w.initialized:
 		b.WriteString("the release controls the workload (stable " + strconv.Quote(st.StableRevision) + ", update " + strconv.Quote(st.UpdateRevision) + "): start batch " + itoa(st.CurrentBatch))
 		if n := st.NoNeedUpdateReplicas; n != nil {
-			b.WriteString(", " + itoa(*n) + " pods already at the target")
+			b.WriteString(", " + pods(int64(*n), "") + " already at the target")
 		}
 	case w.canaryWait:
 		b.WriteString("the canary Deployment is still reconciling: wait")
