@@ -170,7 +170,8 @@ type Step struct {
 	// Actions and Reason are Plan's.
 	Actions []Action `json:"actions,omitempty"`
 	Reason  string   `json:"reason"`
-	// Status is the status the sync computed.
+	// Status is the status the sync computed, without its
+	// collisionCount (Trace.StatefulSet holds the last one).
 	Status Status `json:"status"`
 	// Replicas and Partition are the spec at this sync; MaxUnavailable
 	// is the resolved budget when the gate is on, else 0.
