@@ -149,7 +149,7 @@ func ReconcileOldReplicaSets(d *AdvancedDeployment, rss []ReplicaSet) (Round, er
 		return Round{}, err
 	}
 	if st.newIdx < 0 {
-		return Round{}, &field.Error{Prefix: "batchrelease", Field: "newReplicaSet", Value: strconv.Quote(d.NewReplicaSet),
+		return Round{}, &field.Error{Prefix: "batchrelease: invalid Deployment " + strconv.Quote(d.Name), Field: "newReplicaSet", Value: strconv.Quote(d.NewReplicaSet),
 			Detail: "must name one of the ReplicaSets", Err: field.ErrRequired}
 	}
 	st.reconcileOld()
@@ -184,7 +184,7 @@ func checkAdvanced(d *AdvancedDeployment, rss []ReplicaSet) error {
 		return &field.Error{Prefix: "batchrelease", Field: "deployment", Detail: "must not be nil", Err: field.ErrRequired}
 	}
 	if d.Replicas < 0 {
-		return &field.Error{Prefix: "batchrelease", Field: "spec.replicas", Value: itoa(d.Replicas), Detail: "must not be negative", Err: field.ErrNegative}
+		return &field.Error{Prefix: "batchrelease: invalid Deployment " + strconv.Quote(d.Name), Field: "spec.replicas", Value: itoa(d.Replicas), Detail: "must not be negative", Err: field.ErrNegative}
 	}
 	var sum int64
 	for i := range rss {

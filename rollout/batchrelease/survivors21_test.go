@@ -135,3 +135,19 @@ func TestPauseRestartsWhenTheBatchIsRedone(t *testing.T) {
 		t.Fatalf("batch 0 last ready at %v, partition moved at %v; want 54s and 2m56s", readyAgain, moved)
 	}
 }
+
+// TestAdvancedDeploymentErrorsNameTheDeployment: an error in the
+// Deployment given names it first, as every engine's errors do.
+func TestAdvancedDeploymentErrorsNameTheDeployment(t *testing.T) {
+	rss := []ReplicaSet{{Name: "web-v1", Revision: "1", Replicas: 4, StatusReplicas: 4}}
+	bad := &AdvancedDeployment{Name: "web", Replicas: -3, NewReplicaSet: "web-v1"}
+	_, err := SimulateDeployment(releaseOf("50%", "100%"), bad, rss, Config{Start: simStart})
+	if want := `batchrelease: invalid Deployment "web": spec.replicas: -3: must not be negative`; err == nil || err.Error() != want {
+		t.Errorf("SimulateDeployment: %v, want %s", err, want)
+	}
+	missing := &AdvancedDeployment{Name: "web", Replicas: 4, NewReplicaSet: "web-v9"}
+	_, err = ReconcileOldReplicaSets(missing, rss)
+	if want := `batchrelease: invalid Deployment "web": newReplicaSet: "web-v9": must name one of the ReplicaSets`; err == nil || err.Error() != want {
+		t.Errorf("ReconcileOldReplicaSets: %v, want %s", err, want)
+	}
+}

@@ -170,7 +170,7 @@ func TestRunRejectsInput(t *testing.T) {
 		{"a Deployment's strategy annotation that is not JSON", []string{"-f", "testdata/deployment-bad-annotation.yaml"}, 1,
 			`batchreleaseplan: kruiserollouts: invalid Deployment "web": metadata.annotations["rollouts.kruise.io/deployment-strategy"]: not the JSON kruise-rollout writes: unexpected end of JSON input`},
 		{"negative Deployment replicas, the whole release", []string{"-f", "testdata/deployment-negative.yaml"}, 1,
-			"batchreleaseplan: batchrelease: spec.replicas: -3: must not be negative"},
+			`batchreleaseplan: batchrelease: invalid Deployment "web": spec.replicas: -3: must not be negative`},
 		{"negative Deployment replicas, -once", []string{"-f", "testdata/deployment-negative.yaml", "-once"}, 1,
 			`batchreleaseplan: batchrelease: invalid Deployment "web": spec.replicas: -3: must not be negative`},
 		{"whole release of a StatefulSet", []string{"-f", "testdata/statefulset.yaml"}, 1,
