@@ -378,12 +378,12 @@ func bgStateText(ro *v1alpha1.Rollout, rss []*appsv1.ReplicaSet) string {
 	return out
 }
 
-// TestArgosControllerRollsOutBlueGreenAsPlan drives Argo's rollout
+// TestArgosBlueGreenReconcilesAsPlan drives Argo's rollout
 // controller through one blue-green rollout (4 replicas, a preview
 // Service, previewReplicaCount 2, auto-promotion off, the default
 // scale-down delay of 30 s) and checks every reconcile against
 // argo.Plan.
-func TestArgosControllerRollsOutBlueGreenAsPlan(t *testing.T) {
+func TestArgosBlueGreenReconcilesAsPlan(t *testing.T) {
 	off, two := false, int32(2)
 	bc := blueGreenCase{replicas: 4, preview: true, autoPromotionEnabled: &off, previewReplicaCount: &two}
 	got := driveBlueGreen(t, bc)
@@ -415,10 +415,10 @@ func TestArgosControllerRollsOutBlueGreenAsPlan(t *testing.T) {
 	}
 }
 
-// TestControllerBlueGreenAgreesWithPlan is the same over random
+// TestBlueGreenReconcilesAgreeWithPlan is the same over random
 // blue-green Rollouts. It runs -ctrl.checks rollouts, whatever
 // -rapid.checks says.
-func TestControllerBlueGreenAgreesWithPlan(t *testing.T) {
+func TestBlueGreenReconcilesAgreeWithPlan(t *testing.T) {
 	f := flag.Lookup("rapid.checks")
 	saved := f.Value.String()
 	if err := f.Value.Set(strconv.Itoa(*ctrlChecks)); err != nil {
