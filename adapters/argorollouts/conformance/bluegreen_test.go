@@ -43,11 +43,23 @@ type blueGreenCase struct {
 	// previewReplicaCount nil means the new ReplicaSet is sized to
 	// replicas before promotion.
 	previewReplicaCount *int32
+	// scaleDownDelayRevisionLimit nil means no limit.
+	scaleDownDelayRevisionLimit *int32
+	// retemplateAt, when positive, changes the template a second time
+	// (image nginx:3) after that many reconciles, whatever the rollout
+	// is doing then.
+	retemplateAt int
 }
 
 func (bc blueGreenCase) String() string {
 	out := fmt.Sprintf("blueGreen replicas %d preview %v autoPromotionEnabled %s autoPromotionSeconds %d scaleDownDelaySeconds %s previewReplicaCount %s",
 		bc.replicas, bc.preview, optBoolText(bc.autoPromotionEnabled), bc.autoPromotionSeconds, ptrText(bc.scaleDownDelaySeconds), ptrText(bc.previewReplicaCount))
+	if bc.scaleDownDelayRevisionLimit != nil {
+		out += " scaleDownDelayRevisionLimit " + ptrText(bc.scaleDownDelayRevisionLimit)
+	}
+	if bc.retemplateAt > 0 {
+		out += fmt.Sprintf(" template changed again after reconcile %d", bc.retemplateAt)
+	}
 	return out
 }
 
@@ -104,6 +116,8 @@ func (bc blueGreenCase) start(now time.Time) (*v1alpha1.Rollout, []*appsv1.Repli
 		AutoPromotionSeconds:  bc.autoPromotionSeconds,
 		ScaleDownDelaySeconds: bc.scaleDownDelaySeconds,
 		PreviewReplicaCount:   bc.previewReplicaCount,
+
+		ScaleDownDelayRevisionLimit: bc.scaleDownDelayRevisionLimit,
 	}
 	svcs := []*corev1.Service{bgService("web-active", oldHash)}
 	ro.Status.BlueGreen.ActiveSelector = oldHash
@@ -239,17 +253,22 @@ func sameStrings(a, b map[string]string) bool {
 // carry a scale-down deadline and its value, and unless Argo's Services
 // select what Plan's status.blueGreen says they select. A reconcile that
 // only writes the pause conditions (pauseConditionsStale) is checked on
-// its own terms, as in driveCanary.
+// its own terms, as in driveCanary, unless the template is new: Argo then
+// creates its ReplicaSet first, as Plan does, and the reconcile is
+// compared in full.
 // Between reconciles every pod becomes available, a blue-green pause
 // with auto-promotion off is promoted (its pause conditions cleared, the
 // status patch `kubectl argo rollouts promote` makes: PromoteRollout in
-// pkg/kubectl-argo-rollouts/cmd/promote), and the clock moves on bgStep.
-// It stops when the new ReplicaSet is stable and the only one with pods;
+// pkg/kubectl-argo-rollouts/cmd/promote), the clock moves on bgStep,
+// and after reconcile bc.retemplateAt the template changes again.
+// It stops when the latest template's ReplicaSet is stable and the only
+// one with pods;
 // with scaleDownDelaySeconds 0 the old one never loses its pods (argo
 // #1992, on both sides), and it stops three reconciles after the
-// promotion once it has checked that. It returns one line per reconcile:
-// what Argo left.
-func driveBlueGreen(t tb, bc blueGreenCase) []string {
+// promotion once it has checked that. It returns one line per reconcile,
+// what Argo left, and whether it stopped with an old ReplicaSet still
+// holding pods that way.
+func driveBlueGreen(t tb, bc blueGreenCase) (trace []string, oldKeepsPods bool) {
 	t.Helper()
 	start := time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC)
 	defer timeutil.SetNowTimeFunc(time.Now)
@@ -284,10 +303,12 @@ func driveBlueGreen(t tb, bc blueGreenCase) []string {
 		}
 		return out + extra
 	}
-	var trace []string
 	// Creating, scaling and switching take a few reconciles each; the
 	// auto-promotion and the scale-down delay a reconcile per bgStep.
 	limit := 30 + int(bc.replicas) + int((time.Duration(bc.autoPromotionSeconds)*time.Second+bc.delay())/bgStep)
+	if bc.retemplateAt > 0 {
+		limit += limit + bc.retemplateAt
+	}
 	promotedAt := 0
 	for n := 1; n <= limit; n++ {
 		now := start.Add(time.Duration(n) * bgStep)
@@ -301,7 +322,23 @@ func driveBlueGreen(t tb, bc blueGreenCase) []string {
 			t.Fatalf("%v\nreconcile %d: Argo: %v", bc, n, err)
 		}
 		theirs, mine := theirState(gotRO, gotRSs, gotSvcs, bc.preview), ourState(ours, bc.preview)
-		if pauseConditionsStale(ro) {
+		if pauseConditionsStale(ro) && created(ours) {
+			// No ReplicaSet has the template (it changed again while
+			// paused): Argo creates the new one when it builds the
+			// reconcile's context (newRolloutContext in
+			// rollout/controller.go), before the sync looks at the pause
+			// conditions, and then only writes those conditions; Plan
+			// creates it and ends its sync there. What is compared must
+			// agree as on any reconcile.
+			if !theirs.equal(mine) {
+				t.Fatalf("%v\nreconcile %d at +%s from %s: the pause conditions were stale and the template new:\n  Argo:       %v\n  argo.Plan:  %v\n  Plan's actions: %+v",
+					bc, n, now.Sub(start), bgStateText(ro, rss), theirs, mine, ours.Actions)
+			}
+			count("syncHandler: blue-green reconciles", tally.Agree)
+			// A subset of the row above, to show how often it came.
+			count("syncHandler: blue-green reconciles, pause conditions stale and a new template (both create the ReplicaSet only)", tally.Agree)
+			trace = append(trace, line(theirs, " (created; conditions only)"))
+		} else if pauseConditionsStale(ro) {
 			// As in driveCanary: Argo only writes its Paused and
 			// Progressing conditions (checkPausedConditions in
 			// rollout/sync.go), which Plan does not model. Argo must
@@ -328,23 +365,29 @@ func driveBlueGreen(t tb, bc blueGreenCase) []string {
 			count("syncHandler: blue-green reconciles", tally.Agree)
 			trace = append(trace, line(theirs, ""))
 		}
-		if gotRO.Status.StableRS == newHash {
+		if gotRO.Status.StableRS == newHash && (bc.retemplateAt == 0 || n > bc.retemplateAt) {
 			if promotedAt == 0 {
 				promotedAt = n
 			}
 			if finished(gotRSs, newHash, bc.replicas) {
-				if bc.delay() == 0 {
+				if bc.delay() == 0 && bc.scaleDownDelayRevisionLimit == nil && bc.retemplateAt == 0 {
 					t.Fatalf("%v\nreconcile %d: the old ReplicaSet lost its pods with scaleDownDelaySeconds 0", bc, n)
 				}
-				return trace
+				return trace, false
 			}
 			if bc.delay() == 0 && n >= promotedAt+3 {
-				// argo #1992: no deadline is ever written, so the old
-				// ReplicaSet keeps its pods; both sides agreed so far.
-				if c := specReplicas(gotRSs); c[oldHash] != bc.replicas || c[newHash] != bc.replicas || len(deadlines(gotRSs)) != 0 {
-					t.Fatalf("%v\nreconcile %d: with scaleDownDelaySeconds 0 expected old and new at %d without deadlines: %v %v", bc, n, bc.replicas, c, deadlines(gotRSs))
+				// argo #1992: no deadline is ever written, so an old
+				// ReplicaSet within the revision limit keeps its pods;
+				// both sides agreed so far. The state must be a fixed
+				// point: Argo changed no spec.replicas on this reconcile.
+				c := specReplicas(gotRSs)
+				if !sameCounts(c, specReplicas(rss)) || c[newHash] != bc.replicas || len(deadlines(gotRSs)) != 0 {
+					t.Fatalf("%v\nreconcile %d: with scaleDownDelaySeconds 0 expected no more change, new at %d and no deadlines: %v (before %v) %v", bc, n, bc.replicas, c, specReplicas(rss), deadlines(gotRSs))
 				}
-				return trace
+				if bc.scaleDownDelayRevisionLimit == nil && bc.retemplateAt == 0 && c[oldHash] != bc.replicas {
+					t.Fatalf("%v\nreconcile %d: with scaleDownDelaySeconds 0 and no revision limit expected the old ReplicaSet at %d: %v", bc, n, bc.replicas, c)
+				}
+				return trace, !finished(gotRSs, newHash, bc.replicas)
 			}
 		}
 		settlePods(gotRSs, now)
@@ -352,9 +395,26 @@ func driveBlueGreen(t tb, bc blueGreenCase) []string {
 			gotRO.Status.PauseConditions = nil
 		}
 		ro, rss, svcs = gotRO, gotRSs, gotSvcs
+		if n == bc.retemplateAt {
+			// A user edits the template again: the API server raises
+			// the generation.
+			ro.Spec.Template = podTemplate("nginx:3")
+			ro.Generation++
+			newHash = hash.ComputePodTemplateHash(&ro.Spec.Template, nil)
+		}
 	}
 	t.Fatalf("%v\nnot finished after %d reconciles: %s", bc, limit, bgStateText(ro, rss))
-	return nil
+	return nil, false
+}
+
+// created says Plan's sync created the new ReplicaSet.
+func created(s argo.Sync[argorollouts.Template]) bool {
+	for _, a := range s.Actions {
+		if a.Kind == argo.CreateReplicaSet {
+			return true
+		}
+	}
+	return false
 }
 
 // hasBlueGreenPause says the Rollout is paused before promotion.
@@ -386,7 +446,7 @@ func bgStateText(ro *v1alpha1.Rollout, rss []*appsv1.ReplicaSet) string {
 func TestArgosBlueGreenReconcilesAsPlan(t *testing.T) {
 	off, two := false, int32(2)
 	bc := blueGreenCase{replicas: 4, preview: true, autoPromotionEnabled: &off, previewReplicaCount: &two}
-	got := driveBlueGreen(t, bc)
+	got, _ := driveBlueGreen(t, bc)
 	// What Argo's controller does, read off its reconciles (so that the
 	// harness is seen to drive it, not only to compare), 10 s apart:
 	// create the new ReplicaSet at 0; point the preview Service at it;
@@ -449,12 +509,25 @@ func TestBlueGreenReconcilesAgreeWithPlan(t *testing.T) {
 			c := rapid.Int32Range(1, bc.replicas).Draw(t, "previewReplicaCount")
 			bc.previewReplicaCount = &c
 		}
-		driveBlueGreen(t, bc)
+		if rapid.IntRange(0, 3).Draw(t, "revisionLimitSet") == 0 {
+			l := rapid.Int32Range(0, 2).Draw(t, "scaleDownDelayRevisionLimit")
+			bc.scaleDownDelayRevisionLimit = &l
+		}
+		if rapid.IntRange(0, 2).Draw(t, "retemplate") == 0 {
+			bc.retemplateAt = rapid.IntRange(1, 12).Draw(t, "retemplateAt")
+		}
+		trace, stuck := driveBlueGreen(t, bc)
 		count("syncHandler: blue-green rollouts", tally.Agree)
-		if bc.delay() == 0 {
-			// Not a difference: both sides keep the old ReplicaSet's
-			// pods; counted so the table shows how often it was drawn.
-			count("syncHandler: blue-green rollouts with scaleDownDelaySeconds 0 (old ReplicaSet keeps its pods, argo #1992)", tally.Agree)
+		// Subsets of the rollouts above, not differences: counted so
+		// the table shows how often the draw reached each.
+		if stuck {
+			count("syncHandler: blue-green rollouts, scaleDownDelaySeconds 0: an old ReplicaSet keeps its pods (argo #1992)", tally.Agree)
+		}
+		if bc.retemplateAt > 0 && len(trace) > bc.retemplateAt {
+			count("syncHandler: blue-green rollouts, template changed again mid-rollout", tally.Agree)
+		}
+		if bc.scaleDownDelayRevisionLimit != nil {
+			count("syncHandler: blue-green rollouts, scaleDownDelayRevisionLimit set", tally.Agree)
 		}
 	})
 }

@@ -429,11 +429,18 @@ func settle(ro *v1alpha1.Rollout, rss []*appsv1.ReplicaSet, now time.Time) (*v1a
 }
 
 // settlePods is the pods' part of settle: every pod of every ReplicaSet
-// becomes available and a created ReplicaSet gets its creation time.
+// becomes available and a created ReplicaSet gets its creation time and
+// a UID, as an API server gives them (the fake clientset gives neither;
+// Argo tells the new ReplicaSet from the older ones by UID, in
+// FindOldReplicaSets, so two created ReplicaSets without one would be
+// taken for the same).
 func settlePods(rss []*appsv1.ReplicaSet, now time.Time) {
 	for _, rs := range rss {
 		if rs.CreationTimestamp.IsZero() {
 			rs.CreationTimestamp = metav1.NewTime(now)
+		}
+		if rs.UID == "" {
+			rs.UID = types.UID("rs-" + rs.Labels[v1alpha1.DefaultRolloutUniqueLabelKey])
 		}
 		c := int32(1)
 		if rs.Spec.Replicas != nil {
