@@ -70,9 +70,21 @@ func (noTemplateRefs) Resolve(*v1alpha1.Rollout) error { return nil }
 // newController in rollout/controller_test.go); time is timeutil.Now,
 // which the caller sets.
 func argoReconcile(ro *v1alpha1.Rollout, rss []*appsv1.ReplicaSet) (*v1alpha1.Rollout, []*appsv1.ReplicaSet, error) {
-	kubeObjs := make([]runtime.Object, 0, len(rss))
+	gotRO, gotRSs, _, err := argoReconcileWith(ro, rss, nil)
+	return gotRO, gotRSs, err
+}
+
+// argoReconcileWith is argoReconcile with Services besides (a blue-green
+// Rollout's active and preview Services): they are in the fake API
+// server and the Services lister too, and it returns them as the API
+// server holds them afterwards, in the order given.
+func argoReconcileWith(ro *v1alpha1.Rollout, rss []*appsv1.ReplicaSet, svcs []*corev1.Service) (*v1alpha1.Rollout, []*appsv1.ReplicaSet, []*corev1.Service, error) {
+	kubeObjs := make([]runtime.Object, 0, len(rss)+len(svcs))
 	for _, rs := range rss {
 		kubeObjs = append(kubeObjs, rs.DeepCopy())
+	}
+	for _, svc := range svcs {
+		kubeObjs = append(kubeObjs, svc.DeepCopy())
 	}
 	kube := kubefake.NewSimpleClientset(kubeObjs...)
 	client := argofake.NewSimpleClientset(ro.DeepCopy())
@@ -81,7 +93,7 @@ func argoReconcile(ro *v1alpha1.Rollout, rss []*appsv1.ReplicaSet) (*v1alpha1.Ro
 
 	scheme := runtime.NewScheme()
 	if err := v1alpha1.AddToScheme(scheme); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	vsvc, dest := istioutil.GetIstioVirtualServiceGVR(), istioutil.GetIstioDestinationRuleGVR()
 	dyn := dynamicfake.NewSimpleDynamicClientWithCustomListKinds(scheme, map[schema.GroupVersionResource]string{
@@ -91,7 +103,7 @@ func argoReconcile(ro *v1alpha1.Rollout, rss []*appsv1.ReplicaSet) (*v1alpha1.Ro
 	dynI := dynamicinformer.NewDynamicSharedInformerFactory(dyn, 0)
 	ingresses, err := ingressutil.NewIngressWrapper(ingressutil.IngressModeExtensions, kube, kubeI)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	c := rollout.NewController(rollout.ControllerConfig{
 		Namespace:                       metav1.NamespaceAll,
@@ -122,31 +134,44 @@ func argoReconcile(ro *v1alpha1.Rollout, rss []*appsv1.ReplicaSet) (*v1alpha1.Ro
 		EphemeralMetadataPodRetries: rollout.DefaultEphemeralMetadataPodRetries,
 	})
 	if err := argoI.Argoproj().V1alpha1().Rollouts().Informer().GetIndexer().Add(ro.DeepCopy()); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	for _, rs := range rss {
 		if err := kubeI.Apps().V1().ReplicaSets().Informer().GetIndexer().Add(rs.DeepCopy()); err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
+		}
+	}
+	for _, svc := range svcs {
+		if err := kubeI.Core().V1().Services().Informer().GetIndexer().Add(svc.DeepCopy()); err != nil {
+			return nil, nil, nil, err
 		}
 	}
 	ctx := context.Background()
 	if err := syncRollout(c, ctx, ro.Namespace+"/"+ro.Name); err != nil {
-		return nil, nil, fmt.Errorf("syncHandler: %w", err)
+		return nil, nil, nil, fmt.Errorf("syncHandler: %w", err)
 	}
 	gotRO, err := client.ArgoprojV1alpha1().Rollouts(ro.Namespace).Get(ctx, ro.Name, metav1.GetOptions{})
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	list, err := kube.AppsV1().ReplicaSets(ro.Namespace).List(ctx, metav1.ListOptions{})
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	gotRSs := make([]*appsv1.ReplicaSet, 0, len(list.Items))
 	for i := range list.Items {
 		gotRSs = append(gotRSs, &list.Items[i])
 	}
 	sort.Slice(gotRSs, func(i, j int) bool { return gotRSs[i].Name < gotRSs[j].Name })
-	return gotRO, gotRSs, nil
+	gotSvcs := make([]*corev1.Service, 0, len(svcs))
+	for _, svc := range svcs {
+		got, err := kube.CoreV1().Services(svc.Namespace).Get(ctx, svc.Name, metav1.GetOptions{})
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		gotSvcs = append(gotSvcs, got)
+	}
+	return gotRO, gotRSs, gotSvcs, nil
 }
 
 // ourPlan converts ro and rss through the adapter (the Rollout through
@@ -396,9 +421,26 @@ func driveCanary(t tb, cc canaryCase) []string {
 // ReplicaSet becomes available, a created ReplicaSet gets its creation
 // time, and a pause without a duration is promoted.
 func settle(ro *v1alpha1.Rollout, rss []*appsv1.ReplicaSet, now time.Time) (*v1alpha1.Rollout, []*appsv1.ReplicaSet) {
+	settlePods(rss, now)
+	if indefinitePause(ro) {
+		ro.Status.PauseConditions = nil
+	}
+	return ro, rss
+}
+
+// settlePods is the pods' part of settle: every pod of every ReplicaSet
+// becomes available and a created ReplicaSet gets its creation time and
+// a UID, as an API server gives them (the fake clientset gives neither;
+// Argo tells the new ReplicaSet from the older ones by UID, in
+// FindOldReplicaSets, so two created ReplicaSets without one would be
+// taken for the same).
+func settlePods(rss []*appsv1.ReplicaSet, now time.Time) {
 	for _, rs := range rss {
 		if rs.CreationTimestamp.IsZero() {
 			rs.CreationTimestamp = metav1.NewTime(now)
+		}
+		if rs.UID == "" {
+			rs.UID = types.UID("rs-" + rs.Labels[v1alpha1.DefaultRolloutUniqueLabelKey])
 		}
 		c := int32(1)
 		if rs.Spec.Replicas != nil {
@@ -406,10 +448,6 @@ func settle(ro *v1alpha1.Rollout, rss []*appsv1.ReplicaSet, now time.Time) (*v1a
 		}
 		rs.Status.Replicas, rs.Status.ReadyReplicas, rs.Status.AvailableReplicas = c, c, c
 	}
-	if indefinitePause(ro) {
-		ro.Status.PauseConditions = nil
-	}
-	return ro, rss
 }
 
 // pauseConditionsStale is the test checkPausedConditions (rollout/sync.go)
