@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/rolloutmath/rolloutmath/field"
 	"github.com/rolloutmath/rolloutmath/intorpercent"
@@ -15,10 +16,12 @@ import (
 // or with the same name, a field kruise cannot read. Kruise's API server
 // or webhook would have rejected such input, or it cannot come from a
 // cluster. Outside Validate, whose words are the webhook's, the text
-// names the package and the field:
+// names the package and the field; Plan, PlanWith, Planner.Plan and
+// Simulate's check of its input name the CloneSet too when the field is
+// one of its own (metadata, spec, status), as every engine's Plan does:
 //
 //	cloneset: pods[3].name: duplicate name "web-0"
-//	cloneset: spec.updateStrategy.partition: "99": invalid type: string is not a percentage
+//	cloneset: invalid CloneSet "web": spec.updateStrategy.partition: "99": invalid type: string is not a percentage
 
 // inputError returns a *field.Error for the input at path with a
 // formatted detail.
@@ -93,6 +96,22 @@ func indexPods(pods []Pod, seen *nameIndex) error {
 		}
 	}
 	return nil
+}
+
+// ofCloneSet names cs in err when err is about one of its fields
+// (metadata, spec or status), as every engine's errors about the object
+// given do: "cloneset: invalid CloneSet "web": spec.replicas: -1: must
+// not be negative". Other errors (nil, a CloneSet without a name, the
+// pods' or the revisions' fields) are returned as they are.
+func ofCloneSet[T any](cs *CloneSet[T], err error) error {
+	fe, ok := err.(*field.Error)
+	if !ok || cs == nil || cs.Name == "" || fe.Prefix != "cloneset" ||
+		!(strings.HasPrefix(fe.Field, "spec.") || strings.HasPrefix(fe.Field, "status.") || strings.HasPrefix(fe.Field, "metadata.")) {
+		return err
+	}
+	c := *fe
+	c.Prefix = "cloneset: invalid CloneSet " + strconv.Quote(cs.Name)
+	return &c
 }
 
 // checkCloneSet reports a nil CloneSet or a negative count in it.

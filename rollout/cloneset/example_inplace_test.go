@@ -75,6 +75,6 @@ func ExampleInPlaceDiffer_notImplemented() {
 	}
 	// Output:
 	// RecreatePod update budget 1: pod web-a marked for deletion, to be recreated at web-6bc4bc9c5d (cannot update in place (template type cloneset_test.PodSpec cannot be diffed in place: implement cloneset.InPlaceDiffer[cloneset_test.PodSpec], or encode the template as a corev1.PodTemplateSpec (revision web-6bc4bc9c5d has no spec.template.spec.containers)))
-	// error: cloneset: spec.updateStrategy.type: "InPlaceOnly": template type cloneset_test.PodSpec cannot be diffed in place: implement cloneset.InPlaceDiffer[cloneset_test.PodSpec], or encode the template as a corev1.PodTemplateSpec (revision web-6bc4bc9c5d has no spec.template.spec.containers)
+	// error: cloneset: invalid CloneSet "web": spec.updateStrategy.type: "InPlaceOnly": template type cloneset_test.PodSpec cannot be diffed in place: implement cloneset.InPlaceDiffer[cloneset_test.PodSpec], or encode the template as a corev1.PodTemplateSpec (revision web-6bc4bc9c5d has no spec.template.spec.containers)
 	// unsupported: true
 }

@@ -107,7 +107,7 @@ func TestPlanInPlaceWithTemplateTypes(t *testing.T) {
 			return planInPlace(t, PodSpec{"nginx:1.25"}, PodSpec{"nginx:1.26"}, s)
 		},
 		typ:    InPlaceOnly,
-		want:   inPlaceResult{Err: `cloneset: spec.updateStrategy.type: "InPlaceOnly": ` + undiffable},
+		want:   inPlaceResult{Err: `cloneset: invalid CloneSet "demo": spec.updateStrategy.type: "InPlaceOnly": ` + undiffable},
 		reason: "an error, not kruise's FailedUpdate: no cluster could be in this state",
 	}, {
 		name: "PodSpec/ReCreate",

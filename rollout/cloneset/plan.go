@@ -357,6 +357,15 @@ type Planner[T any] struct {
 //
 // cs, pods and revisions are never modified.
 func (p *Planner[T]) Plan(cs *CloneSet[T], pods []Pod, revisions []ControllerRevision, now time.Time) (*Sync[T], error) {
+	s, err := p.plan(cs, pods, revisions, now)
+	if err != nil {
+		return nil, ofCloneSet(cs, err)
+	}
+	return s, nil
+}
+
+// plan is Plan but for the CloneSet's name in its errors.
+func (p *Planner[T]) plan(cs *CloneSet[T], pods []Pod, revisions []ControllerRevision, now time.Time) (*Sync[T], error) {
 	p.last = nil
 	if err := checkCloneSet(cs); err != nil {
 		return nil, err

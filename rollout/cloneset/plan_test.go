@@ -295,12 +295,12 @@ func TestPlanRejectsBadInput(t *testing.T) {
 		want string
 	}{
 		{"nil CloneSet", nil, nil, nil, "cloneset: Required value"},
-		{"negative replicas", &CloneSet[podTemplate]{Name: "demo", Replicas: -1}, nil, nil, "cloneset: spec.replicas: -1: must not be negative"},
+		{"negative replicas", &CloneSet[podTemplate]{Name: "demo", Replicas: -1}, nil, nil, `cloneset: invalid CloneSet "demo": spec.replicas: -1: must not be negative`},
 		{"pod without name", ok, []Pod{{}}, nil, "cloneset: pods[0].name: must not be empty"},
 		{"duplicate pod", ok, []Pod{{Name: "a"}, {Name: "a"}}, nil, `cloneset: pods[1].name: duplicate name "a"`},
 		{"duplicate revision", ok, nil, []ControllerRevision{r1, r1}, `cloneset: revisions[1].name: duplicate name "` + r1.Name + `"`},
 		{"unknown strategy", &CloneSet[podTemplate]{Name: "demo", Replicas: 1, Template: templateOf("nginx:1.26"), UpdateStrategy: UpdateStrategy{Type: "Rolling"}},
-			[]Pod{upPod("demo-a", r1.Name)}, []ControllerRevision{r1}, `cloneset: spec.updateStrategy.type: "Rolling": must be ReCreate, InPlaceIfPossible, InPlaceOnly or OnDelete`},
+			[]Pod{upPod("demo-a", r1.Name)}, []ControllerRevision{r1}, `cloneset: invalid CloneSet "demo": spec.updateStrategy.type: "Rolling": must be ReCreate, InPlaceIfPossible, InPlaceOnly or OnDelete`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -317,7 +317,7 @@ func TestPlanRejectsBadInput(t *testing.T) {
 		})
 	}
 	_, err := Plan(&CloneSet[unencodable]{Name: "demo"}, nil, nil, t0)
-	if err == nil || err.Error() != "cloneset: spec.template: encoding: json: unsupported type: chan int" {
+	if err == nil || err.Error() != `cloneset: invalid CloneSet "demo": spec.template: encoding: json: unsupported type: chan int` {
 		t.Errorf("Plan of an unencodable template: %v", err)
 	}
 }

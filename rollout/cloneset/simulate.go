@@ -349,7 +349,7 @@ func Simulate[T any](cs *CloneSet[T], pods []Pod, revisions []ControllerRevision
 	}
 	var tr Trace[T]
 	if err := checkCloneSet(cs); err != nil {
-		return tr, err
+		return tr, ofCloneSet(cs, err)
 	}
 	if err := checkPods(pods); err != nil {
 		return tr, err

@@ -166,7 +166,7 @@ func TestRunRejectsInput(t *testing.T) {
 		{"negative replicas, -once", []string{"-f", "testdata/negative-status.yaml", "-once"}, 1,
 			`batchreleaseplan: batchrelease: invalid CloneSet "cart": spec.replicas: -2: must not be negative`},
 		{"negative replicas, the whole release", []string{"-f", "testdata/negative-status.yaml"}, 1,
-			`batchreleaseplan: cloneset: spec.replicas: -2: must not be negative`},
+			`batchreleaseplan: cloneset: invalid CloneSet "cart": spec.replicas: -2: must not be negative`},
 		{"a Deployment's strategy annotation that is not JSON", []string{"-f", "testdata/deployment-bad-annotation.yaml"}, 1,
 			`batchreleaseplan: kruiserollouts: invalid Deployment "web": metadata.annotations["rollouts.kruise.io/deployment-strategy"]: not the JSON kruise-rollout writes: unexpected end of JSON input`},
 		{"negative Deployment replicas, the whole release", []string{"-f", "testdata/deployment-negative.yaml"}, 1,
