@@ -1,7 +1,6 @@
 package conformance
 
 import (
-	"flag"
 	"fmt"
 	"slices"
 	"strconv"
@@ -479,12 +478,7 @@ func TestArgosBlueGreenReconcilesAsPlan(t *testing.T) {
 // blue-green Rollouts. It runs -ctrl.checks rollouts, whatever
 // -rapid.checks says.
 func TestBlueGreenReconcilesAgreeWithPlan(t *testing.T) {
-	f := flag.Lookup("rapid.checks")
-	saved := f.Value.String()
-	if err := f.Value.Set(strconv.Itoa(*ctrlChecks)); err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = f.Value.Set(saved) }()
+	defer ctrlRapidChecks(t)()
 	rapid.Check(t, func(t *rapid.T) {
 		bc := blueGreenCase{
 			replicas: rapid.Int32Range(1, 8).Draw(t, "replicas"),

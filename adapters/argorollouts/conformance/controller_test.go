@@ -542,12 +542,7 @@ func TestArgosControllerReconcilesAsPlan(t *testing.T) {
 // It runs -ctrl.checks rollouts (each builds a controller per reconcile,
 // a few dozen reconciles), whatever -rapid.checks says.
 func TestControllerReconcilesAgreeWithPlan(t *testing.T) {
-	f := flag.Lookup("rapid.checks")
-	saved := f.Value.String()
-	if err := f.Value.Set(strconv.Itoa(*ctrlChecks)); err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = f.Value.Set(saved) }()
+	defer ctrlRapidChecks(t)()
 	rapid.Check(t, func(t *rapid.T) {
 		cc := canaryCase{replicas: rapid.Int32Range(1, 12).Draw(t, "replicas")}
 		for i, k := 0, rapid.IntRange(1, 5).Draw(t, "steps"); i < k; i++ {
@@ -576,6 +571,18 @@ func TestControllerReconcilesAgreeWithPlan(t *testing.T) {
 		driveCanary(t, cc)
 		count("syncHandler: basic canary rollouts", tally.Agree)
 	})
+}
+
+// ctrlRapidChecks sets -rapid.checks to -ctrl.checks, for a property that
+// drives the controller through whole rollouts, and returns the function
+// that sets it back.
+func ctrlRapidChecks(t *testing.T) func() {
+	f := flag.Lookup("rapid.checks")
+	saved := f.Value.String()
+	if err := f.Value.Set(strconv.Itoa(*ctrlChecks)); err != nil {
+		t.Fatal(err)
+	}
+	return func() { _ = f.Value.Set(saved) }
 }
 
 // genValidFencepost draws maxSurge or maxUnavailable as Validate accepts
