@@ -346,3 +346,20 @@ func ExampleTrace_String() {
 	// sync 10 (+20s): Completed batch 0 Ready | replicas 2 pods 2 updated 2 updatedReady 2 ready 2 old 0 | the release plan has no batch partition or is finalizing: finalize; the release is completed: the workload is handed back
 	// OutcomeComplete after 10 syncs
 }
+
+// One step on one line: the sync, the release's state, the workload
+// after it, the reason.
+func ExampleStep_String() {
+	two := int32(2)
+	d := &batchrelease.AdvancedDeployment{Name: "web", Replicas: 2, NewReplicaSet: "web-v2",
+		Strategy: batchrelease.DeploymentStrategy{RollingUpdate: &batchrelease.RollingUpdate{}}}
+	rss := []batchrelease.ReplicaSet{{Name: "web-v1", Revision: "1", Replicas: 2, StatusReplicas: 2, ReadyReplicas: 2, AvailableReplicas: 2, DesiredReplicas: &two}}
+	rel := &batchrelease.Release{Name: "web", Batches: []batchrelease.Batch{{CanaryReplicas: intorpercent.FromString("100%")}}}
+	tr, err := batchrelease.SimulateDeployment(rel, d, rss, batchrelease.Config{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(tr.Steps[len(tr.Steps)-1].String())
+	// Output: sync 10 (+20s): Completed batch 0 Ready | replicas 2 pods 2 updated 2 updatedReady 2 ready 2 old 0 | the release plan has no batch partition or is finalizing: finalize; the release is completed: the workload is handed back
+}
