@@ -200,7 +200,7 @@ func update[T any](cs *CloneSet[T], pods []Pod, revisions []ControllerRevision, 
 		return UpdateDecision{}, actions, whys, inputError("spec.updateStrategy.type", "%q: must be ReCreate, InPlaceIfPossible, InPlaceOnly or OnDelete", string(strategy))
 	}
 	base := len(actions)
-	u := updater[T]{cs: cs, pods: pods, revisions: revisions, revOrder: mem.revOrder, mem: mem, revs: revs, now: now, opts: opts, actions: actions, whys: whys, diffs: diffs, spare: spare}
+	u := updater[T]{cs: cs, pods: pods, revisions: revisions, mem: mem, revs: revs, now: now, opts: opts, actions: actions, whys: whys, diffs: diffs, spare: spare}
 	if d, err = u.run(); err != nil {
 		return UpdateDecision{}, u.actions, u.whys, err
 	}
@@ -227,8 +227,7 @@ type updater[T any] struct {
 	cs        *CloneSet[T]
 	pods      []Pod
 	revisions []ControllerRevision
-	revOrder  []int
-	mem       *updateMem
+	mem       *updateMem // the revisions' order and the step's scratch
 	revs      Revisions
 	now       time.Time
 	opts      Options
@@ -479,7 +478,7 @@ func (u *updater[T]) inPlaceFor(p *Pod, target string) (inPlaceCache, error) {
 		}
 	}
 	from := -1
-	for _, i := range u.revOrder {
+	for _, i := range u.mem.revOrder {
 		if IsPodAtRevision(p, u.revisions[i].Name) {
 			from = i
 			break

@@ -58,8 +58,9 @@ func UpdateCandidates(pods []Pod, updateRevision string, updateNum int32) []int 
 	return out
 }
 
-// updateCandidates is UpdateCandidates in one pass, into a slice with
-// room for every pod (the update step sorts it in place).
+// updateCandidates is UpdateCandidates in one pass, in buf's memory, or
+// else in a new slice with room for every pod from the first candidate
+// on (the update step sorts it in place); nil for none.
 func updateCandidates(pods []Pod, updateRevision string, updateNum int32, buf []int) []int {
 	if updateNum == 0 {
 		return nil
