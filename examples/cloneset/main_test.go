@@ -2,13 +2,13 @@ package main
 
 import (
 	"bytes"
-	"encoding/xml"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/rolloutmath/rolloutmath/examples/internal/chart"
 	"github.com/rolloutmath/rolloutmath/internal/golden"
 )
 
@@ -125,23 +125,9 @@ func TestChart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dec := xml.NewDecoder(bytes.NewReader(svg))
-	var groups []string
-	for {
-		tok, err := dec.Token()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatalf("the chart is not well-formed XML: %v", err)
-		}
-		if el, ok := tok.(xml.StartElement); ok && el.Name.Local == "g" {
-			for _, a := range el.Attr {
-				if strings.HasPrefix(a.Name.Local, "data-") {
-					groups = append(groups, a.Name.Local+"="+a.Value)
-				}
-			}
-		}
+	groups, err := chart.Groups(svg)
+	if err != nil {
+		t.Fatalf("the chart is not well-formed XML: %v", err)
 	}
 	cfg, _ := parseFlags(nil, io.Discard)
 	tr, before, err := simulate(&cfg)

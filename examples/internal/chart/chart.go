@@ -1,12 +1,13 @@
 // Package chart draws a simulated rollout as an SVG line chart, for the
-// example programs examples/rollout and examples/cloneset: x is the step,
+// example programs (rollout, cloneset, statefulset, daemonset, canary,
+// batchrelease), and reads one back for their tests ([Groups]): x is the step,
 // y the number of pods. Each series (a ReplicaSet, or the pods at one
 // revision) is one line; the ceiling R + maxSurge and the floor R -
 // maxUnavailable are dashed lines, and two thin gray lines show all pods
 // (which the ceiling bounds) and the available pods (which the floor
 // bounds). Every line carries its label at its end or at its peak, so the
 // chart needs no legend. The programs fill in a [Chart]; [Write] owns the
-// drawing, so that both draw alike.
+// drawing, so that all draw alike.
 package chart
 
 import (

@@ -45,3 +45,32 @@ func TestWriteLabelsEverySeries(t *testing.T) {
 		}
 	}
 }
+
+// TestGroupsReadsWhatWriteTags: Groups finds each series' group of a
+// written chart, in order, and refuses text that is not XML.
+func TestGroupsReadsWhatWriteTags(t *testing.T) {
+	c := &Chart{Title: "t", Ceiling: "ceiling", Floor: "floor", SeriesAttr: "data-revision", Steps: []Step{
+		{N: 0, Pods: 2, Available: 2, Replicas: 2, Ceiling: 3, Floor: 1, Series: []Value{{Name: "a", Label: "old", Value: 2}}},
+		{N: 1, Pods: 3, Available: 2, Replicas: 2, Ceiling: 3, Floor: 1, Series: []Value{{Name: "a", Label: "old", Value: 1}, {Name: "b", Label: "new", Value: 2}}},
+	}}
+	var buf bytes.Buffer
+	if err := Write(&buf, c); err != nil {
+		t.Fatal(err)
+	}
+	groups, err := Groups(buf.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var series []string
+	for _, g := range groups {
+		if strings.HasPrefix(g, "data-revision=") {
+			series = append(series, g)
+		}
+	}
+	if got := strings.Join(series, " "); got != "data-revision=a data-revision=b" {
+		t.Errorf("series groups %q (all: %q), want a then b", got, groups)
+	}
+	if _, err := Groups([]byte("<svg><g></svg>")); err == nil {
+		t.Error("Groups of malformed XML: no error")
+	}
+}
